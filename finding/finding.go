@@ -1,0 +1,146 @@
+// Package finding holds the types shared by the analysis and the output
+// writers: a positioned finding, its severity and the rule catalog entry.
+// It has no dependencies so that report writers never import the analysis.
+package finding
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity orders findings; --fail-on compares against it.
+type Severity int
+
+const (
+	// Off disables a rule; no finding ever carries it.
+	Off Severity = iota
+	Info
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "off"
+}
+
+// ParseSeverity accepts the names printed by String.
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "off", "none":
+		return Off, nil
+	case "info":
+		return Info, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return Off, fmt.Errorf("unknown severity %q (want error, warning, info or off)", s)
+}
+
+// Location is a 1-based position in a file. Line and Column are always ≥ 1
+// for findings that point into a file.
+type Location struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message,omitempty"`
+}
+
+// ObjectRef names the Kubernetes object a finding belongs to.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+func (o ObjectRef) String() string {
+	s := o.Kind
+	if o.Namespace != "" {
+		s += " " + o.Namespace + "/" + o.Name
+	} else if o.Name != "" {
+		s += " " + o.Name
+	}
+	return s
+}
+
+// Finding is one positioned diagnostic, ready for output.
+type Finding struct {
+	RuleID    string     `json:"id"`
+	RuleName  string     `json:"name"`
+	Severity  Severity   `json:"-"`
+	Location             // where to change the manifest
+	Object    *ObjectRef `json:"object,omitempty"`
+	Container string     `json:"container,omitempty"`
+	Message   string     `json:"message"`
+	Related   []Location `json:"related,omitempty"`
+	// SourceLine is the text of the line Location points at, without its
+	// line break; the text writer prints it under the message with a caret.
+	SourceLine string `json:"-"`
+}
+
+// Less orders findings by file, line, column, rule, then message, which is the
+// order every writer prints them in.
+func Less(a, b *Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	if a.RuleID != b.RuleID {
+		return a.RuleID < b.RuleID
+	}
+	return a.Message < b.Message
+}
+
+// RuleInfo is what output formats need to know of a rule (SARIF lists every
+// rule in tool.driver.rules).
+type RuleInfo struct {
+	ID       string
+	Name     string
+	Title    string   // lower-case one-liner
+	Doc      string   // Markdown
+	Severity Severity // default severity
+	HelpURI  string
+}
+
+// Summary counts what a run looked at.
+type Summary struct {
+	Files     int `json:"files"`
+	Objects   int `json:"objects"`
+	Workloads int `json:"workloads"`
+}
+
+// Result is everything one run produced.
+type Result struct {
+	Findings []Finding
+	Summary  Summary
+}
+
+// Counts returns the number of findings per severity.
+func (r *Result) Counts() (errors, warnings, infos int) {
+	for i := range r.Findings {
+		switch r.Findings[i].Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		case Info:
+			infos++
+		}
+	}
+	return
+}

@@ -1,0 +1,56 @@
+// Package timeline is podlint's model of the Pod lifecycle: when probes run,
+// when the kubelet kills a container, when a Pod can be Ready, when SIGTERM and
+// SIGKILL arrive, how a crash loop and a Job play out. It is pure: typed
+// k8s.io/api values in, intervals of seconds out; no YAML and no I/O. The
+// reference is ../shared/SEMANTICS.md; formulas are cited by their F-n names.
+package timeline
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Workload is what the model needs to know of one object. The loader fills
+// it; exactly one of the controller fields is set for controller kinds.
+type Workload struct {
+	// Kind is the object's kind (Pod, Deployment, …, or a custom resource
+	// kind whose spec.template.spec is a Pod spec).
+	Kind string
+	// SpecPath is the field path of Spec inside the object, such as
+	// "spec", "spec.template.spec" or "spec.jobTemplate.spec.template.spec",
+	// prefixed with "items[i]." inside a List. Spans the model records use
+	// full paths built from it.
+	SpecPath string
+	Spec     *corev1.PodSpec
+	// Annotations are the object's annotations overlaid with the pod
+	// template's (the template wins); podlint.dev/expected-startup and
+	// podlint.dev/expected-shutdown are read from here.
+	Annotations map[string]string
+
+	// Path is the field path of the object itself ("" or "items[i]").
+	Path string
+
+	Deployment            *appsv1.DeploymentSpec
+	StatefulSet           *appsv1.StatefulSetSpec
+	DaemonSet             *appsv1.DaemonSetSpec
+	ReplicaSet            *appsv1.ReplicaSetSpec
+	ReplicationController *corev1.ReplicationControllerSpec
+	// Job is set for a Job and for a CronJob's job template; JobPath is its
+	// field path ("spec" or "spec.jobTemplate.spec", List-prefixed).
+	Job     *batchv1.JobSpec
+	JobPath string
+}
+
+// Join appends a relative field path to a base path.
+func Join(base, rel string) string {
+	switch {
+	case base == "":
+		return rel
+	case rel == "":
+		return base
+	case rel[0] == '[':
+		return base + rel
+	}
+	return base + "." + rel
+}
