@@ -1,0 +1,101 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/podlint/podlint/finding"
+)
+
+// jsonVersion is bumped only for incompatible changes to the json format;
+// adding a field is not one. docs/output.md documents every field.
+const jsonVersion = 1
+
+// The json format has its own structs rather than marshalling
+// finding.Finding directly: the schema is a promise to scripts, and it must
+// not change because someone adds a field or a tag to the shared type.
+// Every field is always present (empty string, null object, empty list) so
+// that jq filters need no existence checks.
+type jsonReport struct {
+	Version  int           `json:"version"`
+	Findings []jsonFinding `json:"findings"`
+	Summary  jsonSummary   `json:"summary"`
+}
+
+type jsonFinding struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Severity  string         `json:"severity"`
+	File      string         `json:"file"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	Object    *jsonObject    `json:"object"`
+	Container string         `json:"container"`
+	Message   string         `json:"message"`
+	Related   []jsonLocation `json:"related"`
+}
+
+type jsonObject struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+type jsonLocation struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+type jsonSummary struct {
+	Files     int `json:"files"`
+	Objects   int `json:"objects"`
+	Workloads int `json:"workloads"`
+	Errors    int `json:"errors"`
+	Warnings  int `json:"warnings"`
+	Infos     int `json:"infos"`
+}
+
+// writeJSON prints paths as the user gave them (displayPath), like the text
+// format: the json output is for scripts running next to the user, not for
+// a server that needs repository-relative paths (sarif and codeclimate do
+// that).
+func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
+	out := jsonReport{Version: jsonVersion, Findings: []jsonFinding{}}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		jf := jsonFinding{
+			ID:        f.RuleID,
+			Name:      f.RuleName,
+			Severity:  f.Severity.String(),
+			File:      displayPath(f.File),
+			Line:      f.Line,
+			Column:    f.Column,
+			Container: f.Container,
+			Message:   f.Message,
+			Related:   []jsonLocation{},
+		}
+		if f.Object != nil {
+			jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
+		}
+		for _, r := range f.Related {
+			jf.Related = append(jf.Related, jsonLocation{displayPath(r.File), r.Line, r.Column, r.Message})
+		}
+		out.Findings = append(out.Findings, jf)
+	}
+	e, w, i := res.Counts()
+	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i}
+	return encodeJSON(buf, out)
+}
+
+// encodeJSON writes v with two-space indentation and a trailing newline.
+// HTML escaping is off: messages quote shell snippets with < > &, and
+// \u003c in a report helps nobody.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

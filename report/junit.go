@@ -1,0 +1,138 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/podlint/podlint/finding"
+)
+
+// The JUnit XML shape Jenkins (junit plugin) and GitLab (artifacts:reports:
+// junit) both read: a <testsuites> root holding one <testsuite>. There is
+// no formal schema; these are the attributes both tools understand. No
+// timestamps or durations are written so the report is reproducible.
+type junitTestSuites struct {
+	XMLName  xml.Name         `xml:"testsuites"`
+	Name     string           `xml:"name,attr"`
+	Tests    int              `xml:"tests,attr"`
+	Failures int              `xml:"failures,attr"`
+	Errors   int              `xml:"errors,attr"`
+	Suites   []junitTestSuite `xml:"testsuite"`
+}
+
+type junitTestSuite struct {
+	Name      string          `xml:"name,attr"`
+	Tests     int             `xml:"tests,attr"`
+	Failures  int             `xml:"failures,attr"`
+	Errors    int             `xml:"errors,attr"`
+	Skipped   int             `xml:"skipped,attr"`
+	TestCases []junitTestCase `xml:"testcase"`
+}
+
+type junitTestCase struct {
+	ClassName string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Type    string `xml:"type,attr"`
+	Message string `xml:"message,attr"`
+	// The body is CDATA so its line breaks and quotes stay readable in the
+	// raw file; xmlSafe keeps it well-formed.
+	Body string `xml:",cdata"`
+}
+
+// writeJUnit renders one test case per finding, every one a failure whose
+// type is the severity: a CI test report has no notion of "info", and
+// whether an info should break the build is --fail-on's business, not the
+// report's. classname is the file so Jenkins and GitLab group findings by
+// manifest. With no findings a single passing test case is written, because
+// both tools treat an empty suite as a broken report.
+func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+	rules := ruleIndex(opts.Rules)
+	suite := junitTestSuite{Name: "podlint"}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		rel := relPath(opts.SrcRoot, f.File)
+		suite.TestCases = append(suite.TestCases, junitTestCase{
+			ClassName: rel,
+			Name:      fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column)),
+			File:      rel,
+			Line:      max(f.Line, 0),
+			Failure: &junitFailure{
+				Type:    f.Severity.String(),
+				Message: f.Message,
+				Body:    xmlSafe(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot)),
+			},
+		})
+	}
+	suite.Tests = len(suite.TestCases)
+	suite.Failures = len(suite.TestCases)
+	if suite.Tests == 0 {
+		suite.TestCases = []junitTestCase{{
+			ClassName: "podlint",
+			Name:      "podlint found no problems in " + plural(res.Summary.Files, "file", "files"),
+		}}
+		suite.Tests = 1
+	}
+	out := junitTestSuites{Name: "podlint", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitTestSuite{suite}}
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	return nil
+}
+
+// junitDetails is the failure body CI shows when a test case is expanded:
+// everything the text format says, plus where to read about the rule.
+func junitDetails(f *finding.Finding, rel string, rule *finding.RuleInfo, root string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s: %s\n", position(rel, f.Line, f.Column), f.Severity, f.Message)
+	fmt.Fprintf(&b, "rule: %s %s", f.RuleID, f.RuleName)
+	if rule != nil && rule.Title != "" {
+		fmt.Fprintf(&b, " (%s)", rule.Title)
+	}
+	b.WriteByte('\n')
+	if f.Object != nil {
+		fmt.Fprintf(&b, "object: %s\n", f.Object)
+	}
+	if f.Container != "" {
+		fmt.Fprintf(&b, "container: %s\n", f.Container)
+	}
+	if src := strings.TrimRight(f.SourceLine, "\r"); src != "" && f.Line >= 1 {
+		fmt.Fprintf(&b, "source: %s\n", strings.TrimSpace(src))
+	}
+	for _, r := range f.Related {
+		fmt.Fprintf(&b, "related: %s: %s\n", position(relPath(root, r.File), r.Line, r.Column), r.Message)
+	}
+	if rule != nil && rule.HelpURI != "" {
+		fmt.Fprintf(&b, "help: %s\n", rule.HelpURI)
+	}
+	return b.String()
+}
+
+// xmlSafe replaces characters XML 1.0 forbids (most C0 controls, invalid
+// UTF-8) with U+FFFD. encoding/xml does that for escaped text and
+// attributes but writes CDATA verbatim, and a source line may carry any
+// byte.
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r',
+			r >= 0x20 && r <= 0xD7FF,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= 0x10FFFF:
+			return r
+		}
+		return utf8.RuneError
+	}, s)
+}

@@ -1,0 +1,258 @@
+// Package report renders a finding.Result in the formats podlint prints:
+// text for people, json for scripts, sarif for code scanning, github
+// workflow annotations, junit for CI test reports and codeclimate for
+// GitLab Code Quality.
+//
+// Every writer is a pure function of the result and the options: no clock,
+// no environment (apart from the working directory when Options.SrcRoot is
+// empty) and no map iteration order leaks into the output, so golden files
+// and CI diffs stay stable.
+package report
+
+import (
+	"bytes"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+)
+
+// Options tune the writers. The zero value is usable.
+type Options struct {
+	// Color turns on ANSI colors in the text format. The CLI decides
+	// (--color, NO_COLOR, terminal detection); the writer never guesses.
+	Color bool
+	// SrcRoot is the absolute directory that sarif, codeclimate, junit and
+	// github paths are made relative to, usually the working directory or
+	// the repository root. Empty means the working directory.
+	SrcRoot string
+	// ToolVersion is reported as the SARIF driver version.
+	ToolVersion string
+	// Rules is the whole enabled catalog; SARIF lists every rule so code
+	// scanning can show rule help even for rules without results.
+	Rules []finding.RuleInfo
+}
+
+// Formats lists the names Write accepts, in the order help texts show them.
+var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate"}
+
+// Write renders res in format to w. Findings are expected to be sorted with
+// finding.Less already; Write sorts a copy anyway so that every format is
+// deterministic even when a caller forgets. The output is rendered into
+// memory first and written with a single call, so a failing writer never
+// leaves half a SARIF document behind without an error being returned.
+func Write(w io.Writer, format string, res *finding.Result, opts Options) error {
+	if res == nil {
+		res = &finding.Result{}
+	}
+	sorted := *res
+	sorted.Findings = append([]finding.Finding(nil), res.Findings...)
+	sort.SliceStable(sorted.Findings, func(i, j int) bool {
+		return finding.Less(&sorted.Findings[i], &sorted.Findings[j])
+	})
+
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "text":
+		err = writeText(&buf, &sorted, opts)
+	case "json":
+		err = writeJSON(&buf, &sorted)
+	case "sarif":
+		err = writeSARIF(&buf, &sorted, opts)
+	case "github":
+		err = writeGitHub(&buf, &sorted, opts)
+	case "junit":
+		err = writeJUnit(&buf, &sorted, opts)
+	case "codeclimate":
+		err = writeCodeClimate(&buf, &sorted, opts)
+	default:
+		return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("rendering %s output: %w", format, err)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// stdinName is the path machine-readable formats use for findings read from
+// standard input without --stdin-filename. It is relative and non-empty so
+// that SARIF consumers (GitHub requires a relative URI) and GitLab accept it.
+const stdinName = "stdin"
+
+// isStdin reports whether a finding's file is standard input as the CLI
+// names it.
+func isStdin(file string) bool {
+	return file == "" || file == "-" || file == "<stdin>"
+}
+
+// displayPath is the path the text and json formats print: what the user
+// typed, so it can be pasted back into an editor, except that standard
+// input reads "<stdin>" rather than "-" (as in actionlint and go vet).
+func displayPath(file string) string {
+	if isStdin(file) {
+		return "<stdin>"
+	}
+	return file
+}
+
+// relPath turns a finding's file into a forward-slash path relative to
+// root, which is what GitHub, GitLab and CI test reports want.
+//
+//   - standard input becomes "stdin";
+//   - relative paths are relative to the working directory (they are what
+//     the user typed), so they are resolved against it before being made
+//     relative to root; when root is the working directory they come out
+//     unchanged apart from cleaning;
+//   - a file outside root keeps its "../" segments: the path stays
+//     relative and honest, and a consumer that cannot map it shows the
+//     finding without a source link rather than pointing at a wrong file;
+//   - if no relative path exists at all (another Windows volume), the base
+//     name is used so the URI is still relative and non-empty.
+func relPath(root, file string) string {
+	if isStdin(file) {
+		return stdinName
+	}
+	if root == "" {
+		if wd, err := os.Getwd(); err == nil {
+			root = wd
+		}
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		if root == "" {
+			return filepath.ToSlash(filepath.Clean(file))
+		}
+		a, err := filepath.Abs(file)
+		if err != nil {
+			return filepath.ToSlash(filepath.Clean(file))
+		}
+		abs = a
+	}
+	if root != "" {
+		if r, err := filepath.Abs(root); err == nil {
+			root = r
+		}
+		if rel, err := filepath.Rel(root, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(abs)
+}
+
+// uriEscape percent-encodes a relative slash path for a SARIF
+// artifactLocation.uri. Everything except RFC 3986 unreserved characters
+// and "/" is escaped (bytes, so UTF-8 becomes %C3%BC): net/url's PathEscape
+// would leave ":" alone, which turns "a:b.yaml" into a URI with scheme "a".
+func uriEscape(p string) string {
+	const hexdigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == '/':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hexdigits[c>>4])
+			b.WriteByte(hexdigits[c&15])
+		}
+	}
+	return b.String()
+}
+
+// fingerprinter derives stable identities for findings. The identity covers
+// the rule, the file (relative, so checkouts in different directories
+// agree), the object, the container and the message, and deliberately not
+// the line: adding a field above a finding must not close one alert and
+// open another in code scanning or GitLab. Identical findings in one run
+// are told apart by an occurrence counter in output order, which GitLab
+// needs (it drops issues with duplicate fingerprints) and GitHub expects.
+type fingerprinter struct {
+	newHash func() hash.Hash
+	seen    map[string]int
+}
+
+func newFingerprinter(h func() hash.Hash) *fingerprinter {
+	return &fingerprinter{newHash: h, seen: map[string]int{}}
+}
+
+func (fp *fingerprinter) of(f *finding.Finding, rel string) string {
+	var obj finding.ObjectRef
+	if f.Object != nil {
+		obj = *f.Object
+	}
+	// NUL separators keep ("a b", "c") and ("a", "b c") apart. apiVersion
+	// is left out so that migrating apps/v1beta2 → apps/v1 keeps alerts.
+	key := strings.Join([]string{f.RuleID, rel, obj.Kind, obj.Namespace, obj.Name, f.Container, f.Message}, "\x00")
+	fp.seen[key]++
+	h := fp.newHash()
+	io.WriteString(h, key)
+	io.WriteString(h, "\x00"+strconv.Itoa(fp.seen[key]))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+var (
+	sha256Hash = sha256.New
+	md5Hash    = md5.New
+)
+
+// ruleIndex maps rule IDs to catalog entries for the formats that add rule
+// titles or help links to a finding.
+func ruleIndex(rules []finding.RuleInfo) map[string]*finding.RuleInfo {
+	m := make(map[string]*finding.RuleInfo, len(rules))
+	for i := range rules {
+		m[rules[i].ID] = &rules[i]
+	}
+	return m
+}
+
+// summaryLine is the one-line tally shared by text and github output:
+// "2 files, 5 objects (3 workloads): 1 error, 2 warnings, 0 infos".
+func summaryLine(res *finding.Result) string {
+	e, w, i := res.Counts()
+	s := res.Summary
+	head := fmt.Sprintf("%s, %s (%s)", plural(s.Files, "file", "files"),
+		plural(s.Objects, "object", "objects"), plural(s.Workloads, "workload", "workloads"))
+	if e+w+i == 0 {
+		return head + ": no findings"
+	}
+	return fmt.Sprintf("%s: %s, %s, %s", head, plural(e, "error", "errors"),
+		plural(w, "warning", "warnings"), plural(i, "info", "infos"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// position formats path:line:col, leaving out what a finding does not have
+// so a file-level finding reads "path:" rather than "path:0:0:".
+func position(file string, line, col int) string {
+	if line < 1 {
+		return file
+	}
+	if col < 1 {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
+}
+
+// clampPos returns line and column as at least 1: SARIF and GitHub reject
+// 0, and a finding without a position is best shown at the top of its file.
+func clampPos(line, col int) (int, int) {
+	return max(line, 1), max(col, 1)
+}

@@ -1,0 +1,291 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/finding"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fixtureRules is a small catalog, deliberately not in ID order (SARIF
+// must sort it) and with a rule that has no findings (SARIF must still
+// list it).
+func fixtureRules() []finding.RuleInfo {
+	help := func(id string) string { return "https://github.com/podlint/podlint/blob/main/docs/rules/" + id + ".md" }
+	return []finding.RuleInfo{
+		{ID: "PL201", Name: "prestop-exceeds-grace-period", Title: "preStop hook runs longer than the termination grace period",
+			Doc:      "The kubelet sends SIGKILL when terminationGracePeriodSeconds runs out,\nwhether or not the preStop hook finished.\n\n## Fix\n\nRaise the grace period.",
+			Severity: finding.Warning, HelpURI: help("PL201")},
+		{ID: "PL101", Name: "liveness-kills-before-ready", Title: "liveness probe kills the container before it can become ready",
+			Doc:      "# PL101\n\nA liveness probe that fails before the readiness probe can first pass\nrestarts the container forever.\n\n```yaml\nlivenessProbe:\n  initialDelaySeconds: 0\n```\n\nAdd a startupProbe.",
+			Severity: finding.Error, HelpURI: help("PL101")},
+		{ID: "PL001", Name: "helm-template", Title: "file is a Helm template", Doc: "Pipe `helm template` into podlint.",
+			Severity: finding.Info, HelpURI: help("PL001")},
+		{ID: "PL301", Name: "rollout-drops-all-pods", Title: "rolling update may take every pod down at once",
+			Doc: "maxUnavailable: 100% stops every old pod before new ones are ready.", Severity: finding.Info, HelpURI: help("PL301")},
+		{ID: "PL402", Name: "sidecar-starts-late", Title: "sidecar starts after the main container needs it",
+			Doc: "Use a native sidecar (restartPolicy: Always on an init container).", Severity: finding.Warning, HelpURI: help("PL402")},
+		{ID: "PL502", Name: "job-deadline-too-short", Title: "activeDeadlineSeconds is shorter than one attempt",
+			Doc: "The Job is killed before a single attempt can finish.", Severity: finding.Error, HelpURI: help("PL502")},
+	}
+}
+
+// Source lines of the fixture, with the columns computed from them so the
+// byte arithmetic is visible.
+const (
+	tabLine     = "          command: [\"sh\",\t\"-c\", \"sleep 40\"]"
+	unicodeLine = "      image: \"café:1.0\"  # ümlaut"
+)
+
+// fixtureResult covers what the writers must get right: several findings
+// in several files, related locations, a path with a space, "#" and
+// non-ASCII, a tab and multi-byte text before the column, a column past the
+// end of its line, stdin, a file outside SrcRoot without a source line, a
+// rule missing from the catalog and characters GitHub commands must escape.
+func fixtureResult() *finding.Result {
+	web := &finding.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web"}
+	return &finding.Result{
+		Summary: finding.Summary{Files: 4, Objects: 7, Workloads: 5},
+		Findings: []finding.Finding{
+			{
+				RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
+				Location:   finding.Location{File: "-", Line: 3, Column: 5},
+				Object:     &finding.ObjectRef{APIVersion: "v1", Kind: "Pod", Name: "probe"},
+				Message:    `liveness probe kills "probe" 10s after start, before its readiness probe can first pass at 15s; add a startupProbe`,
+				SourceLine: "    livenessProbe:",
+			},
+			{
+				RuleID: "PL000", RuleName: "internal-error", Severity: finding.Error,
+				Location: finding.Location{File: "../outside/job.yaml", Line: 9, Column: 3},
+				Object:   &finding.ObjectRef{APIVersion: "batch/v1", Kind: "Job", Name: "migrate"},
+				Message:  "rule PL305 panicked on this object: index out of range; please report it",
+			},
+			{
+				RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
+				Location: finding.Location{File: "deploy/app.yaml", Line: 12, Column: 9},
+				Object:   web, Container: "app",
+				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s; add a startupProbe`,
+				Related: []finding.Location{
+					{File: "deploy/app.yaml", Line: 13, Column: 32, Message: "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
+					{File: "deploy/app.yaml", Line: 17, Column: 32, Message: "readiness can first pass at initialDelaySeconds 45s"},
+				},
+				SourceLine: "        livenessProbe:",
+			},
+			{
+				RuleID: "PL201", RuleName: "prestop-exceeds-grace-period", Severity: finding.Warning,
+				Location: finding.Location{File: "deploy/app.yaml", Line: 22, Column: strings.Index(tabLine, `"-c"`) + 1},
+				Object:   web, Container: "app",
+				Message:    `preStop hook "sleep 40" runs 40s, past terminationGracePeriodSeconds 30s; the container gets SIGKILL at 30s`,
+				SourceLine: tabLine,
+			},
+			{
+				RuleID: "PL301", RuleName: "rollout-drops-all-pods", Severity: finding.Info,
+				Location:   finding.Location{File: "deploy/app.yaml", Line: 41, Column: 200},
+				Object:     web,
+				Message:    "maxUnavailable: 100% lets every pod go at once, then: nothing serves, for 45s",
+				SourceLine: "  restartPolicy: Always",
+			},
+			{
+				RuleID: "PL402", RuleName: "sidecar-starts-late", Severity: finding.Warning,
+				Location:   finding.Location{File: "deploy/my app ü#1.yaml", Line: 7, Column: strings.Index(unicodeLine, "1.0") + 1},
+				Object:     &finding.ObjectRef{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "db", Name: "pg"},
+				Container:  "proxy",
+				Message:    `sidecar "proxy" starts after "pg" needs it; make it an init container with restartPolicy: Always`,
+				SourceLine: unicodeLine,
+			},
+		},
+	}
+}
+
+func emptyResult() *finding.Result {
+	return &finding.Result{Summary: finding.Summary{Files: 2, Objects: 3, Workloads: 2}}
+}
+
+// testOptions uses the package directory as SrcRoot: it is the working
+// directory of the test, so relative fixture paths stay as written and the
+// golden files do not depend on where the checkout lives.
+func testOptions(t *testing.T) Options {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{SrcRoot: wd, ToolVersion: "1.2.3", Rules: fixtureRules()}
+}
+
+func render(t *testing.T, format string, res *finding.Result, opts Options) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, format, res, opts); err != nil {
+		t.Fatalf("Write(%s): %v", format, err)
+	}
+	return buf.Bytes()
+}
+
+// goldenCase is one golden file: a fixture rendered in a format.
+type goldenCase struct {
+	name   string // file name under testdata/golden
+	format string
+	color  bool
+	res    func() *finding.Result
+}
+
+func goldenCases() []goldenCase {
+	var cs []goldenCase
+	for _, fx := range []struct {
+		name string
+		res  func() *finding.Result
+	}{{"findings", fixtureResult}, {"empty", emptyResult}} {
+		for _, format := range Formats {
+			cs = append(cs, goldenCase{fx.name + "." + format + ".golden", format, false, fx.res})
+		}
+		cs = append(cs, goldenCase{fx.name + ".text-color.golden", "text", true, fx.res})
+	}
+	return cs
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			opts := testOptions(t)
+			opts.Color = c.color
+			got := render(t, c.format, c.res(), opts)
+			path := filepath.Join("testdata", "golden", c.name)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./report -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file (go test ./report -update rewrites it)\n--- got\n%s\n--- want\n%s", c.name, got, want)
+			}
+		})
+	}
+}
+
+// TestDeterministic renders every format twice, once from a shuffled copy
+// of the findings: the output must not depend on input order, map
+// iteration or anything else that varies between runs.
+func TestDeterministic(t *testing.T) {
+	opts := testOptions(t)
+	for _, format := range Formats {
+		a := render(t, format, fixtureResult(), opts)
+		shuffled := fixtureResult()
+		fs := shuffled.Findings
+		for i, j := 0, len(fs)-1; i < j; i, j = i+1, j-1 {
+			fs[i], fs[j] = fs[j], fs[i]
+		}
+		b := render(t, format, shuffled, opts)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: output depends on input order:\n%s\n---\n%s", format, a, b)
+		}
+	}
+}
+
+func TestWriteDoesNotReorderCallerFindings(t *testing.T) {
+	res := fixtureResult()
+	res.Findings[0], res.Findings[1] = res.Findings[1], res.Findings[0]
+	first := res.Findings[0].RuleID + res.Findings[0].File
+	render(t, "text", res, testOptions(t))
+	if got := res.Findings[0].RuleID + res.Findings[0].File; got != first {
+		t.Errorf("Write sorted the caller's slice: first finding is now %s, was %s", got, first)
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	err := Write(&bytes.Buffer{}, "yaml", fixtureResult(), Options{})
+	if err == nil || !strings.Contains(err.Error(), `"yaml"`) || !strings.Contains(err.Error(), "codeclimate") {
+		t.Fatalf("want an error naming the format and listing the valid ones, got %v", err)
+	}
+}
+
+func TestNilResult(t *testing.T) {
+	for _, format := range Formats {
+		if err := Write(&bytes.Buffer{}, format, nil, Options{}); err != nil {
+			t.Errorf("%s: nil result: %v", format, err)
+		}
+	}
+}
+
+type failingWriter struct{}
+
+var errDiskFull = errors.New("disk full")
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+func TestWriteError(t *testing.T) {
+	for _, format := range Formats {
+		if err := Write(failingWriter{}, format, fixtureResult(), Options{}); !errors.Is(err, errDiskFull) {
+			t.Errorf("%s: want the writer's error, got %v", format, err)
+		}
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("absolute paths below are Unix paths")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ root, file, want string }{
+		{"/src/proj", "/src/proj/deploy/app.yaml", "deploy/app.yaml"},
+		{"/src/proj/", "/src/proj/./deploy//app.yaml", "deploy/app.yaml"},
+		{"/src/proj", "/src/other/app.yaml", "../other/app.yaml"},
+		{"/src/proj", "-", "stdin"},
+		{"/src/proj", "<stdin>", "stdin"},
+		{"/src/proj", "", "stdin"},
+		{wd, "deploy/app.yaml", "deploy/app.yaml"},
+		{wd, "./deploy/../deploy/app.yaml", "deploy/app.yaml"},
+		{wd, "../x.yaml", "../x.yaml"},
+		{filepath.Dir(wd), "deploy/app.yaml", filepath.Base(wd) + "/deploy/app.yaml"},
+		{"", "deploy/app.yaml", "deploy/app.yaml"},
+		{"", filepath.Join(wd, "a b.yaml"), "a b.yaml"},
+	} {
+		if got := relPath(c.root, c.file); got != c.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", c.root, c.file, got, c.want)
+		}
+	}
+}
+
+func TestURIEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"deploy/app.yaml":        "deploy/app.yaml",
+		"deploy/my app ü#1.yaml": "deploy/my%20app%20%C3%BC%231.yaml",
+		"100%/a?b.yaml":          "100%25/a%3Fb.yaml",
+		"c:d.yaml":               "c%3Ad.yaml",
+		"../x_y-z~.yaml":         "../x_y-z~.yaml",
+	} {
+		if got := uriEscape(in); got != want {
+			t.Errorf("uriEscape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	res := fixtureResult()
+	if got, want := summaryLine(res), "4 files, 7 objects (5 workloads): 3 errors, 2 warnings, 1 info"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	one := &finding.Result{Summary: finding.Summary{Files: 1, Objects: 1, Workloads: 1}}
+	if got, want := summaryLine(one), "1 file, 1 object (1 workload): no findings"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,221 @@
+package report
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/podlint/podlint/finding"
+)
+
+const (
+	informationURI = "https://github.com/podlint/podlint"
+	// srcRootBase is the uriBaseId of every artifact location. The run
+	// deliberately has no originalUriBaseIds entry giving its absolute
+	// value: that would leak the build machine's paths into uploaded
+	// reports and make the output differ between checkouts. GitHub code
+	// scanning resolves relative URIs against the repository root anyway.
+	srcRootBase = "%SRCROOT%"
+	// fingerprintKey names our partialFingerprints entry; the "/v1" lets a
+	// future change of the fingerprint recipe use a new key instead of
+	// silently reopening every alert.
+	fingerprintKey = "podlint/v1"
+)
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return "error"
+	case finding.Warning:
+		return "warning"
+	case finding.Info:
+		return "note"
+	}
+	return "none"
+}
+
+// writeSARIF renders a SARIF 2.1.0 log with one run.
+//
+// tool.driver.rules holds the whole catalog sorted by ID, so code scanning
+// can show help for a rule before it ever fires, followed by an entry for
+// any rule ID a finding carries that the catalog lacks (the analyzer's own
+// diagnostics, for example): GitHub rejects a result whose ruleId is not
+// described.
+//
+// Columns are counted in Unicode code points (run.columnKind), converted
+// from podlint's byte columns using the finding's source line; related
+// locations have no source line at hand and keep byte columns, which is
+// the same number for the ASCII keys they point at.
+func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+	log, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return err
+	}
+	driver := sarif.NewDriver("podlint").WithInformationURI(informationURI)
+	if opts.ToolVersion != "" {
+		driver.WithVersion(opts.ToolVersion)
+	}
+
+	index := map[string]int{}
+	add := func(r finding.RuleInfo) {
+		if _, ok := index[r.ID]; ok {
+			return
+		}
+		index[r.ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, sarifRule(r))
+	}
+	catalog := append([]finding.RuleInfo(nil), opts.Rules...)
+	sort.SliceStable(catalog, func(i, j int) bool { return catalog[i].ID < catalog[j].ID })
+	for _, r := range catalog {
+		add(r)
+	}
+	var missing []finding.RuleInfo
+	seen := map[string]bool{}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if _, ok := index[f.RuleID]; !ok && !seen[f.RuleID] {
+			seen[f.RuleID] = true
+			missing = append(missing, finding.RuleInfo{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity})
+		}
+	}
+	sort.Slice(missing, func(i, j int) bool { return missing[i].ID < missing[j].ID })
+	for _, r := range missing {
+		add(r)
+	}
+
+	run := sarif.NewRun(sarif.Tool{Driver: driver})
+	run.ColumnKind = "unicodeCodePoints"
+	fp := newFingerprinter(sha256Hash)
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		rel := relPath(opts.SrcRoot, f.File)
+		line, col := clampPos(f.Line, codePointColumn(f.SourceLine, f.Column))
+		r := sarif.NewRuleResult(f.RuleID).
+			WithRuleIndex(index[f.RuleID]).
+			WithLevel(sarifLevel(f.Severity)).
+			WithMessage(sarif.NewTextMessage(f.Message))
+		r.AddLocation(sarifLocation(rel, line, col))
+		for j, rl := range f.Related {
+			rline, rcol := clampPos(rl.Line, rl.Column)
+			loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
+			if rl.Message != "" {
+				loc.WithDescriptionText(rl.Message)
+			}
+			r.AddRelatedLocation(loc)
+		}
+		r.WithPartialFingerPrints(map[string]any{fingerprintKey: fp.of(f, rel)})
+		if props := sarifProperties(f); props != nil {
+			r.Properties = props
+		}
+		run.Results = append(run.Results, r)
+	}
+	log.AddRun(run)
+	return encodeJSON(buf, log)
+}
+
+func sarifLocation(rel string, line, col int) *sarif.Location {
+	return sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().
+		WithArtifactLocation(sarif.NewSimpleArtifactLocation(uriEscape(rel)).WithUriBaseId(srcRootBase)).
+		WithRegion(sarif.NewRegion().WithStartLine(line).WithStartColumn(col)))
+}
+
+// sarifProperties carries the Kubernetes object and container, which SARIF
+// has no field for, so that SARIF consumers can group alerts by workload.
+func sarifProperties(f *finding.Finding) sarif.Properties {
+	props := sarif.Properties{}
+	if o := f.Object; o != nil {
+		obj := map[string]string{}
+		for k, v := range map[string]string{"apiVersion": o.APIVersion, "kind": o.Kind, "namespace": o.Namespace, "name": o.Name} {
+			if v != "" {
+				obj[k] = v
+			}
+		}
+		if len(obj) > 0 {
+			props["object"] = obj
+		}
+	}
+	if f.Container != "" {
+		props["container"] = f.Container
+	}
+	if len(props) == 0 {
+		return nil
+	}
+	return props
+}
+
+func sarifRule(r finding.RuleInfo) *sarif.ReportingDescriptor {
+	title := firstNonEmpty(r.Title, r.Name, r.ID)
+	// GitHub requires help.text on every rule; a rule without a Doc (only
+	// synthesized ones) falls back to its title.
+	doc := firstNonEmpty(r.Doc, title)
+	rd := sarif.NewRule(r.ID).
+		WithShortDescription(sarif.NewMultiformatMessageString(title)).
+		WithFullDescription(sarif.NewMultiformatMessageString(firstNonEmpty(firstParagraph(r.Doc), title))).
+		WithTextHelp(doc).
+		WithMarkdownHelp(doc).
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
+	if r.Name != "" {
+		rd.WithName(r.Name)
+	}
+	if r.HelpURI != "" {
+		rd.WithHelpURI(r.HelpURI)
+	}
+	return rd
+}
+
+// firstParagraph returns the first prose paragraph of a Markdown doc with
+// its line breaks joined, skipping headings and code blocks. GitHub shows
+// fullDescription in narrow places where the whole doc would not fit.
+func firstParagraph(doc string) string {
+	var out []string
+	inFence := false
+	for _, ln := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(ln)
+		switch {
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			inFence = !inFence
+		case inFence:
+			continue
+		case t != "" && !strings.HasPrefix(t, "#"):
+			out = append(out, t)
+			continue
+		}
+		// A blank line, heading or fence ends the paragraph once one began.
+		if len(out) > 0 {
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// codePointColumn converts a 1-based byte column in line to a 1-based
+// column in Unicode code points. Without a source line, or past its end,
+// the byte column is kept (extended past the end byte for byte), which is
+// exact for ASCII.
+func codePointColumn(line string, col int) int {
+	if line == "" || col <= 1 {
+		return col
+	}
+	off := col - 1
+	if off >= len(line) {
+		return utf8.RuneCountInString(line) + (off - len(line)) + 1
+	}
+	// A column inside a multi-byte rune counts that rune's start.
+	for off > 0 && !utf8.RuneStart(line[off]) {
+		off--
+	}
+	return utf8.RuneCountInString(line[:off]) + 1
+}
