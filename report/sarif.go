@@ -49,7 +49,8 @@ func sarifLevel(s finding.Severity) string {
 // Columns are counted in Unicode code points (run.columnKind), converted
 // from podlint's byte columns using the finding's source line; related
 // locations have no source line at hand and keep byte columns, which is
-// the same number for the ASCII keys they point at.
+// the same number for the ASCII keys they point at. A column past the end
+// of its line is clamped to just after the last character.
 func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -202,16 +203,17 @@ func firstNonEmpty(s ...string) string {
 }
 
 // codePointColumn converts a 1-based byte column in line to a 1-based
-// column in Unicode code points. Without a source line, or past its end,
-// the byte column is kept (extended past the end byte for byte), which is
-// exact for ASCII.
+// column in Unicode code points. Without a source line the byte column is
+// kept, which is exact for ASCII. A column past the end of the line is
+// clamped to just after its last character, where the text format puts its
+// caret too: viewers highlight nothing at a column the line does not have.
 func codePointColumn(line string, col int) int {
 	if line == "" || col <= 1 {
 		return col
 	}
 	off := col - 1
 	if off >= len(line) {
-		return utf8.RuneCountInString(line) + (off - len(line)) + 1
+		return utf8.RuneCountInString(line) + 1
 	}
 	// A column inside a multi-byte rune counts that rune's start.
 	for off > 0 && !utf8.RuneStart(line[off]) {

@@ -280,6 +280,12 @@ func TestSARIFContent(t *testing.T) {
 				t.Errorf("PL402 properties = %v", r.Properties)
 			}
 		}
+		if *r.RuleID == "PL301" {
+			// Column 200 of a 23-character line: just past its end.
+			if got := *r.Locations[0].PhysicalLocation.Region.StartColumn; got != len("  restartPolicy: Always")+1 {
+				t.Errorf("PL301 startColumn = %d, want it clamped to %d", got, len("  restartPolicy: Always")+1)
+			}
+		}
 		if *r.RuleID == "PL101" && len(r.RelatedLocations) > 0 {
 			rl := r.RelatedLocations[1]
 			if *rl.Id != 2 || *rl.Message.Text != "readiness can first pass at initialDelaySeconds 45s" || *rl.PhysicalLocation.Region.StartLine != 17 {
@@ -342,7 +348,7 @@ func TestCodePointColumn(t *testing.T) {
 		{"é=1", 3, 2},  // the byte after the two-byte é
 		{"é=1", 2, 1},  // inside é: counts é
 		{"ab", 3, 3},   // just past the end
-		{"éb", 10, 9},  // far past the end: code points + remaining bytes
+		{"éb", 10, 3},  // far past the end: just after the last rune
 		{"\tx", 2, 2},  // a tab is one code point
 		{"üü x", 6, 4}, // two two-byte runes and a space
 	} {
