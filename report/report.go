@@ -4,9 +4,10 @@
 // GitLab Code Quality.
 //
 // Every writer is a pure function of the result and the options: no clock,
-// no environment (apart from the working directory when Options.SrcRoot is
-// empty) and no map iteration order leaks into the output, so golden files
-// and CI diffs stay stable.
+// no environment (apart from the working directory, against which relative
+// paths are resolved for the formats that relativize them to SrcRoot) and
+// no map iteration order leaks into the output, so golden files and CI
+// diffs stay stable.
 package report
 
 import (
