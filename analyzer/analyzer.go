@@ -1,0 +1,277 @@
+// Package analyzer runs the enabled rules over loaded objects: it reads and
+// loads files on a bounded pool of workers, computes each workload's timeline
+// once, runs every rule with panic recovery, applies suppressions, resolves
+// field paths to positions and returns the findings sorted.
+package analyzer
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/timeline"
+)
+
+// Config says what to run and how.
+type Config struct {
+	// Severity holds the effective severity of every enabled rule; a rule
+	// that is absent or Off does not run.
+	Severity map[*rules.Rule]finding.Severity
+	Version  timeline.Version
+	Params   timeline.Params
+	Limits   manifest.Limits
+	// Workers bounds how many files are in memory at once; 0 means one per
+	// CPU.
+	Workers int
+}
+
+// Enabled reports whether r runs.
+func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
+
+// Run lints the sources and returns the sorted findings. Errors are I/O
+// failures that name their path; they do not stop the other sources.
+func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type out struct {
+		findings []finding.Finding
+		sum      finding.Summary
+		err      error
+	}
+	results := make([]out, len(srcs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, max(len(srcs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f, s, err := cfg.source(srcs[i])
+				results[i] = out{f, s, err}
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	res := &finding.Result{}
+	var errs []error
+	for _, r := range results {
+		res.Findings = append(res.Findings, r.findings...)
+		res.Summary.Files += r.sum.Files
+		res.Summary.Objects += r.sum.Objects
+		res.Summary.Workloads += r.sum.Workloads
+		if r.err != nil {
+			errs = append(errs, r.err)
+		}
+	}
+	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
+		if finding.Less(&a, &b) {
+			return -1
+		}
+		if finding.Less(&b, &a) {
+			return 1
+		}
+		return 0
+	})
+	return res, errs
+}
+
+func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+	data := src.Data
+	if data == nil {
+		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
+		if err != nil {
+			return nil, finding.Summary{}, err
+		}
+		if tooBig {
+			return cfg.tooBig(src), finding.Summary{Files: 1}, nil
+		}
+		data = d
+	}
+	f, s := cfg.File(src.Path, data, src.Explicit)
+	return f, s, nil
+}
+
+func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
+	r := rules.LimitExceeded
+	if !cfg.Enabled(r) {
+		return nil
+	}
+	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
+		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
+		Message:  fmt.Sprintf("file is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)}}
+}
+
+// File lints one file's bytes. explicit files were named by the user, so an
+// empty one is worth a finding.
+func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
+	res := manifest.Parse(path, data, cfg.Limits)
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File)}
+	sum := finding.Summary{Files: 1}
+	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && blankFile(data) {
+		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
+	}
+	for _, p := range res.Problems {
+		fl.add(rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message, nil)
+	}
+	for _, o := range res.Objects {
+		sum.Objects++
+		if o.Workload == nil {
+			continue
+		}
+		sum.Workloads++
+		fl.object(o)
+	}
+	return fl.finish(), sum
+}
+
+func blankFile(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t != "" && !strings.HasPrefix(t, "#") && t != "---" && t != "..." {
+			return false
+		}
+	}
+	return true
+}
+
+type fileLinter struct {
+	cfg      *Config
+	file     *manifest.File
+	sup      []*suppression
+	findings []finding.Finding
+}
+
+func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
+	if r == nil || !fl.cfg.Enabled(r) {
+		return nil
+	}
+	loc.File = fl.file.Path
+	for i := range related {
+		related[i].File = fl.file.Path
+	}
+	fl.findings = append(fl.findings, finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: fl.cfg.Severity[r],
+		Location: loc, Object: obj, Container: container, Message: msg, Related: related, SourceLine: fl.file.Line(loc.Line)})
+	return &fl.findings[len(fl.findings)-1]
+}
+
+// object runs every enabled rule over one workload.
+func (fl *fileLinter) object(o *manifest.Object) {
+	cfg := fl.cfg
+	var tl *timeline.Timeline
+	var tlPanic any
+	computed := false
+	timelineOf := func() *timeline.Timeline {
+		if !computed {
+			computed = true
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						tlPanic = r
+					}
+				}()
+				tl = timeline.Compute(o.Workload, cfg.Version, cfg.Params)
+			}()
+		}
+		if tlPanic != nil {
+			panic(fmt.Sprintf("timeline: %v", tlPanic))
+		}
+		return tl
+	}
+	objSup := annotationSuppressions(o)
+	fl.sup = append(fl.sup, objSup...)
+	start := len(fl.findings)
+	for _, r := range rules.All {
+		if r.Check == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
+			continue
+		}
+		fl.runRule(r, o, timelineOf)
+	}
+	// Annotation suppressions cover every finding of the object, including
+	// the loader's (unknown fields in its template).
+	for i := range fl.findings {
+		f := &fl.findings[i]
+		if i < start && f.Object != &o.Ref {
+			continue
+		}
+		for _, s := range objSup {
+			if s.matches(f) {
+				s.used = true
+				f.RuleID = "" // dropped in finish
+			}
+		}
+	}
+}
+
+func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *timeline.Timeline) {
+	defer func() {
+		if p := recover(); p != nil {
+			pos, _ := o.Doc.Locate(o.Path)
+			fl.add(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, "",
+				fmt.Sprintf("rule %s (%s) crashed on this object: %v; other rules still ran; please report this bug with the manifest", r.ID, r.Name, p), nil)
+		}
+	}()
+	pass := rules.NewPass(r, o, fl.cfg.Version, fl.cfg.Params, tl, func(d rules.Diagnostic) {
+		pos, _ := o.Doc.Locate(d.Path)
+		var related []finding.Location
+		for _, rel := range d.Related {
+			rp, _ := o.Doc.Locate(rel.Path)
+			related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
+		}
+		fl.add(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, d.Container, d.Message, related)
+	})
+	r.Check(pass)
+}
+
+// finish applies comment suppressions, reports unused ones and drops the
+// suppressed findings.
+func (fl *fileLinter) finish() []finding.Finding {
+	for i := range fl.findings {
+		f := &fl.findings[i]
+		if f.RuleID == "" {
+			continue
+		}
+		for _, s := range fl.sup {
+			if s.line > 0 && s.line == f.Line && s.matches(f) {
+				s.used = true
+				f.RuleID = ""
+			}
+		}
+	}
+	out := fl.findings[:0]
+	for _, f := range fl.findings {
+		if f.RuleID != "" {
+			out = append(out, f)
+		}
+	}
+	fl.findings = out
+	for _, s := range fl.sup {
+		fl.checkSuppression(s)
+	}
+	return fl.findings
+}
+
+func (fl *fileLinter) checkSuppression(s *suppression) {
+	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
+	if s.rule == nil {
+		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression names %q, which is neither a rule ID nor a rule name; run `podlint rules` for the list", s.name), nil)
+		return
+	}
+	if s.reason == "" {
+		fl.add(rules.SuppressionMissingReason, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) gives no reason; write why the finding does not apply after the rule name", s.rule.ID, s.rule.Name), nil)
+	}
+	if !s.used && fl.cfg.Enabled(s.rule) {
+		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) matches no finding; remove it so it cannot hide a future one", s.rule.ID, s.rule.Name), nil)
+	}
+}

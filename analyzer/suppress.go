@@ -1,0 +1,115 @@
+package analyzer
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+)
+
+// AnnotationPrefix starts the annotation key that suppresses a rule for an
+// object: ignore-check.podlint.dev/<ID-or-name>: "<reason>".
+const AnnotationPrefix = "ignore-check.podlint.dev/"
+
+type suppression struct {
+	name   string      // as written
+	rule   *rules.Rule // nil when name is not a rule
+	reason string
+	line   int // for comments: the line whose findings it suppresses
+	pos    manifest.Pos
+	obj    *finding.ObjectRef // for annotations: the object it covers
+	used   bool
+}
+
+func (s *suppression) matches(f *finding.Finding) bool {
+	return s.rule != nil && f.RuleID == s.rule.ID
+}
+
+var ignoreComment = regexp.MustCompile(`(?:^|\s)#\s*podlint:ignore(?:\s+([^\s]+))?(?:\s+(.*))?$`)
+
+// scanComments finds `# podlint:ignore RULE[,RULE] reason` comments. A
+// comment after other text covers its own line; a comment on a line of its
+// own covers the next line that is not a comment.
+func scanComments(f *manifest.File) []*suppression {
+	if !strings.Contains(string(f.Data), "podlint:ignore") {
+		return nil
+	}
+	var out []*suppression
+	var pending []*suppression // own-line comments waiting for their line
+	for n := 1; n <= f.Lines(); n++ {
+		line := f.Line(n)
+		trimmed := strings.TrimSpace(line)
+		m := ignoreComment.FindStringSubmatchIndex(line)
+		if m == nil {
+			if trimmed != "" && !strings.HasPrefix(trimmed, "#") {
+				for _, s := range pending {
+					s.line = n
+				}
+				pending = nil
+			}
+			continue
+		}
+		col := strings.Index(line[m[0]:], "#") + m[0] + 1
+		names := ""
+		if m[2] >= 0 {
+			names = line[m[2]:m[3]]
+		}
+		reason := ""
+		if m[4] >= 0 {
+			reason = strings.TrimSpace(line[m[4]:m[5]])
+		}
+		ownLine := strings.HasPrefix(trimmed, "#")
+		for _, name := range strings.Split(names, ",") {
+			s := &suppression{name: name, rule: rules.Lookup(name), reason: reason, pos: manifest.Pos{Line: n, Column: col}}
+			if ownLine {
+				pending = append(pending, s)
+			} else {
+				s.line = n
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// annotationSuppressions reads ignore-check annotations of the object and of
+// its pod template.
+func annotationSuppressions(o *manifest.Object) []*suppression {
+	var out []*suppression
+	add := func(ann map[string]string, metaPath string) {
+		keys := make([]string, 0, len(ann))
+		for k := range ann {
+			if strings.HasPrefix(k, AnnotationPrefix) {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			name := strings.TrimPrefix(k, AnnotationPrefix)
+			pos, _ := o.Doc.Locate(manifest.Field(manifest.Field(metaPath, "annotations"), k))
+			// Point at the key, not the value: it is the key that names the rule.
+			pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
+			out = append(out, &suppression{name: name, rule: rules.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
+		}
+	}
+	if o.Meta != nil {
+		add(o.Meta.Annotations, manifest.Field(o.Path, "metadata"))
+	}
+	if o.TemplateMeta != nil && o.TemplateMeta != o.Meta {
+		add(o.TemplateMeta.Annotations, manifest.Field(o.TemplatePath, "metadata"))
+	}
+	return out
+}
+
+func keyColumn(line, key string, fallback int) int {
+	if i := strings.Index(line, key); i >= 0 {
+		if i > 0 && (line[i-1] == '"' || line[i-1] == '\'') {
+			i--
+		}
+		return i + 1
+	}
+	return fallback
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/report"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func checkCommand(env *runEnv) *ucli.Command {
+	flags := append([]ucli.Flag{
+		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "report `FORMAT`: " + strings.Join(report.Formats, ", "), Value: "text"},
+		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning or info (default error)"},
+		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
+		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
+	}, commonFlags()...)
+	return &ucli.Command{
+		Name:      "check",
+		Usage:     "lint manifests and report findings",
+		ArgsUsage: "PATH...",
+		Description: `Lints YAML and JSON manifests. PATH is a file, a directory (walked for
+.yaml, .yml and .json files; hidden folders are skipped) or - for standard
+input, e.g. helm template my-release ./chart | podlint check -
+
+Findings can be suppressed, with a reason, by the annotation
+ignore-check.podlint.dev/<rule>: "<reason>" on the workload or its pod
+template, or by a comment "# podlint:ignore <rule> <reason>" on or above the
+line a finding points at.`,
+		Flags: flags,
+		Action: func(c *ucli.Context) error {
+			if c.NArg() == 0 {
+				return &exitError{ExitError, "check needs at least one PATH (a file, a directory, or - for standard input)"}
+			}
+			s, err := loadSettings(c, env, true)
+			if err != nil {
+				return err
+			}
+			if !validFormat(s.format) {
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", s.format, strings.Join(report.Formats, ", "))}
+			}
+			srcs, hints, errs := s.sources(c, env)
+			res, runErrs := analyzer.Run(&s.an, srcs)
+			errs = append(errs, runErrs...)
+			for _, h := range hints {
+				fmt.Fprintf(env.stderr, "podlint: hint: %s\n", h.Message)
+			}
+			out, closeOut, err := openOutput(c, env)
+			if err != nil {
+				return err
+			}
+			werr := report.Write(out, s.format, res, report.Options{
+				Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+			})
+			if cerr := closeOut(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				return &exitError{ExitError, "writing the report: " + werr.Error()}
+			}
+			for _, e := range errs {
+				fmt.Fprintf(env.stderr, "podlint: %v\n", e)
+			}
+			switch {
+			case len(errs) > 0:
+				env.code = ExitError
+			case failing(res, s.failOn):
+				env.code = ExitFindings
+			}
+			return nil
+		},
+	}
+}
+
+func validFormat(f string) bool {
+	for _, x := range report.Formats {
+		if f == x {
+			return true
+		}
+	}
+	return false
+}
+
+func failing(res *finding.Result, level finding.Severity) bool {
+	for i := range res.Findings {
+		if res.Findings[i].Severity >= level {
+			return true
+		}
+	}
+	return false
+}

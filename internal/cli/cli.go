@@ -1,0 +1,448 @@
+// Package cli is podlint's command line: flags, configuration discovery, and
+// the one place where errors become exit codes.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/timeline"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0 // nothing at or above --fail-on
+	ExitFindings = 1 // findings at or above --fail-on
+	ExitError    = 2 // usage, configuration or I/O error
+)
+
+// Version is set at build time with -ldflags "-X github.com/podlint/podlint/internal/cli.Version=v1.2.3".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// usageError marks errors that exit with ExitError after printing usage help.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// Run runs podlint with args (args[0] is the program name) and returns the
+// exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "podlint: internal error: %v\n%s\nplease report this bug\n", r, debug.Stack())
+			code = ExitError
+		}
+	}()
+	env := &runEnv{stdin: stdin, stdout: stdout, stderr: stderr, code: ExitOK}
+	app := newApp(env)
+	err := app.Run(reorderArgs(app, args))
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			if ee.msg != "" {
+				fmt.Fprintf(stderr, "podlint: %s\n", ee.msg)
+			}
+			return ee.code
+		}
+		fmt.Fprintf(stderr, "podlint: %v\n", err)
+		return ExitError
+	}
+	return env.code
+}
+
+type runEnv struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	code           int
+}
+
+func newApp(env *runEnv) *ucli.App {
+	app := &ucli.App{
+		Name:      "podlint",
+		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version",
+		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
+standard input), decodes every workload exactly as kubectl would, computes the
+worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
+back-off, Job retries) and reports settings that the kubelet or the controllers
+will turn into failures: a liveness probe that kills a slow starter, a preStop
+hook longer than the grace period, a startup longer than the rollout deadline.
+
+Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
+2 on usage, configuration or I/O errors.
+
+Documentation: https://github.com/podlint/podlint/tree/main/docs`,
+		Version:              version(),
+		Reader:               env.stdin,
+		Writer:               env.stdout,
+		ErrWriter:            env.stderr,
+		EnableBashCompletion: true,
+		Suggest:              true,
+		HideHelpCommand:      false,
+		ExitErrHandler:       func(*ucli.Context, error) {},
+		OnUsageError: func(c *ucli.Context, err error, isSubcommand bool) error {
+			return &exitError{code: ExitError, msg: err.Error() + " (see podlint " + c.Command.Name + " --help)"}
+		},
+		Commands: []*ucli.Command{
+			checkCommand(env),
+			timelineCommand(env),
+			rulesCommand(env),
+			{
+				Name:  "version",
+				Usage: "print podlint's version",
+				Action: func(c *ucli.Context) error {
+					fmt.Fprintf(env.stdout, "podlint %s\n", version())
+					return nil
+				},
+			},
+			completionCommand(env),
+		},
+		CommandNotFound: func(c *ucli.Context, name string) {
+			fmt.Fprintf(env.stderr, "podlint: unknown command %q; run podlint --help\n", name)
+			env.code = ExitError
+		},
+	}
+	return app
+}
+
+// reorderArgs moves flags given after paths (`podlint check ./k8s -f json`)
+// in front of them: urfave/cli, like the flag package, stops at the first
+// path.
+func reorderArgs(app *ucli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *ucli.Command
+	ci := -1
+	for i := 1; i < len(args); i++ {
+		if !strings.HasPrefix(args[i], "-") {
+			cmd = app.Command(args[i])
+			ci = i
+			break
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*ucli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, paths []string
+	rest := args[ci+1:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			paths = append(paths, rest[i+1:]...)
+			i = len(rest)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			paths = append(paths, a)
+		default:
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+				flags = append(flags, rest[i+1])
+				i++
+			}
+		}
+	}
+	out := append([]string{}, args[:ci+1]...)
+	out = append(out, flags...)
+	if len(paths) > 0 {
+		out = append(out, "--")
+		out = append(out, paths...)
+	}
+	return out
+}
+
+// commonFlags are shared by check and timeline.
+func commonFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName},
+		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
+		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
+		&ucli.StringFlag{Name: "stdin-filename", Usage: "`NAME` to show for standard input (-)", Value: "<stdin>"},
+		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of standard output"},
+		&ucli.StringFlag{Name: "color", Usage: "colored text output: `WHEN` = auto, always or never (auto honours NO_COLOR)", Value: "auto"},
+		&ucli.StringFlag{Name: "pull-time", Usage: "assumed image pull `DURATION` per container (e.g. 20s); unknown by default"},
+		&ucli.StringFlag{Name: "start-time", Usage: "assumed application start-up `DURATION`, container start to healthy; unknown by default"},
+		&ucli.StringFlag{Name: "shutdown-time", Usage: "assumed application shutdown `DURATION`, SIGTERM to exit; unknown by default"},
+		&ucli.StringFlag{Name: "observation-latency", Usage: "kubelet observation latency ε (`DURATION`)", Value: "1s"},
+		&ucli.StringFlag{Name: "action-latency", Usage: "probe verdict to kubelet action latency λ (`DURATION`)", Value: "0.5s"},
+		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
+		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},
+		&ucli.IntFlag{Name: "max-depth", Usage: "refuse documents nested deeper than `N` levels", Value: manifest.DefaultLimits.MaxDepth},
+		&ucli.IntFlag{Name: "max-nodes", Usage: "refuse documents that expand to more than `N` nodes (YAML alias bombs)", Value: manifest.DefaultLimits.MaxNodes},
+	}
+}
+
+// settings is everything a run needs, from flags and the config file.
+type settings struct {
+	cfg      *Config
+	an       analyzer.Config
+	failOn   finding.Severity
+	format   string
+	color    bool
+	excludes []string
+	workDir  string
+}
+
+func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
+	s := &settings{cfg: &Config{}}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, &exitError{ExitError, "cannot read the working directory: " + err.Error()}
+	}
+	s.workDir = wd
+	switch {
+	case c.String("config") != "":
+		cfg, err := loadConfig(c.String("config"))
+		if err != nil {
+			return nil, &exitError{ExitError, err.Error()}
+		}
+		s.cfg = cfg
+	case !c.Bool("no-config"):
+		if p := findConfig(wd); p != "" {
+			cfg, err := loadConfig(p)
+			if err != nil {
+				return nil, &exitError{ExitError, err.Error()}
+			}
+			s.cfg = cfg
+		}
+	}
+	cfg := s.cfg
+
+	// Kubernetes version.
+	kv := firstNonEmpty(c.String("kube-version"), cfg.KubeVersion)
+	s.an.Version = timeline.Latest
+	if kv != "" {
+		v, err := timeline.ParseVersion(kv)
+		if err != nil {
+			return nil, &exitError{ExitError, fmt.Sprintf("--kube-version %q: %v", kv, err)}
+		}
+		s.an.Version = v
+	}
+
+	// Fail level.
+	if c.Command.Name == "check" {
+		fo := firstNonEmpty(c.String("fail-on"), cfg.FailOn, "error")
+		sev, err := finding.ParseSeverity(fo)
+		if err != nil || sev == finding.Off {
+			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning or info", fo)}
+		}
+		s.failOn = sev
+	}
+
+	// Rule selection: defaults, then the config, then flags.
+	s.an.Severity = map[*rules.Rule]finding.Severity{}
+	for _, r := range rules.All {
+		if !r.DefaultOff {
+			s.an.Severity[r] = r.Severity
+		}
+	}
+	apply := func(names []string, on bool, where string) error {
+		for _, n := range names {
+			for _, part := range strings.Split(n, ",") {
+				part = strings.TrimSpace(part)
+				if part == "" {
+					continue
+				}
+				r := rules.Lookup(part)
+				if r == nil {
+					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q; run podlint rules for the list", where, part)}
+				}
+				if on {
+					if s.an.Severity[r] == finding.Off {
+						s.an.Severity[r] = r.Severity
+					}
+				} else {
+					s.an.Severity[r] = finding.Off
+				}
+			}
+		}
+		return nil
+	}
+	if err := apply(cfg.Enable, true, "config enable"); err != nil {
+		return nil, err
+	}
+	if err := apply(cfg.Disable, false, "config disable"); err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(cfg.Rules) {
+		r := rules.Lookup(k)
+		if r == nil {
+			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q", cfg.path, k)}
+		}
+		sev, err := finding.ParseSeverity(cfg.Rules[k])
+		if err != nil {
+			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: %s: %v", cfg.path, k, err)}
+		}
+		s.an.Severity[r] = sev
+	}
+	if c.Command.Name == "check" {
+		if err := apply(c.StringSlice("enable"), true, "--enable"); err != nil {
+			return nil, err
+		}
+		if err := apply(c.StringSlice("disable"), false, "--disable"); err != nil {
+			return nil, err
+		}
+	}
+
+	// Model parameters.
+	p := timeline.DefaultParams()
+	dur := func(flag string, set func(float64)) error {
+		if v := c.String(flag); v != "" {
+			sec, err := timeline.ParseSeconds(v)
+			if err != nil {
+				return &exitError{ExitError, fmt.Sprintf("--%s %q: %v", flag, v, err)}
+			}
+			set(sec)
+		}
+		return nil
+	}
+	for _, d := range []struct {
+		flag string
+		set  func(float64)
+	}{
+		{"pull-time", func(x float64) { p.ImagePull = timeline.Seconds(x) }},
+		{"start-time", func(x float64) { p.AppStart = timeline.Seconds(x) }},
+		{"shutdown-time", func(x float64) { p.AppShutdown = timeline.Seconds(x) }},
+		{"observation-latency", func(x float64) { p.Epsilon = x }},
+		{"action-latency", func(x float64) { p.Lambda = x }},
+	} {
+		if err := dur(d.flag, d.set); err != nil {
+			return nil, err
+		}
+	}
+	if p.ExpectedStartup, err = cfg.expectations(&cfg.ExpectedStartup, "expected-startup"); err != nil {
+		return nil, &exitError{ExitError, err.Error()}
+	}
+	if p.ExpectedShutdown, err = cfg.expectations(&cfg.ExpectedShutdown, "expected-shutdown"); err != nil {
+		return nil, &exitError{ExitError, err.Error()}
+	}
+	s.an.Params = p
+
+	s.an.Limits = manifest.Limits{
+		MaxFileSize:  c.Int64("max-file-size"),
+		MaxDocuments: c.Int("max-documents"),
+		MaxDepth:     c.Int("max-depth"),
+		MaxNodes:     c.Int("max-nodes"),
+	}
+	if s.an.Limits.MaxFileSize <= 0 || s.an.Limits.MaxDocuments <= 0 || s.an.Limits.MaxDepth <= 0 || s.an.Limits.MaxNodes <= 0 {
+		return nil, &exitError{ExitError, "--max-file-size, --max-documents, --max-depth and --max-nodes must be positive"}
+	}
+
+	// Excludes are relative to the config file's folder.
+	for _, e := range cfg.Exclude {
+		if cfg.dir != "" && !filepath.IsAbs(e) && !strings.HasPrefix(e, "**") {
+			if rel, err := filepath.Rel(wd, filepath.Join(cfg.dir, e)); err == nil {
+				e = filepath.ToSlash(rel)
+			}
+		}
+		s.excludes = append(s.excludes, e)
+	}
+
+	// Output.
+	s.format = c.String("format")
+	switch c.String("color") {
+	case "always":
+		s.color = true
+	case "never":
+		s.color = false
+	case "auto", "":
+		s.color = os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && c.String("output") == "" && isTerminal(env.stdout)
+	default:
+		return nil, &exitError{ExitError, fmt.Sprintf("--color %q: want auto, always or never", c.String("color"))}
+	}
+	return s, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// sources expands the command-line paths; standard input is read here.
+func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
+	paths := c.Args().Slice()
+	srcs, hints, errs := manifest.Discover(paths, s.excludes)
+	for _, p := range paths {
+		if p != "-" {
+			continue
+		}
+		data, tooBig, err := manifest.ReadCapped(env.stdin, "-", s.an.Limits.MaxFileSize)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("standard input: %v", err))
+			continue
+		}
+		if tooBig {
+			errs = append(errs, fmt.Errorf("standard input is larger than --max-file-size (%d bytes)", s.an.Limits.MaxFileSize))
+			continue
+		}
+		srcs = append(srcs, manifest.Source{Path: c.String("stdin-filename"), Data: data, Explicit: true})
+		break // stdin can be read once
+	}
+	return srcs, hints, errs
+}
+
+// openOutput returns where the report goes.
+func openOutput(c *ucli.Context, env *runEnv) (io.Writer, func() error, error) {
+	if o := c.String("output"); o != "" && o != "-" {
+		f, err := os.Create(o)
+		if err != nil {
+			return nil, nil, &exitError{ExitError, fmt.Sprintf("--output %s: %v", o, unwrapPathErr(err))}
+		}
+		return f, f.Close, nil
+	}
+	return env.stdout, func() error { return nil }, nil
+}
+
+func ruleInfos(sev map[*rules.Rule]finding.Severity) []finding.RuleInfo {
+	var out []finding.RuleInfo
+	for _, r := range rules.All {
+		if s := sev[r]; s > finding.Off {
+			info := r.Info()
+			info.Severity = s
+			out = append(out, info)
+		}
+	}
+	return out
+}
+

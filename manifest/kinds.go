@@ -1,0 +1,176 @@
+package manifest
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/podlint/podlint/timeline"
+	yaml "go.yaml.in/yaml/v3"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// kindInfo says how to decode one workload kind and where its Pod template is.
+type kindInfo struct {
+	typ       reflect.Type
+	normalize func(o *Object, path string)
+}
+
+// workloadKinds maps group (the part of apiVersion before "/", "" for core)
+// and kind to its decoding. Older group versions (extensions/v1beta1,
+// apps/v1beta2, batch/v1beta1) decode into the current types, whose Pod
+// template is the same.
+var workloadKinds = map[string]map[string]*kindInfo{
+	"": {
+		"Pod":                   {reflect.TypeFor[corev1.Pod](), normalizePod},
+		"ReplicationController": {reflect.TypeFor[corev1.ReplicationController](), normalizeRC},
+		"PodTemplate":           {reflect.TypeFor[corev1.PodTemplate](), normalizePodTemplate},
+	},
+	"apps": {
+		"Deployment":  {reflect.TypeFor[appsv1.Deployment](), normalizeDeployment},
+		"StatefulSet": {reflect.TypeFor[appsv1.StatefulSet](), normalizeStatefulSet},
+		"DaemonSet":   {reflect.TypeFor[appsv1.DaemonSet](), normalizeDaemonSet},
+		"ReplicaSet":  {reflect.TypeFor[appsv1.ReplicaSet](), normalizeReplicaSet},
+	},
+	"batch": {
+		"Job":     {reflect.TypeFor[batchv1.Job](), normalizeJob},
+		"CronJob": {reflect.TypeFor[batchv1.CronJob](), normalizeCronJob},
+	},
+}
+
+func init() {
+	workloadKinds["extensions"] = map[string]*kindInfo{
+		"Deployment": workloadKinds["apps"]["Deployment"],
+		"DaemonSet":  workloadKinds["apps"]["DaemonSet"],
+		"ReplicaSet": workloadKinds["apps"]["ReplicaSet"],
+	}
+}
+
+// genericTemplate decodes the spec.template of any other kind.
+var genericTemplate = kindInfo{reflect.TypeFor[corev1.PodTemplateSpec](), normalizeGeneric}
+
+func lookupKind(apiVersion, kind string) *kindInfo {
+	group := ""
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		group = apiVersion[:i]
+	}
+	return workloadKinds[group][kind]
+}
+
+// IsWorkloadKind reports whether podlint decodes kind natively.
+func IsWorkloadKind(apiVersion, kind string) bool { return lookupKind(apiVersion, kind) != nil }
+
+func overlay(a, b map[string]string) map[string]string {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	m := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
+}
+
+func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath string, spec *corev1.PodSpec) *timeline.Workload {
+	o.Meta, o.TemplateMeta, o.TemplatePath = meta, tmeta, tmplPath
+	if o.Ref.Name == "" {
+		o.Ref.Name = meta.Name
+	}
+	if o.Ref.Namespace == "" {
+		o.Ref.Namespace = meta.Namespace
+	}
+	o.Workload = &timeline.Workload{
+		Kind:        o.Ref.Kind,
+		Path:        o.Path,
+		SpecPath:    specPath,
+		Spec:        spec,
+		Annotations: overlay(meta.Annotations, tmeta.Annotations),
+	}
+	return o.Workload
+}
+
+func normalizePod(o *Object, path string) {
+	p := o.Typed.(*corev1.Pod)
+	setWorkload(o, &p.ObjectMeta, &p.ObjectMeta, path, Field(path, "spec"), &p.Spec)
+}
+
+func templateOf(o *Object, path string, meta *metav1.ObjectMeta, t *corev1.PodTemplateSpec) *timeline.Workload {
+	tp := Field(Field(path, "spec"), "template")
+	return setWorkload(o, meta, &t.ObjectMeta, tp, Field(tp, "spec"), &t.Spec)
+}
+
+func normalizeRC(o *Object, path string) {
+	rc := o.Typed.(*corev1.ReplicationController)
+	if rc.Spec.Template == nil {
+		rc.Spec.Template = &corev1.PodTemplateSpec{}
+	}
+	templateOf(o, path, &rc.ObjectMeta, rc.Spec.Template).ReplicationController = &rc.Spec
+}
+
+func normalizePodTemplate(o *Object, path string) {
+	pt := o.Typed.(*corev1.PodTemplate)
+	tp := Field(path, "template")
+	setWorkload(o, &pt.ObjectMeta, &pt.Template.ObjectMeta, tp, Field(tp, "spec"), &pt.Template.Spec)
+}
+
+func normalizeDeployment(o *Object, path string) {
+	d := o.Typed.(*appsv1.Deployment)
+	templateOf(o, path, &d.ObjectMeta, &d.Spec.Template).Deployment = &d.Spec
+}
+
+func normalizeStatefulSet(o *Object, path string) {
+	s := o.Typed.(*appsv1.StatefulSet)
+	templateOf(o, path, &s.ObjectMeta, &s.Spec.Template).StatefulSet = &s.Spec
+}
+
+func normalizeDaemonSet(o *Object, path string) {
+	d := o.Typed.(*appsv1.DaemonSet)
+	templateOf(o, path, &d.ObjectMeta, &d.Spec.Template).DaemonSet = &d.Spec
+}
+
+func normalizeReplicaSet(o *Object, path string) {
+	r := o.Typed.(*appsv1.ReplicaSet)
+	templateOf(o, path, &r.ObjectMeta, &r.Spec.Template).ReplicaSet = &r.Spec
+}
+
+func normalizeJob(o *Object, path string) {
+	j := o.Typed.(*batchv1.Job)
+	w := templateOf(o, path, &j.ObjectMeta, &j.Spec.Template)
+	w.Job, w.JobPath = &j.Spec, Field(path, "spec")
+}
+
+func normalizeCronJob(o *Object, path string) {
+	c := o.Typed.(*batchv1.CronJob)
+	jp := Field(Field(path, "spec"), "jobTemplate")
+	tp := Field(Field(jp, "spec"), "template")
+	t := &c.Spec.JobTemplate.Spec.Template
+	w := setWorkload(o, &c.ObjectMeta, &t.ObjectMeta, tp, Field(tp, "spec"), &t.Spec)
+	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, Field(jp, "spec")
+}
+
+// normalizeGeneric handles a custom resource: only its template was decoded
+// (path is the template's path), and its own metadata comes from the nodes.
+func normalizeGeneric(o *Object, path string) {
+	t := o.Typed.(*corev1.PodTemplateSpec)
+	meta := &metav1.ObjectMeta{Name: o.Ref.Name, Namespace: o.Ref.Namespace}
+	if md := childAt(o.Node, "metadata"); md != nil {
+		if an := childAt(md, "annotations"); an != nil {
+			meta.Annotations = map[string]string{}
+			for i := 0; i+1 < len(an.Content); i += 2 {
+				k, v := deref(an.Content[i]), deref(an.Content[i+1])
+				if k != nil && v != nil && v.Kind == yaml.ScalarNode {
+					meta.Annotations[k.Value] = v.Value
+				}
+			}
+		}
+	}
+	setWorkload(o, meta, &t.ObjectMeta, path, Field(path, "spec"), &t.Spec)
+}

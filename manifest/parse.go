@@ -1,0 +1,313 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/podlint/podlint/finding"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Parse loads one file's bytes. It never panics on bad input: everything
+// wrong with the input becomes a Problem and the rest of the file is still
+// loaded.
+func Parse(path string, data []byte, lim Limits) (res *Result) {
+	res = &Result{}
+	data, problem := normalizeEncoding(data)
+	res.File = NewFile(path, data)
+	if problem != nil {
+		res.Problems = append(res.Problems, *problem)
+		return res
+	}
+	if line := helmLine(data); line > 0 {
+		res.Problems = append(res.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
+			Message: "this file is a Helm template, not a manifest: render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
+		return res
+	}
+	docs := splitDocuments(data)
+	if len(docs) > lim.MaxDocuments {
+		res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: docs[lim.MaxDocuments].line, Column: 1,
+			Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
+		docs = docs[:lim.MaxDocuments]
+	}
+	conv := &converter{maxDepth: lim.MaxDepth}
+	for i, chunk := range docs {
+		if blank(chunk.data) {
+			continue
+		}
+		var root yaml.Node
+		if err := parseYAML(chunk.data, &root); err != nil {
+			line, msg := yamlErrorLine(err)
+			res.Problems = append(res.Problems, Problem{Rule: RuleInvalidYAML, Line: line + chunk.line - 1, Column: 1,
+				Message: msg + "; kubectl cannot read this document"})
+			continue
+		}
+		doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1}
+		loadDocument(doc, conv, lim, res)
+	}
+	return res
+}
+
+// parseYAML parses one document, turning a panic inside the YAML library
+// (which has happened on hostile input in the past) into an error.
+func parseYAML(data []byte, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed on this document: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(data, n)
+}
+
+var lineInError = regexp.MustCompile(`^yaml: line (\d+): `)
+
+func yamlErrorLine(err error) (int, string) {
+	msg := err.Error()
+	if m := lineInError.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return max(n, 1), "YAML syntax error: " + msg[len(m[0]):]
+	}
+	return 1, "YAML syntax error: " + strings.TrimPrefix(msg, "yaml: ")
+}
+
+func blank(b []byte) bool {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+type chunk struct {
+	data []byte
+	line int // 1-based line of the chunk's first byte
+}
+
+// splitDocuments cuts a stream at `---` and `...` lines so that each
+// document is parsed on its own: a syntax error in one document does not
+// hide the others, and memory stays proportional to one document.
+func splitDocuments(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 1, 1
+	for i := 0; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		l := data[i:next]
+		if isMarker(l, "---") && i > start {
+			out = append(out, chunk{data: data[start:i], line: startLine})
+			start, startLine = i, line
+		} else if isMarker(l, "...") {
+			out = append(out, chunk{data: data[start:i], line: startLine})
+			start, startLine = next, line+1
+		}
+		i = next
+		line++
+	}
+	if start < len(data) {
+		out = append(out, chunk{data: data[start:], line: startLine})
+	}
+	return out
+}
+
+func isMarker(line []byte, m string) bool {
+	if !bytes.HasPrefix(line, []byte(m)) {
+		return false
+	}
+	rest := line[len(m):]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+// normalizeEncoding turns UTF-16 input into UTF-8, drops a UTF-8 byte order
+// mark and refuses binary and non-UTF-8 input with a positioned problem.
+func normalizeEncoding(data []byte) ([]byte, *Problem) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		data = data[3:]
+	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
+		le := data[0] == 0xFF
+		body := data[2:]
+		u := make([]uint16, len(body)/2)
+		for i := range u {
+			if le {
+				u[i] = uint16(body[2*i]) | uint16(body[2*i+1])<<8
+			} else {
+				u[i] = uint16(body[2*i])<<8 | uint16(body[2*i+1])
+			}
+		}
+		var b bytes.Buffer
+		for _, r := range utf16.Decode(u) {
+			b.WriteRune(r)
+		}
+		data = b.Bytes()
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return data, &Problem{Rule: RuleInvalidYAML, Line: 1 + bytes.Count(data[:i], []byte("\n")), Column: 1,
+			Message: "file contains NUL bytes: it is a binary file, not YAML or JSON; remove it from the paths podlint checks"}
+	}
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		line := 1 + bytes.Count(data[:i], []byte("\n"))
+		col := 1 + i - (bytes.LastIndexByte(data[:i], '\n') + 1)
+		return data, &Problem{Rule: RuleInvalidYAML, Line: line, Column: col,
+			Message: fmt.Sprintf("file is not UTF-8 text (byte 0x%02X); Kubernetes manifests must be UTF-8: re-encode the file", data[i])}
+	}
+	return data, nil
+}
+
+var helmAction = regexp.MustCompile(`\{\{-?\s*(\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\.Template|include\s|template\s|toYaml|tpl\s|if\s|range\s|with\s|end\s*-?\}\}|define\s|else)`)
+
+// helmLine returns the first line that holds a Helm template action, or 0.
+// Go templates inside string values (Prometheus alert texts use
+// `{{ $labels.pod }}`) are not Helm templates and do not count.
+func helmLine(data []byte) int {
+	if !bytes.Contains(data, []byte("{{")) {
+		return 0
+	}
+	line := 0
+	for len(data) > 0 {
+		line++
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		t := bytes.TrimSpace(l)
+		if len(t) > 0 && t[0] == '#' {
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("{{")) || helmAction.Match(l) {
+			return line
+		}
+	}
+	return 0
+}
+
+// loadDocument finds the objects of one document and decodes the workloads.
+func loadDocument(doc *Document, conv *converter, lim Limits, res *Result) {
+	root := deref(doc.Root)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return // not an object: pre-commit hands podlint every YAML file
+	}
+	loadObject(doc, root, "", conv, lim, res, 0)
+}
+
+func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, lim Limits, res *Result, depth int) {
+	apiVersion, okV := scalarAt(node, "apiVersion")
+	kind, okK := scalarAt(node, "kind")
+	if !okV || !okK {
+		return
+	}
+	obj := &Object{Doc: doc, Node: node, Path: path, Ref: finding.ObjectRef{APIVersion: apiVersion, Kind: kind}}
+	if md := childAt(node, "metadata"); md != nil {
+		obj.Ref.Name, _ = scalarAt(md, "name")
+		obj.Ref.Namespace, _ = scalarAt(md, "namespace")
+	}
+	if isListKind(kind) {
+		if items := childAt(node, "items"); items != nil && items.Kind == yaml.SequenceNode && depth < 10 {
+			res.Objects = append(res.Objects, obj)
+			for i, item := range items.Content {
+				if it := deref(item); it != nil && it.Kind == yaml.MappingNode {
+					loadObject(doc, it, Index(Field(path, "items"), i), conv, lim, res, depth+1)
+				}
+			}
+			return
+		}
+	}
+	res.Objects = append(res.Objects, obj)
+	k := lookupKind(apiVersion, kind)
+	target := node
+	targetPath := path
+	if k == nil {
+		// Any other object whose spec.template.spec is a Pod spec (an Argo
+		// Rollout, an OpenKruise CloneSet, …) is linted through its template.
+		tmpl := childAt(childAt(node, "spec"), "template")
+		if tmpl == nil || tmpl.Kind != yaml.MappingNode {
+			return
+		}
+		if spec := childAt(tmpl, "spec"); spec == nil || spec.Kind != yaml.MappingNode {
+			return
+		}
+		k = &genericTemplate
+		target = tmpl
+		targetPath = Field(Field(path, "spec"), "template")
+	}
+	typed := reflect.New(k.typ)
+	if !decodeInto(doc, target, typed, conv, lim, obj, res) {
+		return
+	}
+	obj.Typed = typed.Interface()
+	k.normalize(obj, targetPath)
+}
+
+func isListKind(kind string) bool {
+	return kind == "List" || (strings.HasSuffix(kind, "List") && len(kind) > 4)
+}
+
+// decodeInto converts node to JSON and decodes it into v, recording
+// problems. It reports whether the object could be decoded at all.
+func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter, lim Limits, obj *Object, res *Result) (ok bool) {
+	conv.buf = conv.buf[:0]
+	conv.problems = conv.problems[:0]
+	conv.errors = conv.errors[:0]
+	conv.budget = lim.MaxNodes
+	conv.lineOff = doc.LineOffset
+	addProblems := func() {
+		for _, p := range conv.problems {
+			p.Object = &obj.Ref
+			res.Problems = append(res.Problems, p)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBudget := r.(errBudget); !isBudget {
+				panic(r)
+			}
+			res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
+				Message: fmt.Sprintf("document expands to more than %d nodes, most likely through YAML aliases (a \"billion laughs\" document); kubectl refuses such documents too (limit: --max-nodes)", lim.MaxNodes)})
+			ok = false
+		}
+	}()
+	conv.convert(node, v.Type().Elem(), 0)
+	if len(conv.errors) > 0 {
+		addProblems()
+		for _, p := range conv.errors {
+			p.Object = &obj.Ref
+			res.Problems = append(res.Problems, p)
+		}
+		return false
+	}
+	addProblems()
+	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
+		res.Problems = append(res.Problems, Problem{Rule: RuleInvalidManifest, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
+			Message: "cannot decode " + obj.Ref.Kind + ": " + strings.TrimPrefix(err.Error(), "json: ")})
+		return false
+	}
+	return true
+}

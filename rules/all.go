@@ -1,0 +1,21 @@
+package rules
+
+// All is every rule podlint has, sorted by ID. Adding a rule means adding it
+// here; there is no registration by init().
+var All = []*Rule{
+	InvalidYAML,
+	InvalidManifest,
+	UnknownField,
+	DuplicateKey,
+	HelmTemplate,
+	LimitExceeded,
+	EmptyFile,
+	UnusedSuppression,
+	InternalError,
+	DuplicateContainerName,
+	SuppressionMissingReason,
+	ProbeInvalidSuccessThreshold,
+	ProbeHandlerInvalid,
+	InvalidRestartPolicy,
+	InitContainerLifecycleFields,
+}

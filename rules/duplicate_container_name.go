@@ -1,0 +1,28 @@
+package rules
+
+import "github.com/podlint/podlint/finding"
+
+var DuplicateContainerName = &Rule{
+	ID: "PL010", Name: "duplicate-container-name", Title: "two containers share a name",
+	Severity: finding.Error,
+	Doc: `Container names must be unique across ` + "`initContainers`" + ` and ` + "`containers`" + ` of a Pod. The API
+server rejects the Pod (` + "`Duplicate value`" + `), so a Deployment with such a template never creates a
+single Pod: its ReplicaSet reports ` + "`FailedCreate`" + ` events and the rollout stalls.
+
+**Fix:** rename one of the containers.`,
+	Check: func(p *Pass) {
+		seen := map[string]ContainerRef{}
+		for _, c := range p.Containers() {
+			if c.C.Name == "" {
+				continue
+			}
+			if first, dup := seen[c.C.Name]; dup {
+				p.Report(Diagnostic{Path: c.Field("name"), Container: c.C.Name,
+					Message: sprintf("%s name %q is already used by the %s declared earlier; the API server rejects the Pod, so no Pod is created; rename one of them", c.Type, c.C.Name, first.Type),
+					Related: []Related{{Path: first.Field("name"), Message: "first use of the name"}}})
+				continue
+			}
+			seen[c.C.Name] = c
+		}
+	},
+}

@@ -1,0 +1,179 @@
+// Package rules holds podlint's checks. A rule is a value: a stable ID, a
+// name, a title, Markdown docs, a default severity and one Check function
+// that reads a workload's normalized Pod template (and its timeline) and
+// reports at field paths. All lists every rule, sorted by ID.
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/timeline"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Rule is one check.
+type Rule struct {
+	ID    string // PLnnn, stable forever
+	Name  string // kebab-case, stable forever
+	Title string // lower-case one-liner
+	// Doc is Markdown: what happens at runtime, the arithmetic, how to fix.
+	// The failing and passing examples of the generated doc page come from
+	// rules/testdata/<ID>/.
+	Doc      string
+	Severity finding.Severity // when enabled
+	// DefaultOff rules run only when enabled with --enable or the config.
+	DefaultOff bool
+	// MinVersion is the first Kubernetes minor the rule applies to; zero
+	// means every version.
+	MinVersion timeline.Version
+	// Check is nil for the input rules, whose findings the loader and the
+	// analyzer produce.
+	Check func(*Pass)
+}
+
+// Info returns what output formats need to know of the rule.
+func (r *Rule) Info() finding.RuleInfo {
+	return finding.RuleInfo{ID: r.ID, Name: r.Name, Title: r.Title, Doc: r.Doc, Severity: r.Severity,
+		HelpURI: "https://github.com/podlint/podlint/blob/main/docs/rules/" + r.ID + ".md"}
+}
+
+// Diagnostic is what a rule reports: a field path and a message.
+type Diagnostic struct {
+	Path      string // full field path in the document, see manifest.Field
+	Message   string
+	Container string // name of the container involved, if any
+	Related   []Related
+}
+
+// Related points at another field that takes part in a finding (the grace
+// period that a preStop hook overruns).
+type Related struct {
+	Path    string
+	Message string
+}
+
+// Pass is one rule's view of one workload.
+type Pass struct {
+	Rule     *Rule
+	Object   *manifest.Object
+	Workload *timeline.Workload
+	Spec     *corev1.PodSpec
+	Version  timeline.Version
+	Params   timeline.Params
+	timeline func() *timeline.Timeline
+	report   func(Diagnostic)
+}
+
+// NewPass is used by the analyzer and by tests; tl computes the timeline on
+// first use.
+func NewPass(r *Rule, o *manifest.Object, v timeline.Version, p timeline.Params, tl func() *timeline.Timeline, report func(Diagnostic)) *Pass {
+	return &Pass{Rule: r, Object: o, Workload: o.Workload, Spec: o.Workload.Spec, Version: v, Params: p, timeline: tl, report: report}
+}
+
+// Timeline returns the workload's lifecycle model, computed once per object.
+func (p *Pass) Timeline() *timeline.Timeline { return p.timeline() }
+
+// Report records a diagnostic.
+func (p *Pass) Report(d Diagnostic) { p.report(d) }
+
+// Reportf records a diagnostic at path.
+func (p *Pass) Reportf(path, format string, args ...any) {
+	p.report(Diagnostic{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// SpecPath joins a path relative to the Pod spec.
+func (p *Pass) SpecPath(rel string) string { return timeline.Join(p.Workload.SpecPath, rel) }
+
+// ContainerType says where a container is declared.
+type ContainerType int
+
+const (
+	Regular ContainerType = iota
+	Init
+	Sidecar // an init container with restartPolicy: Always
+)
+
+func (t ContainerType) String() string {
+	return [...]string{"container", "init container", "sidecar"}[t]
+}
+
+// ContainerRef is a container with its kind and path.
+type ContainerRef struct {
+	C    *corev1.Container
+	Type ContainerType
+	Path string // full path of the container item
+}
+
+// Field returns the full path of a field of the container.
+func (c ContainerRef) Field(rel string) string { return timeline.Join(c.Path, rel) }
+
+// Containers lists init containers (and sidecars) in order, then regular ones.
+func (p *Pass) Containers() []ContainerRef {
+	var out []ContainerRef
+	for i := range p.Spec.InitContainers {
+		c := &p.Spec.InitContainers[i]
+		t := Init
+		if IsSidecar(c) {
+			t = Sidecar
+		}
+		out = append(out, ContainerRef{C: c, Type: t, Path: manifest.Index(p.SpecPath("initContainers"), i)})
+	}
+	for i := range p.Spec.Containers {
+		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Path: manifest.Index(p.SpecPath("containers"), i)})
+	}
+	return out
+}
+
+// IsSidecar reports whether an init container is a restartable sidecar.
+func IsSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// RestartPolicy is the Pod's restart policy after defaulting.
+func (p *Pass) RestartPolicy() corev1.RestartPolicy {
+	if p.Spec.RestartPolicy == "" {
+		return corev1.RestartPolicyAlways
+	}
+	return p.Spec.RestartPolicy
+}
+
+// IsLongRunning reports whether the workload is managed by a controller that
+// keeps its Pods running (Deployment, StatefulSet, DaemonSet, ReplicaSet,
+// ReplicationController, or a custom resource with a template).
+func (p *Pass) IsLongRunning() bool {
+	w := p.Workload
+	switch {
+	case w.Deployment != nil, w.StatefulSet != nil, w.DaemonSet != nil, w.ReplicaSet != nil, w.ReplicationController != nil:
+		return true
+	case w.Job != nil:
+		return false
+	}
+	switch w.Kind {
+	case "Pod", "PodTemplate":
+		return false
+	}
+	return true
+}
+
+// Lookup finds a rule by ID or name, case-insensitively.
+func Lookup(idOrName string) *Rule {
+	for _, r := range All {
+		if strings.EqualFold(r.ID, idOrName) || strings.EqualFold(r.Name, idOrName) {
+			return r
+		}
+	}
+	return nil
+}
+
+// ByName finds a rule by its exact name (used for loader problems).
+func ByName(name string) *Rule {
+	for _, r := range All {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package rules_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/timeline"
+)
+
+// Rules whose failing example cannot be a manifest; they are tested in the
+// analyzer's own tests.
+var testedElsewhere = map[string]string{
+	"PL009": "internal-error needs a crashing rule: analyzer.TestRulePanicBecomesFinding",
+}
+
+// TestRules runs every rule over its rules/testdata/<ID>/ files through the
+// real loader and analyzer. A `# want <ID-or-name> "regexp"` comment on a line
+// (or `# want +N …` / `-N` for a line below / above) expects a finding there whose message
+// matches; unexpected findings and unmatched wants both fail. A
+// `# podlint-test: kube-version=1.28 enable=PL010` line sets the run up.
+func TestRules(t *testing.T) {
+	for _, r := range rules.All {
+		t.Run(r.ID+"_"+r.Name, func(t *testing.T) {
+			files, _ := filepath.Glob(filepath.Join("testdata", r.ID, "*"))
+			if reason, ok := testedElsewhere[r.ID]; ok {
+				t.Skip(reason)
+			}
+			if len(files) == 0 {
+				t.Fatalf("rule %s has no testdata in testdata/%s", r.ID, r.ID)
+			}
+			silent, firing := 0, 0
+			for _, f := range files {
+				n := checkFile(t, r, f)
+				if n == 0 {
+					silent++
+				} else {
+					firing++
+				}
+			}
+			if silent == 0 || firing == 0 {
+				t.Errorf("rule %s needs at least one file that must stay silent and one that must fire (have %d silent, %d firing)", r.ID, silent, firing)
+			}
+		})
+	}
+}
+
+type want struct {
+	line int
+	rule *rules.Rule
+	re   *regexp.Regexp
+	raw  string
+	hit  bool
+}
+
+var (
+	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
+	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?(\S+)\s+"((?:[^"\\]|\\.)*)"\s*`)
+	setupLine   = regexp.MustCompile(`#\s*podlint-test:\s*(.*)$`)
+)
+
+// checkFile lints one testdata file and returns how many wants it had.
+func checkFile(t *testing.T, r *rules.Rule, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &analyzer.Config{
+		Severity: map[*rules.Rule]finding.Severity{r: r.Severity},
+		Version:  timeline.Latest,
+		Params:   timeline.DefaultParams(),
+		Limits:   manifest.DefaultLimits,
+	}
+	var wants []*want
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := setupLine.FindStringSubmatch(line); m != nil {
+			for _, kv := range strings.Fields(m[1]) {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "kube-version":
+					if cfg.Version, err = timeline.ParseVersion(v); err != nil {
+						t.Fatalf("%s:%d: %v", path, i+1, err)
+					}
+				case "enable":
+					for _, name := range strings.Split(v, ",") {
+						o := rules.Lookup(name)
+						if o == nil {
+							t.Fatalf("%s:%d: unknown rule %q", path, i+1, name)
+						}
+						cfg.Severity[o] = o.Severity
+					}
+				case "start-time":
+					s, _ := timeline.ParseSeconds(v)
+					cfg.Params.AppStart = timeline.Seconds(s)
+				default:
+					t.Fatalf("%s:%d: unknown podlint-test setting %q", path, i+1, k)
+				}
+			}
+			continue
+		}
+		m := wantComment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rest := m[1]
+		for strings.TrimSpace(rest) != "" {
+			im := wantItem.FindStringSubmatch(rest)
+			if im == nil {
+				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE \"regexp\")", path, i+1, rest)
+			}
+			off := 0
+			if im[1] != "" {
+				off, _ = strconv.Atoi(im[1])
+			}
+			wr := rules.Lookup(im[2])
+			if wr == nil {
+				t.Fatalf("%s:%d: want names unknown rule %q", path, i+1, im[2])
+			}
+			pattern, err := strconv.Unquote(`"` + im[3] + `"`)
+			if err != nil {
+				pattern = im[3]
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
+			}
+			wants = append(wants, &want{line: i + 1 + off, rule: wr, re: re, raw: im[0]})
+			rest = rest[len(im[0]):]
+		}
+	}
+	findings, _ := cfg.File(path, data, true)
+	for _, f := range findings {
+		if f.Line < 1 || f.Column < 1 {
+			t.Errorf("%s: finding without a position: %+v", path, f)
+		}
+		matched := false
+		for _, w := range wants {
+			if !w.hit && w.line == f.Line && w.rule.ID == f.RuleID && w.re.MatchString(f.Message) {
+				w.hit, matched = true, true
+				break
+			}
+		}
+		if !matched {
+			t.Errorf("%s:%d:%d: unexpected finding %s (%s): %s", path, f.Line, f.Column, f.RuleID, f.RuleName, f.Message)
+		}
+	}
+	for _, w := range wants {
+		if !w.hit {
+			t.Errorf("%s:%d: no finding matched want %s", path, w.line, strings.TrimSpace(w.raw))
+		}
+	}
+	return len(wants)
+}
+
