@@ -146,7 +146,9 @@ func ReadSource(path string, max int64) (data []byte, tooBig bool, err error) {
 }
 
 // ReadCapped reads r (standard input) up to max bytes.
-func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) { return readCapped(r, path, max) }
+func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
+	return readCapped(r, path, max)
+}
 
 func readCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
 	data, err := io.ReadAll(io.LimitReader(r, max+1))

@@ -48,7 +48,7 @@ func parsePath(p string) []segment {
 					}
 					j++
 				}
-				key, err := strconv.Unquote(p[end : min(j+1, len(p))])
+				key, err := strconv.Unquote(p[end:min(j+1, len(p))])
 				if err != nil {
 					key = p[end+1 : min(j, len(p))]
 				}

@@ -159,4 +159,3 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 	}
 	return len(wants)
 }
-

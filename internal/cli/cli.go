@@ -445,4 +445,3 @@ func ruleInfos(sev map[*rules.Rule]finding.Severity) []finding.RuleInfo {
 	}
 	return out
 }
-
