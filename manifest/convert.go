@@ -65,7 +65,7 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
 		panic(errBudget{})
 	}
 	if depth > c.maxDepth {
-		c.fail(n, RuleInvalidYAML, "document is nested more than %d levels deep; raise --max-depth if this is intended", c.maxDepth)
+		c.fail(n, RuleLimitExceeded, "object is nested more than %d levels deep and was not linted (limit: --max-depth)", c.maxDepth)
 		return
 	}
 	for typ != nil && typ.Kind() == reflect.Pointer {
@@ -136,7 +136,7 @@ func isMergeKey(k *yaml.Node) bool {
 // inserting the merged mapping's pairs where they stand.
 func (c *converter) entries(m *yaml.Node, out []entry, index map[string]int, direct map[string]bool, depth int) []entry {
 	if depth > c.maxDepth {
-		c.fail(m, RuleInvalidYAML, "merge keys nested more than %d levels deep", c.maxDepth)
+		c.fail(m, RuleLimitExceeded, "merge keys are nested more than %d levels deep; the object was not linted (limit: --max-depth)", c.maxDepth)
 		return out
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -367,8 +367,13 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 		case scalarUint:
 			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
 		case scalarFloat:
-			if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
+			if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 {
 				return fmt.Sprintf("expected %s, found %s; use a whole number", want, n.Value)
+			}
+			// Converting an out-of-range float to int64 is undefined, so
+			// check the range as a float first.
+			if v.f < -(1<<63) || v.f >= 1<<63 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
+				return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
 			}
 		default:
 			if v.kind == scalarString && isQuoted(n) {
@@ -391,6 +396,9 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 		case scalarFloat:
 			if v.f != math.Trunc(v.f) || v.f < 0 || v.f >= 1e21 {
 				return fmt.Sprintf("expected %s, found %s", want, n.Value)
+			}
+			if v.f >= 1<<64 || reflect.Zero(typ).OverflowUint(uint64(v.f)) {
+				return fmt.Sprintf("%s does not fit in %s", n.Value, want)
 			}
 		default:
 			return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)

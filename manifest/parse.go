@@ -31,7 +31,10 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 			Message: "this file is a Helm template, not a manifest: render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
 		return res
 	}
-	docs := splitDocuments(data)
+	// Split one document past the limit, so that the finding can point at
+	// it, and no further: a file of a million tiny documents costs no more
+	// than one of MaxDocuments.
+	docs := splitDocuments(data, lim.MaxDocuments+1)
 	if len(docs) > lim.MaxDocuments {
 		res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: docs[lim.MaxDocuments].line, Column: 1,
 			Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
@@ -44,10 +47,17 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 		}
 		var root yaml.Node
 		if err := parseYAML(chunk.data, &root); err != nil {
-			line, msg := yamlErrorLine(err)
-			res.Problems = append(res.Problems, Problem{Rule: RuleInvalidYAML, Line: line + chunk.line - 1, Column: 1,
-				Message: msg + "; kubectl cannot read this document"})
+			res.Problems = append(res.Problems, yamlProblem(err, chunk))
 			continue
+		}
+		// Aliases are the one way a small document becomes a huge one;
+		// without a '*' there are none and the check is skipped.
+		if bytes.IndexByte(chunk.data, '*') >= 0 {
+			if p := checkAliases(&root, lim.MaxNodes); p != nil {
+				p.Line += chunk.line - 1
+				res.Problems = append(res.Problems, *p)
+				continue
+			}
 		}
 		doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1}
 		loadDocument(doc, conv, lim, res)
@@ -66,7 +76,28 @@ func parseYAML(data []byte, n *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, n)
 }
 
-var lineInError = regexp.MustCompile(`^yaml: line (\d+): `)
+var (
+	lineInError   = regexp.MustCompile(`^yaml: line (\d+): `)
+	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// yamlProblem turns a parse error into a problem at the right file line.
+func yamlProblem(err error, c chunk) Problem {
+	line, msg := yamlErrorLine(err)
+	if strings.Contains(msg, "exceeded max depth") {
+		// yaml.v3 (like yaml.v2 under kubectl) stops at 10 000 levels of
+		// nesting, long before a deep document could cost much.
+		return Problem{Rule: RuleLimitExceeded, Line: line + c.line - 1, Column: 1,
+			Message: "document is nested more than 10000 levels deep, the YAML parser's own limit; kubectl cannot read it either"}
+	}
+	if m := unknownAnchor.FindStringSubmatch(msg); m != nil && line == 1 {
+		// The parser does not say where the alias is; the first "*name" is.
+		if i := bytes.Index(c.data, []byte("*"+m[1])); i >= 0 {
+			line = 1 + bytes.Count(c.data[:i], []byte("\n"))
+		}
+	}
+	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: 1, Message: msg + "; kubectl cannot read this document"}
+}
 
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
@@ -102,10 +133,13 @@ type chunk struct {
 // splitDocuments cuts a stream at `---` and `...` lines so that each
 // document is parsed on its own: a syntax error in one document does not
 // hide the others, and memory stays proportional to one document.
-func splitDocuments(data []byte) []chunk {
+//
+// At most limit chunks are returned (all when limit <= 0); the last one then
+// holds the rest of the input.
+func splitDocuments(data []byte, limit int) []chunk {
 	var out []chunk
 	start, startLine, line := 0, 1, 1
-	for i := 0; i < len(data); {
+	for i := 0; i < len(data) && (limit <= 0 || len(out) < limit-1); {
 		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
 		if end >= 0 {
@@ -290,7 +324,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 				panic(r)
 			}
 			res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
-				Message: fmt.Sprintf("document expands to more than %d nodes, most likely through YAML aliases (a \"billion laughs\" document); kubectl refuses such documents too (limit: --max-nodes)", lim.MaxNodes)})
+				Message: fmt.Sprintf("%s expands to more than %d nodes through YAML aliases and merge keys; it was not linted (limit: --max-nodes)", obj.Ref.Kind, lim.MaxNodes)})
 			ok = false
 		}
 	}()
