@@ -252,9 +252,22 @@ func jsonAt(tree any, o *Object) ([]byte, bool) {
 			if !ok {
 				return nil, false
 			}
-			cur = m[k]
+			cur = jsonField(m, k)
 		}
 	}
 	b, err := json.Marshal(cur)
 	return b, err == nil
+}
+
+// jsonField is the value encoding/json stores into the struct field key: it
+// decodes keys in the order YAMLToJSON writes them (sorted) and every key
+// equal to the field name under case folding overwrites the field.
+func jsonField(m map[string]any, key string) any {
+	best, found := "", false
+	for k := range m {
+		if strings.EqualFold(k, key) && (!found || k > best) {
+			best, found = k, true
+		}
+	}
+	return m[best]
 }

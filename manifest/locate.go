@@ -159,6 +159,24 @@ func scalarAt(m *yaml.Node, key string) (string, bool) {
 	return v.Value, true
 }
 
+// typeMetaAt returns apiVersion or kind of mapping m as the API machinery
+// reads them: the key spelled exactly so (its JSON decoding of type
+// metadata is case-sensitive) and the value a string after YAML 1.1
+// resolution (`kind: 0` or `kind: true` is no kind).
+func typeMetaAt(m *yaml.Node, key string) (string, bool) {
+	l := keyLookup{key: key}
+	_, v := l.find(m, 0)
+	v = deref(v)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	sv, err := resolveScalar(v)
+	if err != nil || sv.kind != scalarString || sv.s == "" {
+		return "", false
+	}
+	return sv.s, true
+}
+
 // childAt returns the (dereferenced) value of key in mapping m.
 func childAt(m *yaml.Node, key string) *yaml.Node {
 	m = deref(m)

@@ -253,8 +253,8 @@ func loadDocument(doc *Document, conv *converter, lim Limits, res *Result) {
 }
 
 func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, lim Limits, res *Result, depth int) {
-	apiVersion, okV := scalarAt(node, "apiVersion")
-	kind, okK := scalarAt(node, "kind")
+	apiVersion, okV := typeMetaAt(node, "apiVersion")
+	kind, okK := typeMetaAt(node, "kind")
 	if !okV || !okK {
 		return
 	}
