@@ -288,6 +288,13 @@ func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, li
 		if spec := childAt(tmpl, "spec"); spec == nil || spec.Kind != yaml.MappingNode {
 			return
 		}
+		// kubectl converts the whole document to JSON before anything
+		// reads the template, so what YAML cannot turn into JSON anywhere
+		// in it (a null or composite key, .inf, bad !!binary) refuses the
+		// object; convert it all once, untyped, to find out.
+		if !decodeInto(doc, node, reflect.Value{}, conv, lim, obj, res) {
+			return
+		}
 		k = &genericTemplate
 		target = tmpl
 		targetPath = Field(Field(path, "spec"), "template")
@@ -305,7 +312,8 @@ func isListKind(kind string) bool {
 }
 
 // decodeInto converts node to JSON and decodes it into v, recording
-// problems. It reports whether the object could be decoded at all.
+// problems. It reports whether the object could be decoded at all. With a
+// zero v it only checks that node converts to JSON, as kubectl requires.
 func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter, lim Limits, obj *Object, res *Result) (ok bool) {
 	conv.buf = conv.buf[:0]
 	conv.problems = conv.problems[:0]
@@ -328,7 +336,11 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 			ok = false
 		}
 	}()
-	conv.convert(node, v.Type().Elem(), 0)
+	var typ reflect.Type
+	if v.IsValid() {
+		typ = v.Type().Elem()
+	}
+	conv.convert(node, typ, 0)
 	if len(conv.errors) > 0 {
 		addProblems()
 		for _, p := range conv.errors {
@@ -336,6 +348,9 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 			res.Problems = append(res.Problems, p)
 		}
 		return false
+	}
+	if !v.IsValid() {
+		return true // untyped: its unknown fields are not problems
 	}
 	addProblems()
 	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
