@@ -22,6 +22,7 @@ import (
 // JSON decoder alone could not give.
 type converter struct {
 	buf      []byte
+	stack    []entry // pairs of the mappings being converted
 	budget   int // node visits left; YAML aliases can make a tree exponential
 	maxDepth int
 	lineOff  int // added to node lines: documents are parsed one at a time
@@ -68,16 +69,10 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
 		c.fail(n, RuleLimitExceeded, "object is nested more than %d levels deep and was not linted (limit: --max-depth)", c.maxDepth)
 		return
 	}
-	for typ != nil && typ.Kind() == reflect.Pointer {
-		typ = typ.Elem()
-	}
 	var custom reflect.Type // a type with its own JSON decoding
-	if typ != nil && (reflect.PointerTo(typ).Implements(jsonUnmarshalerType) || reflect.PointerTo(typ).Implements(textUnmarshalerType) ||
-		typ.Implements(jsonUnmarshalerType) || typ.Implements(textUnmarshalerType)) {
-		custom, typ = typ, nil
-	}
-	if typ != nil && typ.Kind() == reflect.Interface {
-		typ = nil
+	if typ != nil {
+		ti := typeInfoOf(typ)
+		typ, custom = ti.typ, ti.custom
 	}
 	start, errs := len(c.buf), len(c.errors)
 	switch n.Kind {
@@ -115,10 +110,79 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
 	}
 }
 
+// typeInfo is what convert needs to know about a Go type, worked out once
+// per type: reflect's Implements is far too slow to ask on every node.
+type typeInfo struct {
+	typ    reflect.Type // pointers removed; nil for interfaces and custom types
+	custom reflect.Type // set when the type decodes its own JSON
+}
+
+var typeInfos sync.Map // reflect.Type → *typeInfo
+
+func typeInfoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	ti := &typeInfo{typ: base}
+	if reflect.PointerTo(base).Implements(jsonUnmarshalerType) || reflect.PointerTo(base).Implements(textUnmarshalerType) ||
+		base.Implements(jsonUnmarshalerType) || base.Implements(textUnmarshalerType) {
+		ti.custom, ti.typ = base, nil
+	} else if base.Kind() == reflect.Interface {
+		ti.typ = nil
+	}
+	v, _ := typeInfos.LoadOrStore(t, ti)
+	return v.(*typeInfo)
+}
+
 type entry struct {
 	key   string
 	keyN  *yaml.Node
 	value *yaml.Node
+	// direct is set when the key is written in the mapping itself rather
+	// than merged in, for reporting duplicates.
+	direct bool
+}
+
+// entrySet is the effective pairs of one mapping under construction. Most
+// mappings have a handful of keys, for which a linear search beats a map;
+// the map is built only for big ones.
+type entrySet struct {
+	list  []entry
+	start int // list[start:] belongs to this mapping
+	index map[string]int
+}
+
+const entryIndexFrom = 16
+
+func (s *entrySet) find(key string) int {
+	if s.index != nil {
+		if j, ok := s.index[key]; ok {
+			return j
+		}
+		return -1
+	}
+	for j := s.start; j < len(s.list); j++ {
+		if s.list[j].key == key {
+			return j
+		}
+	}
+	return -1
+}
+
+func (s *entrySet) add(e entry) {
+	s.list = append(s.list, e)
+	if s.index == nil && len(s.list)-s.start >= entryIndexFrom {
+		s.index = make(map[string]int, 2*entryIndexFrom)
+		for j := s.start; j < len(s.list); j++ {
+			s.index[s.list[j].key] = j
+		}
+	} else if s.index != nil {
+		s.index[e.key] = len(s.list) - 1
+	}
 }
 
 func isMergeKey(k *yaml.Node) bool {
@@ -131,13 +195,14 @@ func isMergeKey(k *yaml.Node) bool {
 	return !isQuoted(k)
 }
 
-// entries lists the effective key/value pairs of a mapping as yaml.v2 sees
-// them: in order, later keys overriding earlier ones, merge keys (`<<`)
-// inserting the merged mapping's pairs where they stand.
-func (c *converter) entries(m *yaml.Node, out []entry, index map[string]int, direct map[string]bool, depth int) []entry {
+// entries adds the effective key/value pairs of a mapping to es as yaml.v2
+// sees them: in order, later keys overriding earlier ones, merge keys (`<<`)
+// inserting the merged mapping's pairs where they stand. direct is false for
+// merged mappings, whose duplicates are not the author's.
+func (c *converter) entries(m *yaml.Node, es *entrySet, direct bool, depth int) {
 	if depth > c.maxDepth {
 		c.fail(m, RuleLimitExceeded, "merge keys are nested more than %d levels deep; the object was not linted (limit: --max-depth)", c.maxDepth)
-		return out
+		return
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -146,37 +211,35 @@ func (c *converter) entries(m *yaml.Node, out []entry, index map[string]int, dir
 			panic(errBudget{})
 		}
 		if isMergeKey(k) {
-			out = c.merge(v, out, index, depth+1)
+			c.merge(v, es, depth+1)
 			continue
 		}
 		key, ok := c.keyString(k)
 		if !ok {
-			return out
+			return
 		}
-		if direct != nil {
-			if direct[key] {
+		if j := es.find(key); j >= 0 {
+			e := &es.list[j]
+			if direct && e.direct {
 				c.report(k, RuleDuplicateKey, "key %q is defined more than once in this mapping; only the last value is used, and kubectl with --validate=strict rejects the file; remove one of them", key)
 			}
-			direct[key] = true
-		}
-		if j, seen := index[key]; seen {
-			out[j].value, out[j].keyN = v, k
+			e.value, e.keyN = v, k
+			e.direct = e.direct || direct
 			continue
 		}
-		index[key] = len(out)
-		out = append(out, entry{key: key, keyN: k, value: v})
+		es.add(entry{key: key, keyN: k, value: v, direct: direct})
 	}
-	return out
 }
 
-func (c *converter) merge(v *yaml.Node, out []entry, index map[string]int, depth int) []entry {
+func (c *converter) merge(v *yaml.Node, es *entrySet, depth int) {
 	target := v
 	for target.Kind == yaml.AliasNode && target.Alias != nil {
 		target = target.Alias
 	}
 	switch target.Kind {
 	case yaml.MappingNode:
-		return c.entries(target, out, index, nil, depth)
+		c.entries(target, es, false, depth)
+		return
 	case yaml.SequenceNode:
 		// Earlier mappings in a merge list take precedence, so apply them last.
 		for i := len(target.Content) - 1; i >= 0; i-- {
@@ -186,14 +249,13 @@ func (c *converter) merge(v *yaml.Node, out []entry, index map[string]int, depth
 			}
 			if item.Kind != yaml.MappingNode {
 				c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
-				return out
+				return
 			}
-			out = c.entries(item, out, index, nil, depth)
+			c.entries(item, es, false, depth)
 		}
-		return out
+		return
 	}
 	c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
-	return out
 }
 
 // keyString converts a mapping key the way sigs.k8s.io/yaml does: YAML 1.1
@@ -243,7 +305,13 @@ func formatFloat32(f float64) string {
 
 func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
 	errs := len(c.errors)
-	es := c.entries(n, make([]entry, 0, len(n.Content)/2), make(map[string]int, len(n.Content)/2), make(map[string]bool, len(n.Content)/2), depth)
+	// The pairs of nested mappings are collected on one stack shared by
+	// the whole conversion, so a mapping costs no allocation of its own.
+	set := entrySet{list: c.stack, start: len(c.stack)}
+	c.entries(n, &set, true, depth)
+	c.stack = set.list
+	es := set.list[set.start:]
+	defer func() { c.stack = c.stack[:set.start] }()
 	if len(c.errors) > errs {
 		return // a key could not be converted; the document is refused already
 	}
