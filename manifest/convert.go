@@ -23,7 +23,7 @@ import (
 type converter struct {
 	buf      []byte
 	stack    []entry // pairs of the mappings being converted
-	budget   int // node visits left; YAML aliases can make a tree exponential
+	budget   int     // node visits left; YAML aliases can make a tree exponential
 	maxDepth int
 	lineOff  int // added to node lines: documents are parsed one at a time
 	problems []Problem
