@@ -21,9 +21,12 @@ import (
 // duplicate keys and type mismatches with their exact positions, which the
 // JSON decoder alone could not give.
 type converter struct {
-	buf      []byte
-	stack    []entry // pairs of the mappings being converted
-	budget   int     // node visits left; YAML aliases can make a tree exponential
+	buf   []byte
+	stack []entry // pairs of the mappings being converted
+	// bad is set when a value could not be stored directly; the JSON is
+	// then decoded with encoding/json instead.
+	bad      bool
+	budget   int // node visits left; YAML aliases can make a tree exponential
 	maxDepth int
 	lineOff  int // added to node lines: documents are parsed one at a time
 	problems []Problem
@@ -57,7 +60,14 @@ func (c *converter) report(n *yaml.Node, rule, format string, args ...any) {
 // the JSON will be decoded into (nil when unknown); it is used only to find
 // unknown fields and type errors, never to change a value: kubectl sends
 // `value: 42` as a number, and the API server rejects it for a string field.
-func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
+//
+// When dst is valid (a settable value of type typ), convert also stores the
+// value there exactly as encoding/json would store the JSON it writes, which
+// spares decoding the JSON again. What it does not store itself (types with
+// their own JSON decoding, interfaces, floats, arrays, []byte) it hands to
+// encoding/json with the JSON of that subtree; anything unexpected sets
+// c.bad, and the caller then decodes the whole JSON with encoding/json.
+func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	if len(c.errors) >= maxErrors {
 		return
 	}
@@ -69,45 +79,105 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
 		c.fail(n, RuleLimitExceeded, "object is nested more than %d levels deep and was not linted (limit: --max-depth)", c.maxDepth)
 		return
 	}
-	var custom reflect.Type // a type with its own JSON decoding
-	if typ != nil {
-		ti := typeInfoOf(typ)
-		typ, custom = ti.typ, ti.custom
-	}
-	start, errs := len(c.buf), len(c.errors)
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			c.buf = append(c.buf, "null"...)
+			if dst.IsValid() {
+				storeNull(dst)
+			}
 			return
 		}
-		c.convert(n.Content[0], typ, depth)
+		c.convert(n.Content[0], typ, depth, dst)
 		return
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			c.fail(n, RuleInvalidYAML, "unknown anchor %q referenced", n.Value)
 			return
 		}
-		c.convert(n.Alias, typ, depth+1)
+		c.convert(n.Alias, typ, depth+1, dst)
 		return
+	}
+	var custom reflect.Type // a type with its own JSON decoding
+	if typ != nil {
+		ti := typeInfoOf(typ)
+		typ, custom = ti.typ, ti.custom
+	}
+	viaJSON := reflect.Value{} // where encoding/json stores the subtree
+	if dst.IsValid() && (custom != nil || !directKind(typ, n)) {
+		viaJSON, dst = dst, reflect.Value{}
+	}
+	start, errs := len(c.buf), len(c.errors)
+	switch n.Kind {
 	case yaml.MappingNode:
-		c.mapping(n, typ, depth)
+		c.mapping(n, typ, depth, dst)
 	case yaml.SequenceNode:
-		c.sequence(n, typ, depth)
+		c.sequence(n, typ, depth, dst)
 	case yaml.ScalarNode:
-		c.scalar(n, typ)
+		c.scalar(n, typ, dst)
 	default:
 		c.fail(n, RuleInvalidYAML, "unexpected YAML node")
 		return
 	}
-	if custom != nil && len(c.errors) == errs {
+	if len(c.errors) != errs {
+		return
+	}
+	switch {
+	case custom != nil:
 		// Decode the subtree on its own so that a bad quantity or time gets
 		// the position of its value, not of the whole document.
-		v := reflect.New(custom)
-		if err := json.Unmarshal(c.buf[start:], v.Interface()); err != nil {
+		target := viaJSON
+		if !target.IsValid() {
+			target = reflect.New(custom).Elem()
+		}
+		if err := json.Unmarshal(c.buf[start:], target.Addr().Interface()); err != nil {
 			c.fail(n, RuleInvalidManifest, "%s", cleanJSONError(err, custom))
 		}
+	case viaJSON.IsValid():
+		if err := json.Unmarshal(c.buf[start:], viaJSON.Addr().Interface()); err != nil {
+			c.bad = true // the full decoding reports it
+		}
 	}
+}
+
+// directKind reports whether convert stores a value of type t (pointers
+// removed) for node n itself.
+func directKind(t reflect.Type, n *yaml.Node) bool {
+	if t == nil {
+		return false // an interface
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.String, reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	case reflect.Map:
+		return t.Key().Kind() == reflect.String
+	case reflect.Slice:
+		// []byte is base64 text in JSON, unless written as a list.
+		return t.Elem().Kind() != reflect.Uint8 || n.Kind == yaml.SequenceNode
+	}
+	return false
+}
+
+// storeNull does what encoding/json does with null: pointers, maps, slices
+// and interfaces become nil, everything else is left alone.
+func storeNull(dst reflect.Value) {
+	switch dst.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		dst.SetZero()
+	}
+}
+
+// deref follows pointers in dst, allocating nil ones as encoding/json does.
+func derefValue(dst reflect.Value) reflect.Value {
+	for dst.Kind() == reflect.Pointer {
+		if dst.IsNil() {
+			dst.Set(reflect.New(dst.Type().Elem()))
+		}
+		dst = dst.Elem()
+	}
+	return dst
 }
 
 // typeInfo is what convert needs to know about a Go type, worked out once
@@ -303,7 +373,7 @@ func formatFloat32(f float64) string {
 	return s
 }
 
-func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
+func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	errs := len(c.errors)
 	// The pairs of nested mappings are collected on one stack shared by
 	// the whole conversion, so a mapping costs no allocation of its own.
@@ -332,6 +402,16 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
 			return
 		}
 	}
+	var mapElem reflect.Value // reused for every pair, as encoding/json does
+	if dst.IsValid() {
+		dst = derefValue(dst)
+		if elem != nil {
+			if dst.IsNil() {
+				dst.Set(reflect.MakeMapWithSize(typ, len(es)))
+			}
+			mapElem = reflect.New(elem).Elem()
+		}
+	}
 	c.buf = append(c.buf, '{')
 	for i, e := range es {
 		if i > 0 {
@@ -344,23 +424,37 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
 			f, exact := fields.lookup(e.key)
 			if f == nil {
 				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect%s", e.key, describeType(typ), suggest(e.key, fields.names))
-				c.convert(e.value, nil, depth+1)
+				c.convert(e.value, nil, depth+1, reflect.Value{})
 				continue
 			}
 			if !exact {
 				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: field names are case-sensitive; did you mean %q?", e.key, describeType(typ), f.name)
 			}
-			c.convert(e.value, f.typ, depth+1)
+			var fv reflect.Value
+			if dst.IsValid() {
+				if f.viaPointer {
+					c.bad = true // an embedded pointer encoding/json would allocate
+				} else {
+					fv = dst.FieldByIndex(f.index)
+				}
+			}
+			c.convert(e.value, f.typ, depth+1, fv)
 		case elem != nil:
-			c.convert(e.value, elem, depth+1)
+			if !mapElem.IsValid() {
+				c.convert(e.value, elem, depth+1, reflect.Value{})
+				continue
+			}
+			mapElem.SetZero()
+			c.convert(e.value, elem, depth+1, mapElem)
+			dst.SetMapIndex(reflect.ValueOf(e.key).Convert(typ.Key()), mapElem)
 		default:
-			c.convert(e.value, nil, depth+1)
+			c.convert(e.value, nil, depth+1, reflect.Value{})
 		}
 	}
 	c.buf = append(c.buf, '}')
 }
 
-func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int) {
+func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	var elem reflect.Type
 	if typ != nil {
 		if typ.Kind() != reflect.Slice && typ.Kind() != reflect.Array {
@@ -369,17 +463,43 @@ func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int) {
 		}
 		elem = typ.Elem()
 	}
+	if dst.IsValid() {
+		dst = derefValue(dst)
+		if dst.Kind() != reflect.Slice {
+			c.bad = true
+			dst = reflect.Value{}
+		} else if dst.Cap() < len(n.Content) {
+			dst.Grow(len(n.Content) - dst.Len())
+		}
+	}
 	c.buf = append(c.buf, '[')
 	for i, item := range n.Content {
 		if i > 0 {
 			c.buf = append(c.buf, ',')
 		}
-		c.convert(item, elem, depth+1)
+		var iv reflect.Value
+		if dst.IsValid() {
+			// Like encoding/json: fill the slice in place, growing its
+			// length as items come.
+			if i >= dst.Len() {
+				dst.SetLen(i + 1)
+			}
+			iv = dst.Index(i)
+		}
+		c.convert(item, elem, depth+1, iv)
 	}
 	c.buf = append(c.buf, ']')
+	if dst.IsValid() {
+		if len(n.Content) < dst.Len() {
+			dst.SetLen(len(n.Content))
+		}
+		if len(n.Content) == 0 {
+			dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] is an empty slice, not nil
+		}
+	}
 }
 
-func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
+func (c *converter) scalar(n *yaml.Node, typ reflect.Type, dst reflect.Value) {
 	v, err := resolveScalar(n)
 	if err != nil {
 		c.fail(n, RuleInvalidYAML, "%v", err)
@@ -387,6 +507,9 @@ func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
 	}
 	if v.kind == scalarNull {
 		c.buf = append(c.buf, "null"...)
+		if dst.IsValid() {
+			storeNull(dst)
+		}
 		return
 	}
 	if typ != nil {
@@ -410,6 +533,47 @@ func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
 			return
 		}
 		c.buf = appendJSONFloat(c.buf, v.f)
+	}
+	if dst.IsValid() {
+		c.store(derefValue(dst), v)
+	}
+}
+
+// store puts a scalar that mismatch accepted into dst as encoding/json
+// would decode its JSON: integral floats reach integer fields exactly, and
+// strings are what JSON escaping round-trips (valid UTF-8).
+func (c *converter) store(dst reflect.Value, v scalarValue) {
+	switch dst.Kind() {
+	case reflect.String:
+		if v.kind != scalarString || !utf8.ValidString(v.s) {
+			c.bad = true
+			return
+		}
+		dst.SetString(v.s)
+	case reflect.Bool:
+		dst.SetBool(v.b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		switch v.kind {
+		case scalarInt:
+			dst.SetInt(v.i)
+		case scalarFloat:
+			dst.SetInt(int64(v.f))
+		default:
+			c.bad = true
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		switch v.kind {
+		case scalarInt:
+			dst.SetUint(uint64(v.i))
+		case scalarUint:
+			dst.SetUint(v.u)
+		case scalarFloat:
+			dst.SetUint(uint64(v.f))
+		default:
+			c.bad = true
+		}
+	default:
+		c.bad = true
 	}
 }
 
@@ -587,8 +751,13 @@ type structFields struct {
 }
 
 type fieldInfo struct {
-	name string
-	typ  reflect.Type
+	name  string
+	typ   reflect.Type
+	index []int // for reflect.Value.FieldByIndex
+	depth int   // of embedding
+	// viaPointer is set when the field is promoted through an embedded
+	// pointer, which FieldByIndex cannot allocate.
+	viaPointer bool
 }
 
 var fieldCache sync.Map // reflect.Type → *structFields
@@ -607,20 +776,26 @@ func cachedFields(t reflect.Type) *structFields {
 }
 
 func collectFields(t reflect.Type, sf *structFields) {
+	collectFieldsAt(t, sf, nil, false)
+}
+
+func collectFieldsAt(t reflect.Type, sf *structFields, index []int, viaPointer bool) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		if tag == "-" {
 			continue
 		}
+		idx := append(index[:len(index):len(index)], i)
 		name, _, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
+			ptr := ft.Kind() == reflect.Pointer
+			if ptr {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				collectFields(ft, sf)
+				collectFieldsAt(ft, sf, idx, viaPointer || ptr)
 				continue
 			}
 		}
@@ -630,10 +805,14 @@ func collectFields(t reflect.Type, sf *structFields) {
 		if name == "" {
 			name = f.Name
 		}
-		if _, dup := sf.byName[name]; dup {
-			continue // the shallower field wins, as in encoding/json
+		fi := &fieldInfo{name: name, typ: f.Type, index: idx, depth: len(index), viaPointer: viaPointer}
+		if old, dup := sf.byName[name]; dup {
+			if old.depth <= fi.depth {
+				continue // the shallower field wins, as in encoding/json
+			}
+			*old = *fi
+			continue
 		}
-		fi := &fieldInfo{name: name, typ: f.Type}
 		sf.byName[name] = fi
 		sf.list = append(sf.list, fi)
 	}

@@ -340,7 +340,12 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 	if v.IsValid() {
 		typ = v.Type().Elem()
 	}
-	conv.convert(node, typ, 0)
+	conv.bad = false
+	var dst reflect.Value
+	if v.IsValid() {
+		dst = v.Elem()
+	}
+	conv.convert(node, typ, 0, dst)
 	if len(conv.errors) > 0 {
 		addProblems()
 		for _, p := range conv.errors {
@@ -353,6 +358,10 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 		return true // untyped: its unknown fields are not problems
 	}
 	addProblems()
+	if !conv.bad {
+		return true // convert stored every value already
+	}
+	v.Elem().SetZero()
 	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
 		res.Problems = append(res.Problems, Problem{Rule: RuleInvalidManifest, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
 			Message: "cannot decode " + obj.Ref.Kind + ": " + strings.TrimPrefix(err.Error(), "json: ")})
