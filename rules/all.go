@@ -16,6 +16,7 @@ var All = []*Rule{
 	SuppressionMissingReason,
 	ProbeInvalidSuccessThreshold,
 	ProbeHandlerInvalid,
+	PreStopExceedsGrace,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
