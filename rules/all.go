@@ -17,6 +17,7 @@ var All = []*Rule{
 	ProbeInvalidSuccessThreshold,
 	ProbeHandlerInvalid,
 	PreStopExceedsGrace,
+	ShutdownExceedsGrace,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
