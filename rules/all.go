@@ -18,6 +18,7 @@ var All = []*Rule{
 	ProbeHandlerInvalid,
 	PreStopExceedsGrace,
 	ShutdownExceedsGrace,
+	ZeroGracePeriod,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
