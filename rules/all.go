@@ -19,6 +19,7 @@ var All = []*Rule{
 	PreStopExceedsGrace,
 	ShutdownExceedsGrace,
 	ZeroGracePeriod,
+	HookTCPSocket,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
