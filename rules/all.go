@@ -20,6 +20,7 @@ var All = []*Rule{
 	ShutdownExceedsGrace,
 	ZeroGracePeriod,
 	HookTCPSocket,
+	PostStartRacesEntrypoint,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
