@@ -21,6 +21,7 @@ var All = []*Rule{
 	ZeroGracePeriod,
 	HookTCPSocket,
 	PostStartRacesEntrypoint,
+	NoPreStopDrain,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
