@@ -22,6 +22,7 @@ var All = []*Rule{
 	HookTCPSocket,
 	PostStartRacesEntrypoint,
 	NoPreStopDrain,
+	SleepActionUnsupported,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
 }
