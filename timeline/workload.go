@@ -1,8 +1,3 @@
-// Package timeline is podlint's model of the Pod lifecycle: when probes run,
-// when the kubelet kills a container, when a Pod can be Ready, when SIGTERM and
-// SIGKILL arrive, how a crash loop and a Job play out. It is pure: typed
-// k8s.io/api values in, intervals of seconds out; no YAML and no I/O. The
-// reference is ../shared/SEMANTICS.md; formulas are cited by their F-n names.
 package timeline
 
 import (
