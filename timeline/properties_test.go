@@ -161,7 +161,7 @@ func TestHugeValues(t *testing.T) {
 	spec := &corev1.PodSpec{
 		TerminationGracePeriodSeconds: i64(math.MaxInt64),
 		ActiveDeadlineSeconds:         i64(math.MaxInt64),
-		Containers: []corev1.Container{{Name: "app", StartupProbe: probe(m, m, m, m, m), LivenessProbe: probe(m, m, m, m, m), ReadinessProbe: probe(m, m, m, m, m)}},
+		Containers:                    []corev1.Container{{Name: "app", StartupProbe: probe(m, m, m, m, m), LivenessProbe: probe(m, m, m, m, m), ReadinessProbe: probe(m, m, m, m, m)}},
 	}
 	w := jobWorkload(corev1.RestartPolicyOnFailure, i32(m), i64(math.MaxInt64))
 	w.Spec = spec
