@@ -208,7 +208,10 @@ func expected(w *Workload, key string, config []Expectation, container string) (
 }
 
 func annotationPath(w *Workload, key string) string {
-	return Join(w.Path, "metadata.annotations."+key)
+	if p, ok := w.AnnotationPaths[key]; ok {
+		return p
+	}
+	return Join(w.Path, "metadata.annotations")
 }
 
 // ParseExpectations parses "90s" (every container), "app=90s,proxy=5s",

@@ -39,6 +39,8 @@ func TestExpectations(t *testing.T) {
 	w := &Workload{Path: "items[2]", Annotations: map[string]string{
 		AnnotationExpectedStartup:  "30s, app=1m30s, side-*=5",
 		AnnotationExpectedShutdown: "12",
+	}, AnnotationPaths: map[string]string{
+		AnnotationExpectedStartup: `items[2].spec.template.metadata.annotations["podlint.dev/expected-startup"]`,
 	}}
 	cfg := DefaultParams()
 	cfg.ExpectedStartup = []Expectation{{Pattern: "app", Seconds: 1}, {Pattern: "db*", Seconds: 200}}
@@ -52,7 +54,7 @@ func TestExpectations(t *testing.T) {
 		if err != nil || !e.OK || e.Seconds != c.want || e.Source != c.src {
 			t.Errorf("%s: %+v %v, want %v from %s", c.name, e, err, c.want, c.src)
 		}
-		if e.Path != "items[2].metadata.annotations.podlint.dev/expected-startup" {
+		if e.Path != `items[2].spec.template.metadata.annotations["podlint.dev/expected-startup"]` {
 			t.Errorf("%s: path %q", c.name, e.Path)
 		}
 	}

@@ -22,6 +22,10 @@ type Workload struct {
 	// template's (the template wins); podlint.dev/expected-startup and
 	// podlint.dev/expected-shutdown are read from here.
 	Annotations map[string]string
+	// AnnotationPaths gives, for each key of Annotations, the field path of
+	// the annotation itself (under the template's metadata or the
+	// object's), so that findings about an annotation point at it.
+	AnnotationPaths map[string]string
 
 	// Path is the field path of the object itself ("" or "items[i]").
 	Path string
