@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -317,17 +316,4 @@ func formatSeconds(s float64) string {
 		return "forever"
 	}
 	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
-}
-
-// annotationPath is the field path of a workload annotation: on the pod
-// template when it carries the key (its value wins), else on the object.
-func (p *Pass) annotationPath(key string) string {
-	o := p.Object
-	base := o.Path
-	if o.TemplateMeta != nil {
-		if _, ok := o.TemplateMeta.Annotations[key]; ok {
-			base = o.TemplatePath
-		}
-	}
-	return manifest.Field(manifest.Field(manifest.Field(base, "metadata"), "annotations"), key)
 }

@@ -93,8 +93,8 @@ func checkShutdownFits(p *Pass, c *timeline.Container) {
 		path = c.Path
 	}
 	rel := []Related{g.Related()}
-	if c.ExpectedShutdown.Source == timeline.FromAnnotation {
-		rel = append(rel, Related{Path: p.annotationPath(c.ExpectedShutdown.Key), Message: sprintf("expected shutdown of %q: %s", c.Name, formatSeconds(X))})
+	if c.ExpectedShutdown.Path != "" {
+		rel = append(rel, Related{Path: c.ExpectedShutdown.Path, Message: sprintf("expected shutdown of %q: %s", c.Name, formatSeconds(X))})
 	}
 	if hasPreStop && stop > 0 {
 		rel = append(rel, Related{Path: t.PreStop.Path, Message: sprintf("preStop of %q", c.Name)})
