@@ -8,6 +8,10 @@ import (
 var NoPreStopDrain = &Rule{
 	ID: "PL206", Name: "no-prestop-drain", Title: "serving container has no preStop delay to drain traffic",
 	Severity: finding.Info,
+	// Off by default: on the real-manifest corpus it fires on 173 of the
+	// 185 Deployments that declare a port and a readiness probe, including
+	// well-kept upstream manifests; as a default it would be noise.
+	DefaultOff: true,
 	Doc: `When a Pod is deleted (every rollout, scale-down, eviction and node drain), two things start at the
 same moment and do not wait for each other: the kubelet stops the containers, and the endpoint
 controllers take the Pod out of its Services. Without a ` + "`preStop`" + ` hook the stop signal goes out
@@ -25,6 +29,10 @@ podlint reports a regular container of a Deployment that declares a TCP port and
 probe (so it serves traffic through a Service) and has no ` + "`preStop`" + ` hook. Applications that
 already keep serving for a while after SIGTERM (some frameworks have a shutdown delay setting) do
 not need the hook; suppress the finding with that reason.
+
+The rule is off by default because most serving Deployments in the wild have no ` + "`preStop`" + ` hook
+(about 19 in 20 in podlint's corpus of public manifests): it is advice for teams that want
+zero-error rollouts, not a defect in the manifest. Turn it on with ` + "`--enable no-prestop-drain`" + `.
 
 **Fix:**
 
