@@ -36,56 +36,140 @@ Example: ` + "`preStop: {sleep: {seconds: 15}}`" + `, ` + "`podlint.dev/expected
 **Fix:** set ` + "`terminationGracePeriodSeconds`" + ` to at least the preStop time plus the shutdown time
 (35 s in the example), or make the shutdown faster.`,
 	Check: func(p *Pass) {
-		tl := p.Timeline()
-		if tl == nil || tl.Pod == nil {
-			return
+		g := p.GracePeriod()
+		if g.Seconds <= 0 {
+			return // no graceful stop at all: PL203
 		}
-		for _, c := range tl.Containers {
-			checkShutdownFits(p, c)
+		for _, st := range earliestStops(p, g) {
+			checkShutdownFits(p, g, st)
 		}
 	},
 }
 
-func checkShutdownFits(p *Pass, c *timeline.Container) {
-	t := c.Termination
-	if c.Type == timeline.Init || t == nil || !c.ExpectedShutdown.OK {
+// stopInfo is what podlint knows for certain about one container's stop on
+// deletion.
+type stopInfo struct {
+	c        ContainerRef
+	preStop  float64 // stated preStop duration (lower bound), capped at G
+	stop     float64 // earliest stop signal after the delete request
+	exact    bool    // stop is known exactly (no exec hook, no waiting)
+	waitsFor []string
+	expected timeline.Expected
+}
+
+// earliestStops computes the earliest stop signal of every regular
+// container and sidecar after a delete request (T-2, T-4): regular containers
+// right after their preStop; a sidecar after its preStop, after every regular
+// container has exited and after the sidecar declared after it has exited,
+// but no later than the end of the grace period. Only what the manifest
+// states counts: the sleep of a preStop hook (statedSleep for exec hooks, so
+// that conditional sleeps do not inflate it) and the declared shutdown
+// times; everything else is taken as instantaneous, so the stops are lower
+// bounds and a finding is certain.
+func earliestStops(p *Pass, g Grace) []*stopInfo {
+	G := float64(g.Seconds)
+	var regular, sidecars []*stopInfo
+	for _, c := range p.Containers() {
+		if c.Type == Init {
+			continue
+		}
+		st := &stopInfo{c: c, exact: true}
+		st.expected, _ = timeline.ExpectedShutdown(p.Workload, p.Params, c.C.Name)
+		if lc := c.C.Lifecycle; lc != nil && lc.PreStop != nil {
+			h := lc.PreStop
+			switch {
+			case h.Sleep != nil:
+				if p.Version.SleepAction() {
+					st.preStop = math.Min(math.Max(float64(h.Sleep.Seconds), 0), G)
+				}
+			case h.Exec != nil:
+				st.exact = false
+				if s, _, ok := statedSleep(h.Exec.Command); ok {
+					st.preStop = math.Min(s, G)
+				}
+			case h.HTTPGet != nil:
+				st.exact = false
+			}
+		}
+		st.stop = st.preStop
+		if c.Type == Sidecar {
+			sidecars = append(sidecars, st)
+		} else {
+			regular = append(regular, st)
+		}
+	}
+	// exit is the earliest instant a container is gone: its declared
+	// shutdown after the stop signal, cut by SIGKILL; at once if unknown.
+	exit := func(st *stopInfo) float64 {
+		if !st.expected.OK {
+			return st.stop
+		}
+		return st.stop + math.Min(st.expected.Seconds, afterStop(st.stop, g.Seconds))
+	}
+	// exitExact: the exit instant is known, not only its lower bound.
+	exitExact := func(st *stopInfo) bool { return st.exact && st.expected.OK }
+	mainGone, mainExact := 0.0, true
+	var names []string
+	for _, st := range regular {
+		mainGone = math.Max(mainGone, exit(st))
+		mainExact = mainExact && exitExact(st)
+		names = append(names, st.c.C.Name)
+	}
+	next, nextExact, nextName := 0.0, true, ""
+	for i := len(sidecars) - 1; i >= 0; i-- {
+		st := sidecars[i]
+		st.waitsFor = append([]string(nil), names...)
+		if nextName != "" {
+			st.waitsFor = append(st.waitsFor, nextName)
+		}
+		wait := math.Max(mainGone, next)
+		// The wait is bounded by what is left of the grace period; it is
+		// known exactly when it runs out, or when every exit it waits for
+		// is known.
+		if wait < G && !(mainExact && nextExact) {
+			st.exact = false
+		}
+		st.stop = math.Max(st.preStop, math.Min(wait, G))
+		next, nextExact, nextName = exit(st), exitExact(st), st.c.C.Name
+	}
+	return append(regular, sidecars...)
+}
+
+func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
+	c := st.c
+	if !st.expected.OK {
 		return
 	}
-	G := t.GracePeriod.V
-	if G <= 0 {
-		return // no graceful stop at all: PL203
-	}
-	X := c.ExpectedShutdown.Seconds
-	stop := t.StopSignal.Lo
-	left := math.Max(G-math.Floor(stop), minStopGrace)
+	X := st.expected.Seconds
+	stop := st.stop
+	left := afterStop(stop, g.Seconds)
 	if X <= left {
 		return
 	}
-	g := p.GracePeriod()
 	src := "podlint.dev/expected-shutdown"
-	if c.ExpectedShutdown.Source == timeline.FromConfig {
+	if st.expected.Source == timeline.FromConfig {
 		src = "expected-shutdown in the configuration"
 	}
-	hasPreStop := t.PreStop != nil && t.PreStop.Skipped == ""
-	who := sprintf("%q", c.Name)
-	if c.Type == timeline.Sidecar {
+	hasPreStop := st.preStop > 0
+	who := sprintf("%q", c.C.Name)
+	if c.Type == Sidecar {
 		who = "sidecar " + who
 	}
 	var why string
 	switch {
-	case c.Type == timeline.Sidecar && stop > 0 && !(hasPreStop && t.PreStop.Duration.Lo >= stop):
-		why = sprintf("it gets SIGTERM only after the containers it waits for (%s) have exited, no earlier than %s into %s", joinQuoted(t.WaitsFor), formatSeconds(stop), g.Describe())
+	case c.Type == Sidecar && stop > st.preStop:
+		why = sprintf("it gets SIGTERM only after the containers it waits for (%s) have exited, no earlier than %s into %s", joinQuoted(st.waitsFor), formatSeconds(stop), g.Describe())
 	case stop > 0:
 		why = sprintf("its preStop takes at least %s of %s", formatSeconds(stop), g.Describe())
 	default:
 		why = sprintf("%s is all it gets", g.Describe())
 	}
 	gap := formatSeconds(left)
-	if !t.StopSignal.Exact() {
+	if !st.exact {
 		gap = "at most " + gap
 	}
 	fix := ""
-	if hasPreStop && stop > 0 {
+	if hasPreStop {
 		fix = ", or shorten the preStop"
 	}
 	path := g.Path
@@ -93,13 +177,13 @@ func checkShutdownFits(p *Pass, c *timeline.Container) {
 		path = c.Path
 	}
 	rel := []Related{g.Related()}
-	if c.ExpectedShutdown.Path != "" {
-		rel = append(rel, Related{Path: c.ExpectedShutdown.Path, Message: sprintf("expected shutdown of %q: %s", c.Name, formatSeconds(X))})
+	if st.expected.Path != "" {
+		rel = append(rel, Related{Path: st.expected.Path, Message: sprintf("expected shutdown of %q: %s", c.C.Name, formatSeconds(X))})
 	}
-	if hasPreStop && stop > 0 {
-		rel = append(rel, Related{Path: t.PreStop.Path, Message: sprintf("preStop of %q", c.Name)})
+	if hasPreStop {
+		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: sprintf("preStop of %q", c.C.Name)})
 	}
-	p.Report(Diagnostic{Path: path, Container: c.Name, Related: rel,
+	p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: rel,
 		Message: sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, in the middle of the shutdown, and in-flight requests and unwritten data are lost; set terminationGracePeriodSeconds to at least %.0fs%s",
 			who, formatSeconds(X), src, why, gap, math.Ceil(stop+X), fix)})
 }

@@ -46,7 +46,7 @@ down. To delete a Pod quickly once, use ` + "`kubectl delete --grace-period=1`" 
 		var hooks, slow []string
 		for _, h := range p.Hooks() {
 			if h.Kind == "preStop" {
-				rel = append(rel, Related{Path: h.Path, Message: sprintf("preStop of %q gets no time", h.Container.C.Name)})
+				rel = append(rel, Related{Path: h.Path, Message: sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
 				hooks = append(hooks, h.Container.C.Name)
 			}
 		}
