@@ -36,8 +36,15 @@ Example: ` + "`preStop: {sleep: {seconds: 40}}`" + ` without ` + "`terminationGr
 (40 > 30); with ` + "`terminationGracePeriodSeconds: 45`" + ` it is accepted, SIGTERM comes at 40 s and SIGKILL at
 45 s, which leaves the application 5 s.
 
+A long sleep is also the old way to keep a helper container (a database or mesh proxy) running until
+the application beside it has stopped. The helper is SIGKILLed 2 s after its SIGTERM too, which may be
+fine for it; but a native sidecar (an init container with ` + "`restartPolicy: Always`" + `, Kubernetes 1.29
+and later) gets that ordering from the kubelet without any sleep: it is stopped only after the
+regular containers have exited.
+
 **Fix:** set ` + "`terminationGracePeriodSeconds`" + ` to the preStop time plus the time the application
-needs after SIGTERM, or shorten the sleep. The grace period also bounds how long a rollout waits
+needs after SIGTERM, or shorten the sleep; for a helper that must outlive the application, use a
+native sidecar. The grace period also bounds how long a rollout waits
 for each old Pod, so keep both as short as the traffic drain really needs.`,
 	Check: func(p *Pass) {
 		g := p.GracePeriod()
@@ -74,8 +81,8 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 			return
 		}
 		if msg := graceLeft(float64(s), g, true); msg != "" {
-			report(path, "preStop of %q sleeps %ds %s; set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep",
-				name, s, msg, s)
+			report(path, "preStop of %q sleeps %ds %s; set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep%s",
+				name, s, msg, s, outliveHint(p, h, float64(s), g))
 		}
 	case h.H.Exec != nil && h.Kind == "preStop":
 		s, text, ok := statedSleep(h.H.Exec.Command)
@@ -88,12 +95,23 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 		}
 		path := h.Field("exec.command")
 		if math.IsInf(s, 1) {
-			report(path, "preStop of %q runs %q, which never ends, %s; sleep for a bounded time shorter than the grace period", name, text, msg)
+			report(path, "preStop of %q runs %q, which never ends, %s; sleep for a bounded time shorter than the grace period%s", name, text, msg, outliveHint(p, h, s, g))
 			return
 		}
-		report(path, "preStop of %q runs %q, at least %s %s; set terminationGracePeriodSeconds to %.0fs plus the time the app needs after SIGTERM, or shorten the sleep",
-			name, text, formatSeconds(s), msg, math.Ceil(s))
+		report(path, "preStop of %q runs %q, at least %s %s; set terminationGracePeriodSeconds to %.0fs plus the time the app needs after SIGTERM, or shorten the sleep%s",
+			name, text, formatSeconds(s), msg, math.Ceil(s), outliveHint(p, h, s, g))
 	}
+}
+
+// outliveHint is added when a regular container of a multi-container Pod
+// sleeps through the whole grace period: the usual intent is to keep a
+// helper (a database or mesh proxy) alive until the others are gone, which
+// a native sidecar does without the sleep.
+func outliveHint(p *Pass, h HookRef, s float64, g Grace) string {
+	if h.Container.Type != Regular || len(p.Spec.Containers) < 2 || s < float64(g.Seconds) {
+		return ""
+	}
+	return sprintf("; if %q only has to outlive the other containers, make it a native sidecar (an init container with restartPolicy: Always, Kubernetes 1.29 and later): the kubelet then stops it after them without a sleep", h.Container.C.Name)
 }
 
 // graceLeft describes what a preStop of s seconds leaves of the grace
