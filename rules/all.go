@@ -30,4 +30,5 @@ var All = []*Rule{
 	ProbeHandlerInvalid,
 	InvalidRestartPolicy,
 	InitContainerLifecycleFields,
+	BestEffortQoS,
 }
