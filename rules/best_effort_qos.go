@@ -20,13 +20,16 @@ DaemonSet, ReplicaSet, ReplicationController, custom resources with a Pod templa
 CronJob or a bare Pod may well be BestEffort on purpose (opportunistic batch work, a debugging
 Pod), so they are not reported.
 
-A ` + "`LimitRange`" + ` in the target namespace can fill in default requests and limits at admission time; then
-the running Pods are not BestEffort, and you can suppress the finding for that reason.
+A ` + "`LimitRange`" + ` in the target namespace, or a platform that fills in resources at admission (GKE
+Autopilot, some policy engines), can set default requests and limits; then the running Pods are not
+BestEffort, and you can suppress the finding for that reason. Templates that look like patch
+fragments (a container without an ` + "`image`" + `, as in a kustomize patch) are not reported, because the
+resources are usually in the base.
 
 **Fix:** set ` + "`resources.requests`" + ` for ` + "`cpu`" + ` and ` + "`memory`" + ` on each container (Burstable), and
 ` + "`limits`" + ` equal to the requests for Guaranteed.`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() || len(p.Spec.Containers) == 0 {
+		if !p.IsLongRunning() || len(p.Spec.Containers) == 0 || p.isFragment() {
 			return
 		}
 		tl := p.Timeline()

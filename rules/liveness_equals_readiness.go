@@ -26,7 +26,9 @@ period or timeout, lower ` + "`failureThreshold`" + `): then the container is re
 taken out of traffic. podlint compares the detection windows for a check that starts failing (or
 hanging) at h (SEMANTICS F-7): ` + "`[h + (FT − 1)·Δ + T, h + FT·Δ + T)`" + ` with Δ = max(P, T).
 
-Handlers are compared after defaulting (` + "`path`" + ` "/" and ` + "`scheme`" + ` HTTP for httpGet) with named ports
+` + "`tcpSocket`" + ` probes are not compared: a TCP connect succeeds as long as the process listens (the kernel
+accepts connections even while the application is busy), so it cannot reflect a slow dependency,
+and identical TCP checks for both probes are harmless. Handlers are compared after defaulting (` + "`path`" + ` "/" and ` + "`scheme`" + ` HTTP for httpGet) with named ports
 resolved against the container's ports, so ` + "`port: http`" + ` and ` + "`port: 8080`" + ` are the same endpoint when
 ` + "`http`" + ` is 8080. A liveness probe that is more lenient than the readiness probe (the recommended
 set-up when both must use one endpoint) is not reported.
@@ -68,7 +70,9 @@ probe (for example a ` + "`failureThreshold`" + ` several times higher), so that
 }
 
 // sameCheck reports whether two probe handlers check the same thing, and
-// describes it.
+// describes it. TCP checks are never "the same check" here: a connect
+// succeeds while the process listens (the kernel accepts for a busy
+// application), so it cannot turn a slow dependency into a restart.
 func sameCheck(c *corev1.Container, a, b *corev1.ProbeHandler) (string, bool) {
 	switch {
 	case a.HTTPGet != nil && b.HTTPGet != nil:
@@ -79,12 +83,6 @@ func sameCheck(c *corev1.Container, a, b *corev1.ProbeHandler) (string, bool) {
 			return "", false
 		}
 		return sprintf("HTTP GET %s on port %d", httpPath(x.Path), px), true
-	case a.TCPSocket != nil && b.TCPSocket != nil:
-		px, py := resolvePort(c, a.TCPSocket.Port), resolvePort(c, b.TCPSocket.Port)
-		if px < 0 || px != py || a.TCPSocket.Host != b.TCPSocket.Host {
-			return "", false
-		}
-		return sprintf("TCP check of port %d", px), true
 	case a.GRPC != nil && b.GRPC != nil:
 		sx, sy := "", ""
 		if a.GRPC.Service != nil {

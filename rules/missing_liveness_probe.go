@@ -16,13 +16,13 @@ applications crash rather than hang. Enable it where your policy requires livene
 Like ` + "`missing-readiness-probe`" + `, it looks only at regular containers that declare ` + "`ports`" + ` in workloads
 whose Pods are meant to keep running (Deployment, StatefulSet, DaemonSet, ReplicaSet,
 ReplicationController, custom resources with a Pod template); never at Jobs, CronJobs, bare Pods,
-init containers or sidecars.
+init containers, sidecars or patch fragments (a container without an ` + "`image`" + `).
 
 **Fix:** add a ` + "`livenessProbe`" + ` that checks only that the process itself can make progress (no
 dependencies), lenient enough not to fire during a load spike; add a startup probe if the
 application starts slowly.`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() {
+		if !p.IsLongRunning() || p.isFragment() {
 			return
 		}
 		for _, c := range p.Containers() {

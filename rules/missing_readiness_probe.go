@@ -18,12 +18,14 @@ podlint reports this only where it matters and is hard to dispute:
 * only for regular containers that declare ` + "`ports`" + ` (a container that serves nothing has no traffic
   to hold back).
 
-Jobs, CronJobs, bare Pods, init containers and sidecars are never reported.
+Jobs, CronJobs, bare Pods, init containers and sidecars are never reported, nor are templates that
+look like patch fragments (a container without an ` + "`image`" + `, as in a kustomize patch), whose probes
+are usually in the base.
 
 **Fix:** add a ` + "`readinessProbe`" + ` that checks what the container needs to serve requests (an HTTP endpoint
 or a TCP check on the port it serves).`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() {
+		if !p.IsLongRunning() || p.isFragment() {
 			return
 		}
 		for _, c := range p.Containers() {
