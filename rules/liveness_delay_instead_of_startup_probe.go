@@ -38,7 +38,7 @@ for delays that a startup probe makes pointless).
 the delay, and remove ` + "`initialDelaySeconds`" + ` from the liveness probe.`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
-			if c.Type == Init || c.C.LivenessProbe == nil || c.C.StartupProbe != nil {
+			if c.Type == Init || c.C.LivenessProbe == nil || c.C.StartupProbe != nil || probeErrors(c, c.C.LivenessProbe) {
 				continue
 			}
 			lv := defaulted(c.C.LivenessProbe)

@@ -30,8 +30,8 @@ Pod without a probe). For a container-level ` + "`Never`" + `, remove either the
 			return
 		}
 		for _, c := range p.Containers() {
-			if c.Type != Regular || c.C.LivenessProbe == nil {
-				continue
+			if c.Type != Regular || c.C.LivenessProbe == nil || probeErrors(c, c.C.LivenessProbe) {
+				continue // an erroring probe never kills (PL108)
 			}
 			tc := p.tlContainer(c)
 			if tc == nil || tc.Restarts {

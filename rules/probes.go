@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
@@ -175,19 +174,13 @@ func nodeAt(n *yaml.Node, line, col, depth int) *yaml.Node {
 }
 
 // expectedPath is where a user-stated expectation comes from: the
-// annotation on the pod template or on the object (the template wins, as in
-// Workload.Annotations), or "" for the configuration file.
+// annotation (the model resolves it on the pod template or the object), or
+// "" for the configuration file.
 func (p *Pass) expectedPath(e timeline.Expected) string {
 	if e.Source != timeline.FromAnnotation {
 		return ""
 	}
-	o := p.Object
-	if o.TemplateMeta != nil {
-		if _, ok := o.TemplateMeta.Annotations[e.Key]; ok {
-			return manifest.Field(manifest.Field(manifest.Field(o.TemplatePath, "metadata"), "annotations"), e.Key)
-		}
-	}
-	return manifest.Field(manifest.Field(manifest.Field(o.Path, "metadata"), "annotations"), e.Key)
+	return e.Path
 }
 
 // describeExpected names the source of an expectation for messages.
