@@ -276,7 +276,16 @@ func summary(tl *timeline.Timeline) []string {
 		if r := pod.Ready; r != nil {
 			s := "Pod Ready at the earliest " + secs(r.Lo) + " after creation"
 			if r.HiUnbounded {
-				s += ", no upper bound from the spec (state podlint.dev/expected-startup)"
+				s += ", no upper bound from the spec"
+				stated := true
+				for _, c := range tl.Containers {
+					if c.Type != timeline.Init && !c.ExpectedStartup.OK {
+						stated = false
+					}
+				}
+				if !stated {
+					s += " (state podlint.dev/expected-startup)"
+				}
 			} else {
 				s += ", at the latest " + secs(r.Hi)
 			}
