@@ -26,8 +26,8 @@ hangs instead of failing stalls the Pod.
 
 A port of a container declared **after** the hook's container is worse: regular containers are
 started one after another and the next one starts only when this hook has returned, so the call
-can never succeed. And an ` + "`httpGet`" + ` handler that names a port the container does not declare cannot
-be resolved at all (the kubelet looks the name up in the same container only).
+can never succeed. (A port *name* the container does not declare cannot be resolved at all; PL108
+reports that.)
 
 podlint reports an ` + "`httpGet`" + ` hook without ` + "`host`" + ` (it then goes to the Pod's IP) on a port that this
 container declares, that a later container declares, or that no container declares when nothing
@@ -140,12 +140,7 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 			}
 		}
 		if port == 0 {
-			if portNameProblem(g.Port.StrVal) != "" {
-				return // malformed: the API server rejects it
-			}
-			report("postStart httpGet of %q names port %q, which %q does not declare: the kubelet looks named ports up in the hook's own container only, so the hook fails on every start, the container is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); declare the port in %q or give the number",
-				name, g.Port.StrVal, name, name)
-			return
+			return // an undeclared name never resolves: PL108
 		}
 	}
 	if port < 1 || port > 65535 {
