@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -360,8 +361,21 @@ func TestCIDocHelm(t *testing.T) {
 	if !strings.Contains(out, want) || !strings.Contains(out, "(rendered from shop/templates/deployment.yaml) [PL113") {
 		t.Errorf("want the finding at %s, rendered from shop/templates/deployment.yaml:\n%s", want, out)
 	}
-	if strings.Count(out, "rendered from") != 1 {
-		t.Errorf("only the Deployment has a problem:\n%s", out)
+	// Every finding names the template of the document its line is in.
+	sourceAt := map[int]string{}
+	source := ""
+	for i, l := range strings.Split(helmRendered, "\n") {
+		if s, ok := strings.CutPrefix(l, "# Source: "); ok {
+			source = s
+		}
+		sourceAt[i+1] = source
+	}
+	findings := regexp.MustCompile(`(?m)^<stdin>:(\d+):\d+: \w+: .*$`).FindAllStringSubmatch(out, -1)
+	for _, f := range findings {
+		n, _ := strconv.Atoi(f[1])
+		if want := "(rendered from " + sourceAt[n] + ") ["; !strings.Contains(f[0], want) {
+			t.Errorf("finding on line %d does not say %s: %s", n, want, f[0])
+		}
 	}
 
 	// --stdin-filename names the stream in machine formats too.
