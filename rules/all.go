@@ -17,5 +17,9 @@ var All = []*Rule{
 	ProbeInvalidSuccessThreshold,
 	ProbeHandlerInvalid,
 	InvalidRestartPolicy,
+	InitFailureFailsPod,
+	InitWaitUnbounded,
+	JobDeadlineBeforeRetries,
+	ContainerRestartPolicyMismatch,
 	InitContainerLifecycleFields,
 }
