@@ -22,4 +22,7 @@ var All = []*Rule{
 	JobDeadlineBeforeRetries,
 	ContainerRestartPolicyMismatch,
 	InitContainerLifecycleFields,
+	SidecarUnsupported,
+	SidecarReadinessGatesPod,
+	SidecarStartupOrder,
 }
