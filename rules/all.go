@@ -25,4 +25,8 @@ var All = []*Rule{
 	SidecarUnsupported,
 	SidecarReadinessGatesPod,
 	SidecarStartupOrder,
+	StartupExceedsProgressDeadline,
+	ProgressDeadlineInvalid,
+	OrderedRolloutBlocks,
+	ActiveDeadlineOnController,
 }
