@@ -1,9 +1,9 @@
 package rules
 
 import (
+	"math"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -97,9 +97,9 @@ func scriptOf(words []cmdWord) commandScript {
 	return commandScript{Exec: words}
 }
 
-var setErrexit = regexp.MustCompile(`(?m)(^|[;&|\s])set\s+(-[a-zA-Z]*e[a-zA-Z]*\b|-o\s+errexit\b)`)
+var errexitSetRE = regexp.MustCompile(`(?m)(^|[;&|\s])set\s+(-[a-zA-Z]*e[a-zA-Z]*\b|-o\s+errexit\b)`)
 
-func scriptSetsErrexit(s string) bool { return setErrexit.MatchString(s) }
+func scriptSetsErrexit(s string) bool { return errexitSetRE.MatchString(s) }
 
 // TimeBounded reports whether the whole command runs under timeout(1).
 func (cs commandScript) TimeBounded() bool {
@@ -480,34 +480,26 @@ func networkCall(name string, words []string) string {
 	return ""
 }
 
-// parseSleep reads the argument of sleep: 30, 30s, 2m, 1h, 1.5.
-func parseSleep(arg string) (float64, bool) {
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(arg, "s"):
-		arg = arg[:len(arg)-1]
-	case strings.HasSuffix(arg, "m"):
-		arg, mult = arg[:len(arg)-1], 60
-	case strings.HasSuffix(arg, "h"):
-		arg, mult = arg[:len(arg)-1], 3600
-	}
-	f, err := strconv.ParseFloat(arg, 64)
-	if err != nil || f < 0 || f > 1e9 {
-		return 0, false
-	}
-	return f * mult, true
-}
-
 // forcedSleep is the time a command certainly spends in sleep before it
 // can finish: sleep N as the exec form, or the top-level sleep commands of
 // a script up to its first command that is not a plain simple command
 // (control flow, an early exit or a background job could skip the rest).
+// It is stricter than statedSleep (hooks), which also counts sleeps after a
+// conditional: for a lower bound of an init container's run, an earlier
+// `if …; then exit 0; fi` may skip them. sleep infinity is not a delay but a
+// container that never ends (PL303's concern) and is not counted.
 func forcedSleep(c ContainerRef) (float64, bool) {
 	words := containerCommand(c)
 	cs := scriptOf(words)
 	if cs.Script.Text == "" {
-		if len(words) == 2 && path.Base(words[0].Text) == "sleep" {
-			return parseSleep(words[1].Text)
+		if len(words) >= 2 && path.Base(words[0].Text) == "sleep" {
+			var args []string
+			for _, w := range words[1:] {
+				args = append(args, w.Text)
+			}
+			if sec, ok := sleepArgs(args); ok && !math.IsInf(sec, 1) {
+				return sec, true
+			}
 		}
 		return 0, false
 	}
@@ -517,9 +509,9 @@ func forcedSleep(c ContainerRef) (float64, bool) {
 		if cmd.Nested || cmd.Background || cmd.Name == "exit" || cmd.Name == "exec" {
 			break
 		}
-		if cmd.Name == "sleep" && len(cmd.Words) == 2 {
-			s, ok := parseSleep(cmd.Words[1])
-			if !ok {
+		if cmd.Name == "sleep" && len(cmd.Words) >= 2 {
+			s, ok := sleepArgs(cmd.Words[1:])
+			if !ok || math.IsInf(s, 1) {
 				break
 			}
 			total += s

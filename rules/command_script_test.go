@@ -99,6 +99,8 @@ func TestScriptOfAndSleep(t *testing.T) {
 		{[]string{"sh", "-c", "if [ -f x ]; then exit 0; fi; sleep 10"}, 0, false},
 		{[]string{"sh", "-c", "sleep $DELAY"}, 0, false},
 		{[]string{"sh", "-c", "test -f x || sleep 30"}, 0, false},
+		{[]string{"sleep", "1m", "30"}, 90, true},
+		{[]string{"sleep", "infinity"}, 0, false},
 	} {
 		got, ok := forcedSleep(ref(tc.cmd, nil))
 		if got != tc.want || ok != tc.ok {
