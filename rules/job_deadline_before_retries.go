@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -74,8 +73,12 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 	}
 	forced := 0.0
 	var parts []string
+	var first *timeline.Container
 	for _, c := range p.Containers() {
-		tc := timelineContainerAt(t, c.Path)
+		tc := p.tlContainer(c)
+		if c.Type == Regular && first == nil {
+			first = tc
+		}
 		if tc == nil {
 			continue
 		}
@@ -99,7 +102,6 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 			}
 		}
 	}
-	first := timelineContainerAt(t, manifest.Index(p.SpecPath("containers"), 0))
 	if first == nil {
 		return false
 	}
@@ -179,16 +181,6 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 		Message: sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used: %s, so retry %d cannot start before %s and all %d retries need at least %s %s; at most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration; raise activeDeadlineSeconds above %s %s, or lower %s to %d",
 			timeline.FormatSeconds(ads), field, L, how, fit+1, durText(next), L, durText(j.Retries.Lo), runs, fit, plural(fit, "retry runs", "retries run"),
 			field, durText(j.Retries.Lo), runs, field, fit)})
-}
-
-// timelineContainerAt finds the model's container with the given path.
-func timelineContainerAt(t *timeline.Timeline, path string) *timeline.Container {
-	for _, c := range t.Containers {
-		if c.Path == path {
-			return c
-		}
-	}
-	return nil
 }
 
 // durText prints seconds, with minutes for long spans: "630s (10m30s)".

@@ -4,8 +4,6 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 var OrderedRolloutBlocks = &Rule{
@@ -45,7 +43,7 @@ beyond what a manifest shows.
 other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it does not change rolling updates).`,
 	Check: func(p *Pass) {
 		ss := p.Workload.StatefulSet
-		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement {
+		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement || p.isFragment() {
 			return
 		}
 		t := p.Timeline()
@@ -56,7 +54,7 @@ other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it do
 			if c.Type == Init {
 				continue
 			}
-			tc := timelineContainerAt(t, c.Path)
+			tc := p.tlContainer(c)
 			if tc == nil {
 				continue
 			}
@@ -102,11 +100,10 @@ other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it do
 // under which it would become Ready after all ("" for certain causes).
 func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot string) {
 	name := c.C.Name
-	if pr := c.C.ReadinessProbe; pr != nil {
-		if field, port := undeclaredProbePort(c.C, pr); port != "" {
-			return sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),
-				c.Field("readinessProbe." + field), ""
-		}
+	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
+		field, port := namedPort(&pr.ProbeHandler)
+		return sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),
+			c.Field("readinessProbe." + field), ""
 	}
 	exp := tc.ExpectedStartup
 	if sp := tc.Startup; sp != nil {
@@ -114,8 +111,8 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot stri
 			return "", "", ""
 		}
 		if _, must := sp.Outcome(exp.Seconds); must {
-			return sprintf("the startup probe of %q gives up at %s at the latest, before its expected start-up of %s (%s %s), so it is killed on every start and never becomes Ready",
-				name, durText(sp.KillDecision.Hi), durText(exp.Seconds), exp.Source, exp.Key), c.Field("startupProbe"), ""
+			return sprintf("the startup probe of %q gives up at %s at the latest, before its expected start-up of %s (%s), so it is killed on every start and never becomes Ready",
+				name, durText(sp.KillDecision.Hi), durText(exp.Seconds), describeExpected(exp)), c.Field("startupProbe"), ""
 		}
 		return "", "", ""
 	}
@@ -123,15 +120,15 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot stri
 	if lp == nil || !tc.Restarts {
 		return "", "", ""
 	}
-	if _, port := undeclaredProbePort(c.C, c.C.LivenessProbe); port != "" {
+	if probeErrors(c, c.C.LivenessProbe) {
 		return "", "", "" // the liveness probe never counts a failure
 	}
 	kill := intervalText(lp.KillDecision.Interval)
 	switch {
 	case exp.OK:
 		if _, must := lp.Outcome(exp.Seconds); must {
-			return sprintf("the liveness probe of %q kills it %s after start, before its expected start-up of %s (%s %s), so it restarts forever (CrashLoopBackOff) and never becomes Ready",
-				name, kill, durText(exp.Seconds), exp.Source, exp.Key), c.Field("livenessProbe"), ""
+			return sprintf("the liveness probe of %q kills it %s after start, before its expected start-up of %s (%s), so it restarts forever (CrashLoopBackOff) and never becomes Ready",
+				name, kill, durText(exp.Seconds), describeExpected(exp)), c.Field("livenessProbe"), ""
 		}
 	case c.C.ReadinessProbe != nil && c.C.ReadinessProbe.InitialDelaySeconds > 0:
 		d := float64(c.C.ReadinessProbe.InitialDelaySeconds)
@@ -141,30 +138,4 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot stri
 		}
 	}
 	return "", "", ""
-}
-
-// undeclaredProbePort returns the handler field and the port name of a
-// probe that uses a well-formed port name its container does not declare:
-// resolving it fails on every run, so the probe never counts (P-18).
-func undeclaredProbePort(c *corev1.Container, pr *corev1.Probe) (field, port string) {
-	var p *intstr.IntOrString
-	switch {
-	case pr == nil:
-		return "", ""
-	case pr.HTTPGet != nil:
-		field, p = "httpGet.port", &pr.HTTPGet.Port
-	case pr.TCPSocket != nil:
-		field, p = "tcpSocket.port", &pr.TCPSocket.Port
-	default:
-		return "", ""
-	}
-	if p.Type != intstr.String || portNameProblem(p.StrVal) != "" {
-		return "", ""
-	}
-	for _, cp := range c.Ports {
-		if cp.Name == p.StrVal {
-			return "", ""
-		}
-	}
-	return field, p.StrVal
 }

@@ -29,13 +29,12 @@ holds back the containers declared after it and does not affect readiness later.
 		if !p.Version.Sidecars() || p.Workload.Job != nil {
 			return
 		}
-		t := p.Timeline()
 		for _, c := range p.Containers() {
 			if c.Type != Sidecar || c.C.ReadinessProbe == nil {
 				continue
 			}
 			detect := ""
-			if tc := timelineContainerAt(t, c.Path); tc != nil && tc.Readiness != nil {
+			if tc := p.tlContainer(c); tc != nil && tc.Readiness != nil {
 				rp := tc.Readiness
 				detect = sprintf(" (%s after it stops answering: failureThreshold %g × periodSeconds %s)",
 					intervalText(rp.NotReadyDetection.Interval), rp.FailureThreshold.V, timeline.FormatSeconds(rp.Period.V))

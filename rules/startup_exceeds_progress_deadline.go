@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 )
 
@@ -88,7 +87,7 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 		var msg, causePath string
 		if certain {
 			var cause string
-			cause, causePath = earliestReadyCause(p, slow)
+			cause, causePath = earliestReadyCause(slow)
 			msg = sprintf("a new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on; raise progressDeadlineSeconds well above %s plus the image pull time",
 				durText(worst.Lo), cause, unknown, deadline, durText(worst.Lo))
 		} else {
@@ -100,7 +99,7 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 				return
 			}
 			var cause string
-			cause, causePath = readyCause(p, slow)
+			cause, causePath = readyCause(slow)
 			if slow.Start.Hi > 0 {
 				cause += sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", durText(slow.Start.Hi))
 			}
@@ -118,15 +117,15 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 
 // earliestReadyCause explains the earliest Ready of a container that is
 // already too late, and the field that sets it.
-func earliestReadyCause(p *Pass, c *timeline.Container) (string, string) {
+func earliestReadyCause(c *timeline.Container) (string, string) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
-		path := expectationPath(p, c.ExpectedStartup)
+		path := c.ExpectedStartup.Path
 		if path == "" {
 			path = c.Path
 		}
-		return sprintf("%q is expected to need %s to start (%s %s)", name, durText(c.ExpectedStartup.Seconds), c.ExpectedStartup.Source, c.ExpectedStartup.Key), path
+		return sprintf("%q is expected to need %s to start (%s)", name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
 	case c.Readiness != nil && c.Readiness.InitialDelay.V > 0 && (c.Startup == nil || c.Readiness.InitialDelay.V >= c.Startup.InitialDelay.V):
 		rp := c.Readiness
 		return sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, durText(rp.InitialDelay.V)), rp.InitialDelay.Path
@@ -152,15 +151,15 @@ func legacyDeploymentAPI(p *Pass) bool {
 
 // readyCause explains what lets a container become Ready so late, and the
 // field that sets it.
-func readyCause(p *Pass, c *timeline.Container) (string, string) {
+func readyCause(c *timeline.Container) (string, string) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
-		path := expectationPath(p, c.ExpectedStartup)
+		path := c.ExpectedStartup.Path
 		if path == "" {
 			path = c.Path
 		}
-		return sprintf("%q is expected to need %s to start (%s %s)", name, durText(c.ExpectedStartup.Seconds), c.ExpectedStartup.Source, c.ExpectedStartup.Key), path
+		return sprintf("%q is expected to need %s to start (%s)", name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
 	case c.Startup != nil:
 		sp := c.Startup
 		path := sp.Path
@@ -184,23 +183,4 @@ func readyCause(p *Pass, c *timeline.Container) (string, string) {
 			name, timeline.FormatSeconds(rp.InitialDelay.V), durText(c.Ready.Hi)), path
 	}
 	return sprintf("%q is Ready up to %s after it starts", name, durText(c.Ready.Hi)), c.Path
-}
-
-// expectationPath is the field path of the annotation an expectation came
-// from (the pod template's wins, as in Workload.Annotations), or "" when it
-// came from the configuration.
-func expectationPath(p *Pass, e timeline.Expected) string {
-	if e.Source != timeline.FromAnnotation || p.Object == nil {
-		return ""
-	}
-	o := p.Object
-	annotation := func(base string) string {
-		return manifest.Field(manifest.Field(manifest.Field(base, "metadata"), "annotations"), e.Key)
-	}
-	if o.TemplateMeta != nil {
-		if _, ok := o.TemplateMeta.Annotations[e.Key]; ok {
-			return annotation(o.TemplatePath)
-		}
-	}
-	return annotation(o.Path)
 }
