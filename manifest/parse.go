@@ -42,15 +42,20 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 		if blank(chunk.data) {
 			continue
 		}
+		source := renderedSource(chunk.data)
+		first := len(res.Problems)
 		var root yaml.Node
 		if err := parseYAML(chunk.data, &root); err != nil {
 			line, msg := yamlErrorLine(err)
 			res.Problems = append(res.Problems, Problem{Rule: RuleInvalidYAML, Line: line + chunk.line - 1, Column: 1,
 				Message: msg + "; kubectl cannot read this document"})
-			continue
+		} else {
+			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source}
+			loadDocument(doc, conv, lim, res)
 		}
-		doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1}
-		loadDocument(doc, conv, lim, res)
+		for j := first; j < len(res.Problems); j++ {
+			res.Problems[j].Source = source
+		}
 	}
 	return res
 }
@@ -75,6 +80,32 @@ func yamlErrorLine(err error) (int, string) {
 		return max(n, 1), "YAML syntax error: " + msg[len(m[0]):]
 	}
 	return 1, "YAML syntax error: " + strings.TrimPrefix(msg, "yaml: ")
+}
+
+// renderedSource returns the path of a "# Source: <path>" comment among the
+// comments that open a document, which is where `helm template` names the
+// chart file each document was rendered from. Comments further down (inside
+// a ConfigMap's data, say) do not count.
+func renderedSource(b []byte) string {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0 || isMarker(t, "---"):
+			continue
+		case t[0] != '#':
+			return ""
+		}
+		if rest, ok := bytes.CutPrefix(bytes.TrimSpace(t[1:]), []byte("Source:")); ok {
+			return string(bytes.TrimSpace(rest))
+		}
+	}
+	return ""
 }
 
 func blank(b []byte) bool {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/podlint/podlint/timeline"
 )
 
 // This file reads what an init container runs: its command and args, and
@@ -484,7 +486,7 @@ func networkCall(name string, words []string) string {
 // can finish: sleep N as the exec form, or the top-level sleep commands of
 // a script up to its first command that is not a plain simple command
 // (control flow, an early exit or a background job could skip the rest).
-// It is stricter than statedSleep (hooks), which also counts sleeps after a
+// It is stricter than timeline.StatedSleep (hooks), which also counts sleeps after a
 // conditional: for a lower bound of an init container's run, an earlier
 // `if …; then exit 0; fi` may skip them. sleep infinity is not a delay but a
 // container that never ends (PL303's concern) and is not counted.
@@ -497,7 +499,7 @@ func forcedSleep(c ContainerRef) (float64, bool) {
 			for _, w := range words[1:] {
 				args = append(args, w.Text)
 			}
-			if sec, ok := sleepArgs(args); ok && !math.IsInf(sec, 1) {
+			if sec, ok := sleepSeconds(args); ok && !math.IsInf(sec, 1) {
 				return sec, true
 			}
 		}
@@ -510,7 +512,7 @@ func forcedSleep(c ContainerRef) (float64, bool) {
 			break
 		}
 		if cmd.Name == "sleep" && len(cmd.Words) >= 2 {
-			s, ok := sleepArgs(cmd.Words[1:])
+			s, ok := sleepSeconds(cmd.Words[1:])
 			if !ok || math.IsInf(s, 1) {
 				break
 			}
@@ -533,4 +535,10 @@ func (c shCommand) FailureFails(errexit bool) bool {
 		return false
 	}
 	return c.Final || errexit && c.LastOfList
+}
+
+// sleepSeconds parses the operands of sleep(1) the way the model does.
+func sleepSeconds(args []string) (float64, bool) {
+	s, _, ok := timeline.StatedSleep(append([]string{"sleep"}, args...))
+	return s, ok
 }

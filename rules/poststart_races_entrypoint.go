@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/podlint/podlint/timeline"
 	"path"
 	"regexp"
 	"strconv"
@@ -175,26 +176,26 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	var call []string // the curl/wget command words
 	if b := path.Base(cmd[0]); b == "curl" || b == "wget" {
 		call = cmd
-	} else if script, ok := shellScript(cmd); ok {
+	} else if script, ok := timeline.ShellScript(cmd); ok {
 		if waiting.MatchString(script) {
 			return
 		}
 		errexit := hasErrexitFlag(cmd) || setErrexit.MatchString(script)
-		segs := shellSegments(script)
+		segs := timeline.ShellSegments(script)
 		for i, s := range segs {
-			words := strings.Fields(s.text)
+			words := strings.Fields(s.Text)
 			if len(words) == 0 {
 				continue
 			}
 			if b := path.Base(words[0]); b != "curl" && b != "wget" {
 				continue
 			}
-			if s.before == "||" || s.before == "|" || s.after == "|" || s.after == "||" || s.after == "&" {
+			if s.Before == "||" || s.Before == "|" || s.After == "|" || s.After == "||" || s.After == "&" {
 				continue // its failure is absorbed, or it is not the exit status
 			}
 			// The hook fails with the call when its status is the script's:
 			// the last command, or && into the rest, or set -e.
-			if i == len(segs)-1 || s.after == "&&" || errexit {
+			if i == len(segs)-1 || s.After == "&&" || errexit {
 				call = words
 				break
 			}

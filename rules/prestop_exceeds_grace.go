@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/podlint/podlint/timeline"
 	"math"
 
 	"github.com/podlint/podlint/finding"
@@ -85,7 +86,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 				name, s, msg, s, outliveHint(p, h, float64(s), g))
 		}
 	case h.H.Exec != nil && h.Kind == "preStop":
-		s, text, ok := statedSleep(h.H.Exec.Command)
+		s, text, ok := timeline.StatedSleep(h.H.Exec.Command)
 		if !ok || s <= 0 || g.Seconds == 0 {
 			return // G = 0 is PL203's finding
 		}

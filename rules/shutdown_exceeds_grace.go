@@ -84,7 +84,7 @@ func earliestStops(p *Pass, g Grace) []*stopInfo {
 				}
 			case h.Exec != nil:
 				st.exact = false
-				if s, _, ok := statedSleep(h.Exec.Command); ok {
+				if s, _, ok := timeline.StatedSleep(h.Exec.Command); ok {
 					st.preStop = math.Min(s, G)
 				}
 			case h.HTTPGet != nil:

@@ -423,6 +423,12 @@ func (k *computer) ready(c *Container) Span {
 // the sidecar declared after it is gone, but no later than the grace.
 func (k *computer) deletion(pod *Pod) {
 	G := k.grace
+	if G.V < 1 {
+		// On deletion the kubelet never uses less than 1 s of pod grace
+		// (calculateEffectiveGracePeriod), so a preStop still runs, for 1 s;
+		// only probe kills with grace 0 skip it.
+		G.V = 1
+	}
 	spec := k.w.Spec
 	var mainGone, all Interval
 	for _, c := range k.t.Containers {

@@ -114,8 +114,9 @@ func checkInvariants(t testing.TB, tl *Timeline) int {
 			}
 		}
 		if tr := c.Termination; tr != nil && tl.Pod != nil {
-			// A delete never takes longer than G + 2 (F-11).
-			if tr.SIGKILL.HiUnbounded || tr.SIGKILL.Hi > tl.Pod.GracePeriod.V+MinimumStopGrace+tol {
+			// A delete never takes longer than G + 2 (F-11), with G at
+			// least 1 s on deletion (calculateEffectiveGracePeriod).
+			if tr.SIGKILL.HiUnbounded || tr.SIGKILL.Hi > max(tl.Pod.GracePeriod.V, 1)+MinimumStopGrace+tol {
 				t.Errorf("%s: SIGKILL %v after G+2 (G=%v)", c.Name, tr.SIGKILL, tl.Pod.GracePeriod.V)
 			}
 			if tr.Exit.Lo+tol < tr.StopSignal.Lo {

@@ -2,55 +2,9 @@ package timeline
 
 import (
 	"math"
-	"path"
-	"regexp"
-	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
-
-// sleepRE finds "sleep N" (N with an optional s/m/h suffix, or "infinity")
-// as a command word inside a shell string.
-var sleepRE = regexp.MustCompile(`(?:^|[\s;&|(])sleep\s+([0-9]+(?:\.[0-9]+)?[smh]?|infinity)(?:$|[\s;&|)])`)
-
-// execSleep returns the longest "sleep N" an exec command runs, as a lower
-// bound of its duration (other work may follow; a background sleep is the
-// exception this heuristic accepts).
-func execSleep(cmd []string) (float64, bool) {
-	if len(cmd) == 0 {
-		return 0, false
-	}
-	words := append([]string{path.Base(cmd[0])}, cmd[1:]...)
-	text := strings.Join(words, " ")
-	best, found := 0.0, false
-	for _, m := range sleepRE.FindAllStringSubmatch(text, -1) {
-		arg := m[1]
-		var sec float64
-		if arg == "infinity" {
-			sec = math.Inf(1)
-		} else {
-			mult := 1.0
-			switch arg[len(arg)-1] {
-			case 's':
-				arg = arg[:len(arg)-1]
-			case 'm':
-				arg, mult = arg[:len(arg)-1], 60
-			case 'h':
-				arg, mult = arg[:len(arg)-1], 3600
-			}
-			f, err := strconv.ParseFloat(arg, 64)
-			if err != nil {
-				continue
-			}
-			sec = f * mult
-		}
-		if !found || sec > best {
-			best, found = sec, true
-		}
-	}
-	return best, found
-}
 
 // preStopHook models a preStop handler under grace G (T-2, T-5): it runs
 // only if G > 0, is cut at G, and a sleep action needs ≥ 1.30.
@@ -67,14 +21,14 @@ func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Ho
 	case h.Sleep != nil:
 		hk.Path = Join(p, "sleep.seconds")
 		if !v.SleepAction() {
-			hk.Skipped = "the sleep action is not enabled before Kubernetes 1.30; the hook is dropped"
+			hk.Skipped = sleepUnsupported(v)
 			hk.Duration = span(At(0), hk.Path)
 			return hk
 		}
 		hk.Exact = true
 		hk.Duration = span(At(math.Min(math.Max(float64(h.Sleep.Seconds), 0), G)), hk.Path)
 	case h.Exec != nil:
-		if s, ok := execSleep(h.Exec.Command); ok {
+		if s, _, ok := StatedSleep(h.Exec.Command); ok {
 			hk.Duration = bounded(s)
 		} else {
 			hk.Duration = bounded(0)
@@ -87,7 +41,7 @@ func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Ho
 		hk.Duration = bounded(0)
 	}
 	if G <= 0 && hk.Skipped == "" {
-		hk.Skipped = "the grace period is 0, so the kubelet skips preStop"
+		hk.Skipped = "the grace period of this kill is 0, so the kubelet skips preStop"
 		hk.Duration = span(At(0), p)
 		hk.Exact = false
 	}
@@ -106,7 +60,7 @@ func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *
 	case h.Sleep != nil:
 		hk.Path = Join(p, "sleep.seconds")
 		if !v.SleepAction() {
-			hk.Skipped = "the sleep action is not enabled before Kubernetes 1.30; the hook is dropped"
+			hk.Skipped = sleepUnsupported(v)
 			hk.Duration = span(At(0), hk.Path)
 			return hk
 		}
@@ -114,7 +68,7 @@ func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *
 		hk.Duration = span(At(math.Max(float64(h.Sleep.Seconds), 0)), hk.Path)
 	case h.Exec != nil:
 		hk.Path = Join(p, "exec.command")
-		s, ok := execSleep(h.Exec.Command)
+		s, _, ok := StatedSleep(h.Exec.Command)
 		if ok && math.IsInf(s, 1) {
 			hk.Duration = span(From(0), hk.Path)
 			break
@@ -141,4 +95,13 @@ func lifecycleKind(h corev1.LifecycleHandler) string {
 		return "tcpSocket"
 	}
 	return ""
+}
+
+// sleepUnsupported says what happens to a sleep hook before 1.30: 1.29 has
+// the field behind an alpha gate and drops it; older API servers reject it.
+func sleepUnsupported(v Version) string {
+	if v.AtLeast(29) {
+		return "the sleep action is behind an alpha gate on Kubernetes 1.29; the hook is dropped"
+	}
+	return "the sleep action does not exist before Kubernetes 1.29; the API server rejects the Pod"
 }
