@@ -71,8 +71,8 @@ func TestTimelineSVGDirectory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
-	if len(files) != 5 {
-		t.Errorf("wrote %d charts, want one per example workload (5): %v", len(files), files)
+	if len(files) != 6 {
+		t.Errorf("wrote %d charts, want one per example workload (6): %v", len(files), files)
 	}
 	if code := Run([]string{"podlint", "timeline", "--no-config", "-f", "svg", "testdata/examples"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("several workloads without -o DIR: exit %d, want 2", code)
