@@ -29,7 +29,7 @@ resources are usually in the base.
 **Fix:** set ` + "`resources.requests`" + ` for ` + "`cpu`" + ` and ` + "`memory`" + ` on each container (Burstable), and
 ` + "`limits`" + ` equal to the requests for Guaranteed.`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() || len(p.Spec.Containers) == 0 || p.isFragment() {
+		if !p.IsLongRunning() || len(p.Spec.Containers) == 0 || p.IsFragment() {
 			return
 		}
 		tl := p.Timeline()

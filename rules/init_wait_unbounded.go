@@ -44,7 +44,7 @@ so that the init container fails after 5 minutes and is retried with back-off (v
 to keep running into a sidecar with ` + "`restartPolicy: Always`" + ` (Kubernetes 1.29 and later).`,
 	Check: func(p *Pass) {
 		w := p.Workload
-		if p.isFragment() {
+		if p.IsFragment() {
 			return // the deadline may be in the base manifest
 		}
 		deadline := p.Spec.ActiveDeadlineSeconds != nil || (w.Job != nil && w.Job.ActiveDeadlineSeconds != nil)

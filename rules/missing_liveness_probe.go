@@ -22,7 +22,7 @@ init containers, sidecars or patch fragments (a container without an ` + "`image
 dependencies), lenient enough not to fire during a load spike; add a startup probe if the
 application starts slowly.`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() || p.isFragment() {
+		if !p.IsLongRunning() || p.IsFragment() {
 			return
 		}
 		for _, c := range p.Containers() {

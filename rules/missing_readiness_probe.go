@@ -25,7 +25,7 @@ are usually in the base.
 **Fix:** add a ` + "`readinessProbe`" + ` that checks what the container needs to serve requests (an HTTP endpoint
 or a TCP check on the port it serves).`,
 	Check: func(p *Pass) {
-		if !p.IsLongRunning() || p.isFragment() {
+		if !p.IsLongRunning() || p.IsFragment() {
 			return
 		}
 		for _, c := range p.Containers() {

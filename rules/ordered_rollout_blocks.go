@@ -43,7 +43,7 @@ beyond what a manifest shows.
 other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it does not change rolling updates).`,
 	Check: func(p *Pass) {
 		ss := p.Workload.StatefulSet
-		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement || p.isFragment() {
+		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement || p.IsFragment() {
 			return
 		}
 		t := p.Timeline()

@@ -211,12 +211,12 @@ func probeErrors(c ContainerRef, pr *corev1.Probe) bool {
 	return name != "" && portNameProblem(name) == "" && !declaresPort(c.C, name)
 }
 
-// isFragment reports whether the pod template looks like a patch fragment
+// IsFragment reports whether the pod template looks like a patch fragment
 // (a kustomize strategic-merge patch, a Helm values excerpt) rather than a
 // complete manifest: a regular container without an image, which the API
 // server would reject. Rules about something *missing* stay silent on
 // fragments, because the missing part is usually in the base.
-func (p *Pass) isFragment() bool {
+func (p *Pass) IsFragment() bool {
 	for i := range p.Spec.Containers {
 		if p.Spec.Containers[i].Image == "" {
 			return true

@@ -23,7 +23,7 @@ yet, there is nothing to fix.
 **Fix:** add a ` + "`startupProbe`" + ` to the sidecar that passes when it is usable (often the same check as its
 readiness probe); the next container then starts only after it succeeded.`,
 	Check: func(p *Pass) {
-		if !p.Version.Sidecars() || p.isFragment() {
+		if !p.Version.Sidecars() || p.IsFragment() {
 			return
 		}
 		all := p.Containers()
