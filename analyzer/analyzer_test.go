@@ -37,8 +37,8 @@ func TestRulePanicBecomesFinding(t *testing.T) {
 	crashing := &rules.Rule{ID: "PL999", Name: "crashing-rule", Title: "crashes on the second pod", Severity: finding.Error,
 		Check: func(p *rules.Pass) {
 			if p.Object.Ref.Name == "second" {
-				var m map[string]int
-				m["boom"]++ // nil map write: a panic like a real bug would cause
+				var containers []string
+				_ = containers[len(p.Spec.Containers)] // index out of range, as a real bug would panic
 			}
 		}}
 	saved := rules.All
