@@ -123,7 +123,7 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
 	}
 	for _, p := range res.Problems {
-		fl.add(rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message, nil)
+		fl.add(rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message+renderedFrom(p.Source), nil)
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
@@ -227,7 +227,7 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
 			fl.add(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, "",
-				fmt.Sprintf("rule %s (%s) crashed on this object: %v; other rules still ran; please report this bug with the manifest", r.ID, r.Name, p), nil)
+				fmt.Sprintf("rule %s (%s) crashed on this object: %v; other rules still ran; please report this bug with the manifest", r.ID, r.Name, p)+renderedFrom(o.Doc.Source), nil)
 		}
 	}()
 	pass := rules.NewPass(r, o, fl.cfg.Version, fl.cfg.Params, tl, func(d rules.Diagnostic) {
@@ -237,9 +237,20 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 			rp, _ := o.Doc.Locate(rel.Path)
 			related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
 		}
-		fl.add(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, d.Container, d.Message, related)
+		fl.add(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, d.Container, d.Message+renderedFrom(o.Doc.Source), related)
 	})
 	r.Check(pass)
+}
+
+// renderedFrom names the chart template a document of `helm template`
+// output came from. Positions stay in the rendered stream, which is the
+// only text podlint has, so the message is the one place that can tell the
+// user which template file to edit.
+func renderedFrom(source string) string {
+	if source == "" {
+		return ""
+	}
+	return " (rendered from " + source + ")"
 }
 
 // finish applies comment suppressions, reports unused ones and drops the

@@ -422,6 +422,13 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 		switch {
 		case fields != nil:
 			f, exact := fields.lookup(e.key)
+			if f == nil && isPatchDirective(e.key) {
+				// A strategic-merge-patch directive ($patch: delete,
+				// $setElementOrder/…): the document is a kustomize patch,
+				// and kubectl patch understands the key.
+				c.convert(e.value, nil, depth+1, reflect.Value{})
+				continue
+			}
 			if f == nil {
 				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect%s", e.key, describeType(typ), suggest(e.key, fields.names))
 				c.convert(e.value, nil, depth+1, reflect.Value{})
@@ -875,4 +882,10 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// isPatchDirective reports whether key is a strategic merge patch directive.
+func isPatchDirective(key string) bool {
+	return key == "$patch" || key == "$retainKeys" ||
+		strings.HasPrefix(key, "$setElementOrder/") || strings.HasPrefix(key, "$deleteFromPrimitiveList/")
 }

@@ -30,7 +30,7 @@ type Hint struct {
 }
 
 // Discover expands paths into sources: files as named, directories walked
-// for .yaml, .yml and .json files (hidden folders, non-regular files and
+// for .yaml, .yml and .json files (hidden files and folders, non-regular files and
 // symbolic links to folders are skipped, so loops cannot hang the walk).
 // Errors name the path and do not stop the other paths.
 func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, errs []error) {
@@ -72,7 +72,9 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 				}
 				return nil
 			}
-			if !hasManifestExt(name) || ex.match(path) {
+			// Hidden files (.podlint.yaml, .gitlab-ci.yml, .pre-commit-config.yaml)
+			// are tool configuration, never manifests.
+			if !hasManifestExt(name) || strings.HasPrefix(name, ".") || ex.match(path) {
 				return nil
 			}
 			if !d.Type().IsRegular() {

@@ -94,6 +94,20 @@ func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath s
 		Spec:        spec,
 		Annotations: overlay(meta.Annotations, tmeta.Annotations),
 	}
+	if len(o.Workload.Annotations) > 0 {
+		paths := make(map[string]string, len(o.Workload.Annotations))
+		objMeta := Field(Field(o.Path, "metadata"), "annotations")
+		tmplMeta := Field(Field(tmplPath, "metadata"), "annotations")
+		for k := range meta.Annotations {
+			paths[k] = Field(objMeta, k)
+		}
+		if tmeta != meta {
+			for k := range tmeta.Annotations {
+				paths[k] = Field(tmplMeta, k) // the template wins, as in Annotations
+			}
+		}
+		o.Workload.AnnotationPaths = paths
+	}
 	return o.Workload
 }
 

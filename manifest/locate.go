@@ -14,8 +14,8 @@ type Pos struct{ Line, Column int }
 // field that is not in the document resolves to its nearest ancestor that is,
 // with exact false.
 func (d *Document) Locate(path string) (pos Pos, exact bool) {
-	n := d.Root
-	var at *yaml.Node = n // what to point at so far
+	n := deref(d.Root)
+	at := n // what to point at so far: the object itself, not the "---"
 	exact = true
 	for _, seg := range parsePath(path) {
 		n = deref(n)

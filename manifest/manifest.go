@@ -31,6 +31,8 @@ type Problem struct {
 	Column  int    // 1-based
 	Message string
 	Object  *finding.ObjectRef
+	// Source is the Document.Source of the document the problem is in.
+	Source string
 }
 
 // File is one input with its bytes, kept while its objects are analyzed.
@@ -85,6 +87,11 @@ type Document struct {
 	// LineOffset turns node lines into file lines (documents are parsed one
 	// at a time, so a node at line 3 of the third document is further down).
 	LineOffset int
+	// Source is the template a document was rendered from, taken from the
+	// "# Source: chart/templates/x.yaml" comment `helm template` writes at
+	// the top of every document; "" when there is none. Lines still count
+	// in the rendered stream: they are not lines of the template.
+	Source string
 }
 
 // Object is one Kubernetes object (a document, or an item of a List).

@@ -45,22 +45,20 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 		if blank(chunk.data) {
 			continue
 		}
+		source := renderedSource(chunk.data)
+		first := len(res.Problems)
 		var root yaml.Node
 		if err := parseYAML(chunk.data, &root); err != nil {
 			res.Problems = append(res.Problems, yamlProblem(err, chunk))
-			continue
+		} else if p := aliasProblem(&root, chunk, lim); p != nil {
+			res.Problems = append(res.Problems, *p)
+		} else {
+			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source}
+			loadDocument(doc, conv, lim, res)
 		}
-		// Aliases are the one way a small document becomes a huge one;
-		// without a '*' there are none and the check is skipped.
-		if bytes.IndexByte(chunk.data, '*') >= 0 {
-			if p := checkAliases(&root, lim.MaxNodes); p != nil {
-				p.Line += chunk.line - 1
-				res.Problems = append(res.Problems, *p)
-				continue
-			}
+		for j := first; j < len(res.Problems); j++ {
+			res.Problems[j].Source = source
 		}
-		doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1}
-		loadDocument(doc, conv, lim, res)
 	}
 	return res
 }
@@ -74,6 +72,20 @@ func parseYAML(data []byte, n *yaml.Node) (err error) {
 		}
 	}()
 	return yaml.Unmarshal(data, n)
+}
+
+// aliasProblem checks a document with aliases the way kubectl's decoder
+// would (checkAliases). Aliases are the one way a small document becomes a
+// huge one; without a '*' there are none and the walk is skipped.
+func aliasProblem(root *yaml.Node, c chunk, lim Limits) *Problem {
+	if bytes.IndexByte(c.data, '*') < 0 {
+		return nil
+	}
+	p := checkAliases(root, lim.MaxNodes)
+	if p != nil {
+		p.Line += c.line - 1
+	}
+	return p
 }
 
 var (
@@ -106,6 +118,32 @@ func yamlErrorLine(err error) (int, string) {
 		return max(n, 1), "YAML syntax error: " + msg[len(m[0]):]
 	}
 	return 1, "YAML syntax error: " + strings.TrimPrefix(msg, "yaml: ")
+}
+
+// renderedSource returns the path of a "# Source: <path>" comment among the
+// comments that open a document, which is where `helm template` names the
+// chart file each document was rendered from. Comments further down (inside
+// a ConfigMap's data, say) do not count.
+func renderedSource(b []byte) string {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0 || isMarker(t, "---"):
+			continue
+		case t[0] != '#':
+			return ""
+		}
+		if rest, ok := bytes.CutPrefix(bytes.TrimSpace(t[1:]), []byte("Source:")); ok {
+			return string(bytes.TrimSpace(rest))
+		}
+	}
+	return ""
 }
 
 func blank(b []byte) bool {

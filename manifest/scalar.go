@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -94,7 +96,7 @@ func resolveScalar(n *yaml.Node) (scalarValue, error) {
 	case tagBinary:
 		data, err := base64.StdEncoding.DecodeString(in)
 		if err != nil {
-			return scalarValue{}, errf("!!binary value contains invalid base64 data")
+			return scalarValue{}, errors.New("!!binary value contains invalid base64 data")
 		}
 		return scalarValue{kind: scalarString, s: string(data)}, nil
 	default:
@@ -113,7 +115,7 @@ func resolveScalar(n *yaml.Node) (scalarValue, error) {
 			return scalarValue{kind: scalarFloat, f: float64(v.i)}, nil
 		}
 	}
-	return scalarValue{}, errf("cannot decode %s `%s` as a %s", rtag, in, tag)
+	return scalarValue{}, fmt.Errorf("cannot decode %s `%s` as a %s", rtag, in, tag)
 }
 
 // resolvePlain applies yaml.v2's implicit resolution to an untagged (or

@@ -1,7 +1,7 @@
 // Package report renders a finding.Result in the formats podlint prints:
 // text for people, json for scripts, sarif for code scanning, github
-// workflow annotations, junit for CI test reports and codeclimate for
-// GitLab Code Quality.
+// workflow annotations, junit for CI test reports, codeclimate for GitLab
+// Code Quality and markdown for job summaries and review comments.
 //
 // Every writer is a pure function of the result and the options: no clock,
 // no environment (apart from the working directory, against which relative
@@ -44,7 +44,7 @@ type Options struct {
 }
 
 // Formats lists the names Write accepts, in the order help texts show them.
-var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate"}
+var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate", "markdown"}
 
 // Write renders res in format to w. Findings are expected to be sorted with
 // finding.Less already; Write sorts a copy anyway so that every format is
@@ -76,6 +76,8 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		err = writeJUnit(&buf, &sorted, opts)
 	case "codeclimate":
 		err = writeCodeClimate(&buf, &sorted, opts)
+	case "markdown":
+		err = writeMarkdown(&buf, &sorted, opts)
 	default:
 		return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 	}

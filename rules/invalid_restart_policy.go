@@ -30,6 +30,9 @@ counts failures and needs Pods that can end.
 				return
 			}
 			if rp == "" {
+				if p.IsFragment() {
+					return // a kustomize patch: the base sets the policy
+				}
 				p.Reportf(path, "%s pod template has no restartPolicy; it defaults to Always, which the API server rejects for Jobs; set restartPolicy: OnFailure or Never", w.Kind)
 				return
 			}

@@ -2,8 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/podlint/podlint/timeline"
+	yaml "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 var sprintf = fmt.Sprintf
@@ -48,4 +52,175 @@ func (p *Pass) Probes() []ProbeRef {
 		}
 	}
 	return out
+}
+
+// probeValues are a probe's timing fields after API-server defaulting (P-1):
+// 0 (or a rejected negative value) becomes the default for period, timeout
+// and both thresholds; initialDelaySeconds has no default.
+type probeValues struct {
+	D, P, T, ST, FT float64
+}
+
+func defaulted(pr *corev1.Probe) probeValues {
+	def := func(v int32, d float64) float64 {
+		if v <= 0 {
+			return d
+		}
+		return float64(v)
+	}
+	return probeValues{
+		D:  math.Max(float64(pr.InitialDelaySeconds), 0),
+		P:  def(pr.PeriodSeconds, timeline.DefaultProbePeriod),
+		T:  def(pr.TimeoutSeconds, timeline.DefaultProbeTimeout),
+		ST: def(pr.SuccessThreshold, timeline.DefaultProbeSuccessThreshold),
+		FT: def(pr.FailureThreshold, timeline.DefaultProbeFailureThreshold),
+	}
+}
+
+// spacing is Δ = max(P, T): against a hanging target each probe takes T
+// and the next one starts when it ends (P-7).
+func (v probeValues) spacing() float64 { return math.Max(v.P, v.T) }
+
+// hangDetection is F-7: a target that hangs at h is detected in
+// [h + (FT−1)·Δ + T, h + FT·Δ + T).
+func (v probeValues) hangDetection() timeline.Interval {
+	d := v.spacing()
+	return timeline.Between((v.FT-1)*d+v.T, v.FT*d+v.T)
+}
+
+// secs formats seconds for messages ("30s", "1.5s").
+func secs(s float64) string { return timeline.FormatSeconds(s) }
+
+// span formats an interval for messages: "20s–30s", or "20s" when exact.
+func span(i timeline.Interval) string {
+	if i.HiUnbounded {
+		return secs(i.Lo) + " or later"
+	}
+	if i.Lo == i.Hi {
+		return secs(i.Lo)
+	}
+	return secs(i.Lo) + "–" + secs(i.Hi)
+}
+
+// tlContainer is the timeline's view of a container, matched by path (names
+// may be duplicated in a broken manifest).
+func (p *Pass) tlContainer(c ContainerRef) *timeline.Container {
+	for _, tc := range p.Timeline().Containers {
+		if tc.Path == c.Path {
+			return tc
+		}
+	}
+	return nil
+}
+
+// declaresPort reports whether the container declares a port of that name.
+func declaresPort(c *corev1.Container, name string) bool {
+	for _, port := range c.Ports {
+		if port.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvePort returns the port number a probe or hook port resolves to in
+// its container (probe.ResolveContainerPort), or -1 when a name is not
+// declared.
+func resolvePort(c *corev1.Container, port intstr.IntOrString) int32 {
+	if port.Type == intstr.Int {
+		return port.IntVal
+	}
+	for _, cp := range c.Ports {
+		if cp.Name == port.StrVal {
+			return cp.ContainerPort
+		}
+	}
+	return -1
+}
+
+// explicitlySet reports whether the field at path is written in the
+// document with a non-null value. Typed decoding cannot tell an omitted
+// field from an explicit 0; the document can.
+func (p *Pass) explicitlySet(path string) bool {
+	doc := p.Object.Doc
+	pos, exact := doc.Locate(path)
+	if !exact {
+		return false
+	}
+	n := nodeAt(doc.Root, pos.Line-doc.LineOffset, pos.Column, 0)
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null"
+}
+
+// nodeAt finds the scalar or alias node at a position.
+func nodeAt(n *yaml.Node, line, col, depth int) *yaml.Node {
+	if n == nil || depth > 200 {
+		return nil
+	}
+	if (n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode) && n.Line == line && n.Column == col {
+		return n
+	}
+	if n.Line > line && n.Kind != yaml.DocumentNode {
+		return nil
+	}
+	for _, c := range n.Content {
+		if found := nodeAt(c, line, col, depth+1); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// expectedPath is where a user-stated expectation comes from: the
+// annotation (the model resolves it on the pod template or the object), or
+// "" for the configuration file.
+func (p *Pass) expectedPath(e timeline.Expected) string {
+	if e.Source != timeline.FromAnnotation {
+		return ""
+	}
+	return e.Path
+}
+
+// describeExpected names the source of an expectation for messages.
+func describeExpected(e timeline.Expected) string {
+	if e.Source == timeline.FromAnnotation {
+		return "annotation " + e.Key
+	}
+	return "configured expected-startup (" + e.Key + ")"
+}
+
+// namedPort returns the port name a probe handler uses (httpGet or
+// tcpSocket with a string port), or "".
+func namedPort(h *corev1.ProbeHandler) (field, name string) {
+	switch {
+	case h.HTTPGet != nil && h.HTTPGet.Port.Type == intstr.String:
+		return "httpGet.port", h.HTTPGet.Port.StrVal
+	case h.TCPSocket != nil && h.TCPSocket.Port.Type == intstr.String:
+		return "tcpSocket.port", h.TCPSocket.Port.StrVal
+	}
+	return "", ""
+}
+
+// probeErrors reports whether every run of the probe errors because it
+// names a port its container does not declare (P-18): such a probe never
+// counts a success or a failure.
+func probeErrors(c ContainerRef, pr *corev1.Probe) bool {
+	_, name := namedPort(&pr.ProbeHandler)
+	return name != "" && portNameProblem(name) == "" && !declaresPort(c.C, name)
+}
+
+// IsFragment reports whether the pod template looks like a patch fragment
+// (a kustomize strategic-merge patch, a Helm values excerpt) rather than a
+// complete manifest: a regular container without an image, which the API
+// server would reject. Rules about something *missing* stay silent on
+// fragments, because the missing part is usually in the base.
+func (p *Pass) IsFragment() bool {
+	for i := range p.Spec.Containers {
+		if p.Spec.Containers[i].Image == "" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,8 +1,3 @@
-// Package timeline is podlint's model of the Pod lifecycle: when probes run,
-// when the kubelet kills a container, when a Pod can be Ready, when SIGTERM and
-// SIGKILL arrive, how a crash loop and a Job play out. It is pure: typed
-// k8s.io/api values in, intervals of seconds out; no YAML and no I/O. The
-// reference is ../shared/SEMANTICS.md; formulas are cited by their F-n names.
 package timeline
 
 import (
@@ -27,6 +22,10 @@ type Workload struct {
 	// template's (the template wins); podlint.dev/expected-startup and
 	// podlint.dev/expected-shutdown are read from here.
 	Annotations map[string]string
+	// AnnotationPaths gives, for each key of Annotations, the field path of
+	// the annotation itself (under the template's metadata or the
+	// object's), so that findings about an annotation point at it.
+	AnnotationPaths map[string]string
 
 	// Path is the field path of the object itself ("" or "items[i]").
 	Path string

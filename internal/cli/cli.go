@@ -136,6 +136,13 @@ func reorderArgs(app *ucli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
+	// Shell completion appends --generate-bash-completion, which urfave/cli
+	// honours only as the last argument and not after a "--"; reordering
+	// `podlint check k8s/ --f<TAB>` broke it. Completion reads the words as
+	// typed anyway.
+	if args[len(args)-1] == "--generate-bash-completion" {
+		return args
+	}
 	var cmd *ucli.Command
 	ci := -1
 	for i := 1; i < len(args); i++ {

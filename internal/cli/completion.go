@@ -10,15 +10,18 @@ import (
 // flag, which lists commands and flags for the word being completed.
 const bashCompletion = `# podlint bash completion; add to ~/.bashrc: source <(podlint completion bash)
 _podlint_complete() {
-  local cur opts
+  local cur opts=""
   cur="${COMP_WORDS[COMP_CWORD]}"
   if [[ "$cur" == -* ]]; then
     opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" "$cur" --generate-bash-completion 2>/dev/null)
-  else
-    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  elif [[ $COMP_CWORD -eq 1 ]]; then
+    opts=$("${COMP_WORDS[0]}" --generate-bash-completion 2>/dev/null)
+  elif [[ "${COMP_WORDS[1]}" == completion ]]; then
+    opts="bash zsh fish"
   fi
+  # Other words after a command are paths: complete file names.
   COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
-  if [[ ${#COMPREPLY[@]} -eq 0 ]]; then
+  if [[ ${#COMPREPLY[@]} -eq 0 && "$cur" != -* ]]; then
     COMPREPLY=($(compgen -f -- "${cur}"))
   fi
 }

@@ -71,7 +71,7 @@ func wantFinding(t *testing.T, rep *jsonReport, file, rule string, parts ...stri
 	t.Errorf("no %s finding in %s with %q; findings: %+v", rule, file, parts, rep.Findings)
 }
 
-const goodPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n    - name: app\n      image: busybox\n"
+const plainPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n    - name: app\n      image: busybox\n"
 
 // A 100 MB file is refused from its size alone: it is never read.
 func TestHostileHugeFile(t *testing.T) {
@@ -86,7 +86,7 @@ func TestHostileHugeFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(goodPod), 0o644)
+	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(plainPod), 0o644)
 	var code int
 	var rep *jsonReport
 	alloc := allocated(func() { code, rep, _ = check(t, nil, dir) })
@@ -166,7 +166,7 @@ func (endless) Read(p []byte) (int, error) {
 // skipped, and the walk neither blocks nor loops.
 func TestHostileWalkSkipsSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(goodPod), 0o644)
+	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(plainPod), 0o644)
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err) // opening it would block forever: no writer
 	}
@@ -192,9 +192,9 @@ func TestHostileUnreadableFile(t *testing.T) {
 		t.Skip("running as root: file permissions do not apply")
 	}
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(goodPod), 0o644)
+	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(plainPod), 0o644)
 	locked := filepath.Join(dir, "locked.yaml")
-	os.WriteFile(locked, []byte(goodPod), 0o000)
+	os.WriteFile(locked, []byte(plainPod), 0o000)
 	code, rep, stderr := check(t, nil, dir)
 	if code != ExitError || !strings.Contains(stderr, "locked.yaml: permission denied") {
 		t.Errorf("exit %d, stderr %q; want 2 and locked.yaml named", code, stderr)
@@ -215,8 +215,8 @@ func TestHostileLimitFlags(t *testing.T) {
 		return p
 	}
 	docs := write("docs.yaml", strings.Repeat("---\na: 1\n", 1_000_000))
-	deep := write("deep.yaml", goodPod+"      x: [[[[[[[[1]]]]]]]]\n")
-	aliases := write("aliases.yaml", "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"+goodPod+"      y: [*x, *x, *x, *x, *x, *x, *x, *x]\n")
+	deep := write("deep.yaml", plainPod+"      x: [[[[[[[[1]]]]]]]]\n")
+	aliases := write("aliases.yaml", "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"+plainPod+"      y: [*x, *x, *x, *x, *x, *x, *x, *x]\n")
 	for _, tc := range []struct {
 		path, flag, value, msg string
 		maxAlloc               uint64
@@ -300,7 +300,7 @@ func TestNothingLost(t *testing.T) {
 		return nil
 	})
 	for goods < 150 {
-		os.WriteFile(filepath.Join(goodDir, fmt.Sprintf("g%03d.yaml", goods)), []byte(strings.Replace(goodPod, "good", fmt.Sprint("good", goods), 1)), 0o644)
+		os.WriteFile(filepath.Join(goodDir, fmt.Sprintf("g%03d.yaml", goods)), []byte(strings.Replace(plainPod, "good", fmt.Sprint("good", goods), 1)), 0o644)
 		goods++
 	}
 
@@ -320,13 +320,13 @@ func TestNothingLost(t *testing.T) {
 		data, err := os.ReadFile(src)
 		switch name {
 		case "deep.yaml":
-			data, err = []byte(goodPod+"x: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n"), nil
+			data, err = []byte(plainPod+"x: "+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"\n"), nil
 		case "big.yaml":
-			data, err = bytes.Repeat([]byte(goodPod), (2<<20)/len(goodPod)+1), nil // over --max-file-size below
+			data, err = bytes.Repeat([]byte(plainPod), (2<<20)/len(plainPod)+1), nil // over --max-file-size below
 		case "docs.yaml":
-			data, err = bytes.Repeat([]byte("---\n"+goodPod), 600), nil // over --max-documents below
+			data, err = bytes.Repeat([]byte("---\n"+plainPod), 600), nil // over --max-documents below
 		case "latin1.yaml":
-			data, err = []byte(goodPod+"      command: [caf\xe9]\n"), nil
+			data, err = []byte(plainPod+"      command: [caf\xe9]\n"), nil
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,195 @@
 package cli
 
-import ucli "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/report/chart"
+	"github.com/podlint/podlint/timeline"
+	ucli "github.com/urfave/cli/v2"
+)
+
+var timelineFormats = []string{"text", "json", "svg", "mermaid"}
 
 func timelineCommand(env *runEnv) *ucli.Command {
-	return &ucli.Command{Name: "timeline", Usage: "show each workload's worst-case lifecycle timeline", Hidden: true,
-		Action: func(c *ucli.Context) error { return &exitError{ExitError, "timeline is not available yet"} }}
+	flags := append([]ucli.Flag{
+		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(timelineFormats, ", "), Value: "text"},
+	}, commonFlags()...)
+	return &ucli.Command{
+		Name:      "timeline",
+		Usage:     "show each workload's worst-case lifecycle: probes, readiness, kills, termination",
+		ArgsUsage: "PATH...",
+		Description: `For each workload: the start chain and probe windows for a healthy start and
+for a container that never becomes healthy, the crash-loop schedule, the
+termination sequence and the controller deadlines. Times are intervals
+[earliest, latest), because a probe's phase relative to container start cannot
+be known from a manifest. --format svg writes one chart per workload (to -o DIR
+when there are several); --format mermaid prints a gantt block for Markdown.`,
+		Flags: flags,
+		Action: func(c *ucli.Context) error {
+			if c.NArg() == 0 {
+				return &exitError{ExitError, "timeline needs at least one PATH (a file, a directory, or - for standard input)"}
+			}
+			s, err := loadSettings(c, env, false)
+			if err != nil {
+				return err
+			}
+			format := c.String("format")
+			if !contains(timelineFormats, format) {
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
+			}
+			srcs, _, errs := s.sources(c, env)
+			items, loadErrs := timelineItems(s, srcs)
+			errs = append(errs, loadErrs...)
+			if err := writeTimelines(c, env, s, format, items); err != nil {
+				return err
+			}
+			for _, e := range errs {
+				fmt.Fprintf(env.stderr, "podlint: %v\n", e)
+			}
+			if len(errs) > 0 {
+				env.code = ExitError
+			}
+			return nil
+		},
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// timelineItems loads the sources and computes every workload's timeline.
+// Input problems are check's business; here they only mean a workload is
+// missing, which stderr says.
+func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
+	var items []chart.Item
+	var errs []error
+	for _, src := range srcs {
+		data := src.Data
+		if data == nil {
+			d, tooBig, err := manifest.ReadSource(src.Path, s.an.Limits.MaxFileSize)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if tooBig {
+				errs = append(errs, fmt.Errorf("%s: larger than --max-file-size (%d bytes), skipped", src.Path, s.an.Limits.MaxFileSize))
+				continue
+			}
+			data = d
+		}
+		res := manifest.Parse(src.Path, data, s.an.Limits)
+		for _, p := range res.Problems {
+			if p.Rule == manifest.RuleInvalidYAML || p.Rule == manifest.RuleInvalidManifest || p.Rule == manifest.RuleHelmTemplate || p.Rule == manifest.RuleLimitExceeded {
+				errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", src.Path, p.Line, p.Column, p.Message))
+			}
+		}
+		for _, o := range res.Objects {
+			if o.Workload == nil {
+				continue
+			}
+			pos, _ := o.Doc.Locate(o.Path)
+			items = append(items, chart.Item{File: src.Path, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
+				Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)})
+		}
+	}
+	return items, errs
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []chart.Item) error {
+	if format == "svg" {
+		return writeSVGs(c, env, items)
+	}
+	out, closeOut, err := openOutput(c, env)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "text":
+		err = chart.Text(out, items, s.color)
+	case "json":
+		err = chart.JSON(out, items)
+	case "mermaid":
+		err = chart.Mermaid(out, items)
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &exitError{ExitError, "writing the timeline: " + err.Error()}
+	}
+	return nil
+}
+
+// writeSVGs prints one chart to standard output or -o FILE, or writes one
+// file per workload into the -o directory.
+func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item) error {
+	o := c.String("output")
+	dir := ""
+	if o != "" {
+		if fi, err := os.Stat(o); (err == nil && fi.IsDir()) || strings.HasSuffix(o, "/") || len(items) > 1 {
+			dir = o
+		}
+	}
+	if dir == "" {
+		if len(items) > 1 {
+			return &exitError{ExitError, fmt.Sprintf("%d workloads: --format svg writes one chart each, so give a directory with -o DIR", len(items))}
+		}
+		if len(items) == 0 {
+			return nil
+		}
+		out, closeOut, err := openOutput(c, env)
+		if err != nil {
+			return err
+		}
+		err = chart.SVG(out, items[0])
+		if cerr := closeOut(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return &exitError{ExitError, "writing the chart: " + err.Error()}
+		}
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &exitError{ExitError, fmt.Sprintf("-o %s: %v", dir, unwrapPathErr(err))}
+	}
+	used := map[string]int{}
+	for _, it := range items {
+		base := strings.ToLower(it.Kind) + "-" + it.Name
+		if it.Namespace != "" {
+			base = it.Namespace + "-" + base
+		}
+		base = strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_")
+		used[base]++
+		if n := used[base]; n > 1 {
+			base = fmt.Sprintf("%s-%d", base, n)
+		}
+		path := filepath.Join(dir, base+".svg")
+		f, err := os.Create(path)
+		if err != nil {
+			return &exitError{ExitError, fmt.Sprintf("%s: %v", path, unwrapPathErr(err))}
+		}
+		err = chart.SVG(f, it)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return &exitError{ExitError, fmt.Sprintf("%s: %v", path, err)}
+		}
+		fmt.Fprintf(env.stderr, "podlint: wrote %s\n", path)
+	}
+	return nil
 }

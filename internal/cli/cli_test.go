@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const goodPod = `apiVersion: v1
+kind: Pod
+metadata: {name: good}
+spec:
+  containers:
+    - name: app
+      image: nginx
+      resources: {requests: {cpu: 10m}}
+`
+
+const badPod = `apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec:
+  containers:
+    - name: app
+      image: nginx
+      resources: {requests: {cpu: 10m}}
+    - name: app
+      image: nginx
+`
+
+// warnPod has only a warning-level finding (an unused suppression).
+const warnPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: warn
+  annotations:
+    ignore-check.podlint.dev/PL010: "kept for a migration"
+spec:
+  containers:
+    - name: app
+      image: nginx
+      resources: {requests: {cpu: 10m}}
+`
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRun pins the exit codes and the behaviour users script against.
+func TestRun(t *testing.T) {
+	cases := []struct {
+		name       string
+		files      map[string]string
+		args       []string
+		stdin      string
+		env        map[string]string
+		wantCode   int
+		wantOut    []string // regexps on stdout
+		notOut     []string
+		wantErr    []string // regexps on stderr
+		wantNoErr  bool
+		wantOutput string // file that must exist after the run (-o)
+	}{
+		{name: "clean file exits 0", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "ok.yaml"},
+			wantCode: 0, wantOut: []string{`1 file, 1 object \(1 workload\)`}, wantNoErr: true},
+		{name: "error finding exits 1", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "bad.yaml"},
+			wantCode: 1, wantOut: []string{`bad.yaml:9:13: error: container name "app" is already used`, `\[PL010 duplicate-container-name\]`}},
+		{name: "warnings do not fail by default", files: map[string]string{"w.yaml": warnPod}, args: []string{"check", "w.yaml"},
+			wantCode: 0, wantOut: []string{`warning: suppression of PL010`}},
+		{name: "fail-on warning", files: map[string]string{"w.yaml": warnPod}, args: []string{"check", "--fail-on", "warning", "w.yaml"},
+			wantCode: 1},
+		{name: "flags after paths", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "bad.yaml", "-f", "json", "--disable", "PL010"},
+			wantCode: 0, wantOut: []string{`"findings": \[\]`}},
+		{name: "disable by name", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--disable=duplicate-container-name", "bad.yaml"},
+			wantCode: 0},
+		{name: "stdin with a name", args: []string{"check", "--stdin-filename", "rendered.yaml", "-"}, stdin: badPod,
+			wantCode: 1, wantOut: []string{`^rendered.yaml:9:13: error`}},
+		{name: "stdin and a file together", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "-", "ok.yaml"}, stdin: badPod,
+			wantCode: 1, wantOut: []string{`<stdin>:9:13`, `2 files, 2 objects`}},
+		{name: "missing path is exit 2 but others are linted", files: map[string]string{"bad.yaml": badPod},
+			args: []string{"check", "nope.yaml", "bad.yaml"}, wantCode: 2,
+			wantOut: []string{`bad.yaml:9:13: error`}, wantErr: []string{`podlint: nope.yaml: no such file or directory`}},
+		{name: "no paths is a usage error", args: []string{"check"}, wantCode: 2, wantErr: []string{`needs at least one PATH`}},
+		{name: "unknown flag", args: []string{"check", "--frobnicate", "x"}, wantCode: 2, wantErr: []string{`flag provided but not defined: -frobnicate`}},
+		{name: "unknown rule", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--disable", "PL999", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`unknown rule "PL999"`}},
+		{name: "bad format", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "-f", "xml", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`--format "xml"`}},
+		{name: "bad kube version", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--kube-version", "banana", "ok.yaml"}, wantCode: 2},
+		{name: "NO_COLOR keeps text plain", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "bad.yaml"},
+			env: map[string]string{"NO_COLOR": "1"}, wantCode: 1, notOut: []string{"\x1b\\["}},
+		{name: "color always", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--color", "always", "bad.yaml"},
+			wantCode: 1, wantOut: []string{"\x1b\\["}},
+		{name: "config discovered upwards", files: map[string]string{".podlint.yaml": "disable: [PL010]\n", "sub/bad.yaml": badPod},
+			args: []string{"check", "sub/bad.yaml"}, wantCode: 0},
+		{name: "config rule severity", files: map[string]string{".podlint.yaml": "rules: {duplicate-container-name: warning}\n", "bad.yaml": badPod},
+			args: []string{"check", "bad.yaml"}, wantCode: 0, wantOut: []string{`warning: container name`}},
+		{name: "no-config ignores it", files: map[string]string{".podlint.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "--no-config", "bad.yaml"}, wantCode: 1},
+		{name: "config fail-on", files: map[string]string{".podlint.yaml": "fail-on: warning\n", "w.yaml": warnPod},
+			args: []string{"check", "w.yaml"}, wantCode: 1},
+		{name: "config excludes", files: map[string]string{".podlint.yaml": "exclude: [\"vendor/**\"]\n", "vendor/bad.yaml": badPod, "ok.yaml": goodPod},
+			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
+		{name: "broken config is exit 2", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`field fail_on not found`}},
+		{name: "explicit config", files: map[string]string{"cfg.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "--config", "cfg.yaml", "bad.yaml"}, wantCode: 0},
+		{name: "output file", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "-o", "out.sarif", "-f", "sarif", "bad.yaml"},
+			wantCode: 1, wantOutput: "out.sarif"},
+		{name: "hidden folders are skipped", files: map[string]string{".git/bad.yaml": badPod, "ok.yaml": goodPod},
+			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
+		{name: "helm chart hint", files: map[string]string{"chart/Chart.yaml": "name: x\n", "chart/templates/d.yaml": "kind: {{ .Values.kind }}\n"},
+			args: []string{"check", "chart"}, wantCode: 1, wantErr: []string{`hint: chart is a Helm chart`}, wantOut: []string{`helm-template`}},
+		{name: "rules command", args: []string{"rules"}, wantCode: 0, wantOut: []string{`PL010  duplicate-container-name`}},
+		{name: "rules markdown", args: []string{"rules", "--format", "markdown"}, wantCode: 0, wantOut: []string{`\| \[PL010\]\(rules/PL010.md\)`}},
+		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
+		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			t.Chdir(dir)
+			t.Setenv("NO_COLOR", "")
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := Run(append([]string{"podlint"}, tc.args...), strings.NewReader(tc.stdin), &stdout, &stderr)
+			if code != tc.wantCode {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, stdout.String(), stderr.String())
+			}
+			for _, re := range tc.wantOut {
+				if !regexp.MustCompile("(?m)" + re).MatchString(stdout.String()) {
+					t.Errorf("stdout does not match %q:\n%s", re, stdout.String())
+				}
+			}
+			for _, re := range tc.notOut {
+				if regexp.MustCompile(re).MatchString(stdout.String()) {
+					t.Errorf("stdout matches %q but must not:\n%q", re, stdout.String())
+				}
+			}
+			for _, re := range tc.wantErr {
+				if !regexp.MustCompile(re).MatchString(stderr.String()) {
+					t.Errorf("stderr does not match %q:\n%s", re, stderr.String())
+				}
+			}
+			if tc.wantNoErr && stderr.Len() > 0 {
+				t.Errorf("unexpected stderr: %s", stderr.String())
+			}
+			if tc.wantOutput != "" {
+				data, err := os.ReadFile(filepath.Join(dir, tc.wantOutput))
+				if err != nil || !json.Valid(data) {
+					t.Errorf("output file %s missing or not JSON: %v", tc.wantOutput, err)
+				}
+				if stdout.Len() != 0 {
+					t.Errorf("report went to stdout as well as -o: %s", stdout.String())
+				}
+			}
+		})
+	}
+}
+
+// TestDeterministic checks that the same input gives byte-identical output
+// whatever the number of workers.
+func TestDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 40; i++ {
+		files[filepath.Join("d", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".yaml")] = badPod + "---\n" + warnPod
+	}
+	writeFiles(t, dir, files)
+	t.Chdir(dir)
+	var first string
+	for _, procs := range []string{"1", "2", "8"} {
+		t.Setenv("GOMAXPROCS", procs)
+		for _, format := range []string{"text", "json", "sarif"} {
+			var out, errb bytes.Buffer
+			Run([]string{"podlint", "check", "-f", format, "--color", "never", "d"}, strings.NewReader(""), &out, &errb)
+			if format == "sarif" {
+				if first == "" {
+					first = out.String()
+				} else if out.String() != first {
+					t.Fatalf("SARIF output differs between runs (GOMAXPROCS=%s)", procs)
+				}
+			}
+		}
+	}
+}

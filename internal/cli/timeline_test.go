@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTimelineGolden pins `podlint timeline` on the shipped examples in every
+// format. Regenerate with go test ./internal/cli -run TestTimelineGolden -update.
+func TestTimelineGolden(t *testing.T) {
+	golden, err := filepath.Abs(filepath.Join("testdata", "golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join("..", ".."))
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"timeline.txt", []string{"timeline", "--no-config", "--color", "never", "testdata/examples"}},
+		{"timeline.json", []string{"timeline", "--no-config", "-f", "json", "testdata/examples"}},
+		{"timeline.mermaid.md", []string{"timeline", "--no-config", "-f", "mermaid", "testdata/examples"}},
+		{"timeline-web.svg", []string{"timeline", "--no-config", "-f", "svg", "testdata/examples/web-deployment.yaml"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := Run(append([]string{"podlint"}, tc.args...), strings.NewReader(""), &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			path := filepath.Join(golden, tc.name)
+			if *update {
+				os.MkdirAll(golden, 0o755)
+				if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("output differs from %s (run with -update to accept):\n%s", path, out.String())
+			}
+			if strings.HasSuffix(tc.name, ".svg") {
+				dec := xml.NewDecoder(bytes.NewReader(out.Bytes()))
+				for {
+					if _, err := dec.Token(); err == io.EOF {
+						break
+					} else if err != nil {
+						t.Fatalf("SVG is not well-formed XML: %v", err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTimelineSVGDirectory writes one chart per workload with -o DIR.
+func TestTimelineSVGDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(filepath.Join("..", ".."))
+	var out, errb bytes.Buffer
+	if code := Run([]string{"podlint", "timeline", "--no-config", "-f", "svg", "-o", dir, "testdata/examples"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
+	if len(files) != 6 {
+		t.Errorf("wrote %d charts, want one per example workload (6): %v", len(files), files)
+	}
+	if code := Run([]string{"podlint", "timeline", "--no-config", "-f", "svg", "testdata/examples"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("several workloads without -o DIR: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,563 @@
+package integration
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// action is the part of action.yml's schema the tests read.
+// Decoding with KnownFields makes a misspelled key (defualt:) an error.
+type action struct {
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Author      string            `yaml:"author"`
+	Branding    map[string]string `yaml:"branding"`
+	Inputs      map[string]struct {
+		Description string `yaml:"description"`
+		Required    bool   `yaml:"required"`
+		Default     string `yaml:"default"`
+	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Description string `yaml:"description"`
+		Value       string `yaml:"value"`
+	} `yaml:"outputs"`
+	Runs struct {
+		Using string       `yaml:"using"`
+		Steps []actionStep `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+type actionStep struct {
+	Name  string            `yaml:"name"`
+	ID    string            `yaml:"id"`
+	If    string            `yaml:"if"`
+	Uses  string            `yaml:"uses"`
+	With  map[string]string `yaml:"with"`
+	Shell string            `yaml:"shell"`
+	Env   map[string]string `yaml:"env"`
+	Run   string            `yaml:"run"`
+}
+
+func loadAction(t *testing.T, path string) (*action, string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&a); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &a, string(raw)
+}
+
+var (
+	expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+	// A third-party action pinned to a full commit, with the release it is
+	// in a comment so that people and Dependabot can read it.
+	pinnedUses = regexp.MustCompile(`^\s*(?:- )?uses: ([\w.-]+/[\w./-]+)@([0-9a-f]{40}) # v\d+(\.\d+)*\s*$`)
+)
+
+// checkAction returns every rule action.yml breaks; the rules are the
+// design's: inputs reach the shell only through env, third-party actions
+// are pinned, every input is used, the outputs come from a step that
+// exists, and the failing step is the last.
+func checkAction(a *action, raw string) []string {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if a.Runs.Using != "composite" {
+		bad("runs.using is %q, want composite", a.Runs.Using)
+	}
+	for _, line := range strings.Split(raw, "\n") {
+		if strings.Contains(line, "uses:") && !strings.HasPrefix(strings.TrimSpace(line), "#") && !pinnedUses.MatchString(line) {
+			bad("not pinned to a commit SHA with a version comment: %s", strings.TrimSpace(line))
+		}
+	}
+	ids := map[string]bool{}
+	var refs []string // every expression in env, with and if
+	for i, s := range a.Runs.Steps {
+		if s.ID != "" {
+			ids[s.ID] = true
+		}
+		switch {
+		case s.Uses != "" && s.Run != "":
+			bad("step %d (%s) has both uses and run", i, s.Name)
+		case s.Run != "":
+			if s.Shell != "bash" {
+				bad("step %q: shell is %q, want bash", s.Name, s.Shell)
+			}
+			// Any expression in a script is pasted in before bash parses it:
+			// an input like "$(curl …)" would run. Values go through env.
+			if expression.MatchString(s.Run) {
+				bad("step %q: run contains an expression %q; pass it through env", s.Name, expression.FindString(s.Run))
+			}
+			if s.If != "" {
+				bad("step %q: run steps must not be conditional (%q); test the input in the script so the step order stays fixed", s.Name, s.If)
+			}
+		case s.Uses == "":
+			bad("step %d (%s) has neither uses nor run", i, s.Name)
+		}
+		for _, v := range s.Env {
+			refs = append(refs, v)
+		}
+		for _, v := range s.With {
+			refs = append(refs, v)
+		}
+		if s.If != "" {
+			refs = append(refs, "${{ "+s.If+" }}")
+		}
+	}
+	for name, in := range a.Inputs {
+		if in.Description == "" {
+			bad("input %s has no description", name)
+		}
+		used := regexp.MustCompile(`\binputs\.` + regexp.QuoteMeta(name) + `\b(?:[^-]|$)`)
+		if !slices.ContainsFunc(refs, used.MatchString) {
+			bad("input %s is never used", name)
+		}
+	}
+	for _, r := range refs {
+		for _, m := range regexp.MustCompile(`\binputs\.([\w-]+)`).FindAllStringSubmatch(r, -1) {
+			if _, ok := a.Inputs[m[1]]; !ok {
+				bad("%q uses input %s, which action.yml does not declare", r, m[1])
+			}
+		}
+		for _, m := range regexp.MustCompile(`\bsteps\.([\w-]+)\.`).FindAllStringSubmatch(r, -1) {
+			if !ids[m[1]] {
+				bad("%q refers to step %s, which does not exist", r, m[1])
+			}
+		}
+	}
+	for name, o := range a.Outputs {
+		m := regexp.MustCompile(`^\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}$`).FindStringSubmatch(o.Value)
+		if m == nil || !ids[m[1]] {
+			bad("output %s = %q is not a step output", name, o.Value)
+		}
+	}
+	for _, name := range []string{"sarif-file", "findings", "exit-code"} {
+		if _, ok := a.Outputs[name]; !ok {
+			bad("output %s is missing", name)
+		}
+	}
+	steps := a.Runs.Steps
+	if len(steps) == 0 {
+		return append(problems, "no steps")
+	}
+	if !strings.HasPrefix(steps[0].Uses, "actions/setup-go@") || steps[0].With["go-version-file"] != "${{ github.action_path }}/go.mod" {
+		bad("the first step must be actions/setup-go with go-version-file: ${{ github.action_path }}/go.mod")
+	}
+	last := steps[len(steps)-1]
+	if last.Run == "" || !strings.Contains(last.Run, `exit "${PODLINT_EXIT`) {
+		bad("the last step must fail the job with the recorded exit code, got %q", last.Run)
+	}
+	for _, s := range steps[:len(steps)-1] {
+		if strings.Contains(s.Run, "PODLINT_EXIT") {
+			bad("step %q fails the job before the last step", s.Name)
+		}
+	}
+	upload := slices.IndexFunc(steps, func(s actionStep) bool { return strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@") })
+	if upload < 0 {
+		bad("no github/codeql-action/upload-sarif step")
+	} else if s := steps[upload]; s.If != "inputs.upload-sarif == 'true'" || s.With["sarif_file"] != "${{ steps.podlint.outputs.sarif-file }}" {
+		bad("the upload step must run if inputs.upload-sarif == 'true' and upload steps.podlint.outputs.sarif-file, got if %q, sarif_file %q", s.If, s.With["sarif_file"])
+	}
+	return problems
+}
+
+func TestActionRules(t *testing.T) {
+	a, raw := loadAction(t, filepath.Join(repoRoot(t), "action.yml"))
+	for _, p := range checkAction(a, raw) {
+		t.Error(p)
+	}
+}
+
+// TestActionRulesCatchBreakage shows checkAction is not vacuous: each
+// mutation of the real action.yml is a mistake it must report.
+func TestActionRulesCatchBreakage(t *testing.T) {
+	_, raw := loadAction(t, filepath.Join(repoRoot(t), "action.yml"))
+	for _, c := range []struct{ name, old, new, want string }{
+		{"input renamed where it is used", "${{ inputs.fail-on }}", "${{ inputs.failon }}", "input fail-on is never used"},
+		{"expression in run", `exit "${PODLINT_EXIT:-2}"`, `exit ${{ steps.podlint.outputs.exit-code }}`, "run contains an expression"},
+		{"tag instead of SHA", "actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0", "actions/setup-go@v5", "not pinned"},
+		{"output from a missing step", "value: ${{ steps.podlint.outputs.findings }}", "value: ${{ steps.lint.outputs.findings }}", "output findings"},
+		{"failing early", "        exit 0\n\n    - name: Write the job summary", "        exit \"$code\"\n        # PODLINT_EXIT\n\n    - name: Write the job summary", "fails the job before the last step"},
+	} {
+		mutated := strings.Replace(raw, c.old, c.new, 1)
+		if mutated == raw {
+			t.Fatalf("%s: action.yml no longer contains %q; update the test", c.name, c.old)
+		}
+		var a action
+		if err := yaml.Unmarshal([]byte(mutated), &a); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		problems := checkAction(&a, mutated)
+		if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, c.want) }) {
+			t.Errorf("%s: checkAction did not report %q; it said %q", c.name, c.want, problems)
+		}
+	}
+}
+
+// runner plays a GitHub Actions runner for a composite action: each run
+// step is written to a file and executed like `shell: bash` on GitHub
+// (bash --noprofile --norc -eo pipefail FILE) in the workspace, with its
+// env expanded from the inputs and earlier step outputs, a fresh
+// GITHUB_OUTPUT and GITHUB_ENV per step, and a shared GITHUB_STEP_SUMMARY.
+// uses steps are not run: setup-go is the Go already installed, and the
+// upload is checked through the arguments it would get.
+type runner struct {
+	t          *testing.T
+	a          *action
+	inputs     map[string]string
+	actionPath string
+	workspace  string
+	temp       string
+	summary    string
+	env        map[string]string            // from GITHUB_ENV
+	outputs    map[string]map[string]string // step id → outputs
+	skipped    []actionStep                 // uses steps that would have run
+	log        strings.Builder
+	failedStep string
+	exitCode   int
+}
+
+func newRunner(t *testing.T, a *action, actionPath, workspace string, inputs map[string]string) *runner {
+	r := &runner{t: t, a: a, actionPath: actionPath, workspace: workspace, temp: t.TempDir(),
+		inputs: map[string]string{}, env: map[string]string{}, outputs: map[string]map[string]string{}}
+	for name, in := range a.Inputs {
+		r.inputs[name] = in.Default
+	}
+	for name, v := range inputs {
+		if _, ok := a.Inputs[name]; !ok {
+			t.Fatalf("the test sets input %s, which action.yml does not declare", name)
+		}
+		r.inputs[name] = v
+	}
+	r.summary = filepath.Join(r.temp, "step_summary.md")
+	if err := os.WriteFile(r.summary, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// eval expands the expressions the action uses; anything else is an error,
+// so the test cannot silently pass an unknown expression as "".
+func (r *runner) eval(s string) string {
+	return expression.ReplaceAllStringFunc(s, func(m string) string {
+		e := expression.FindStringSubmatch(m)[1]
+		switch {
+		case strings.HasPrefix(e, "inputs."):
+			v, ok := r.inputs[strings.TrimPrefix(e, "inputs.")]
+			if !ok {
+				r.t.Errorf("expression %s: no such input", m)
+			}
+			return v
+		case strings.HasPrefix(e, "steps."):
+			parts := strings.Split(e, ".")
+			if len(parts) != 4 || parts[2] != "outputs" {
+				r.t.Errorf("unsupported expression %s", m)
+				return ""
+			}
+			return r.outputs[parts[1]][parts[3]]
+		case e == "github.action_path":
+			return r.actionPath
+		case e == "github.action_ref":
+			return "test"
+		}
+		r.t.Errorf("the test runner does not know the expression %s", m)
+		return ""
+	})
+}
+
+// cond evaluates the only if: form the action uses on uses steps.
+func (r *runner) cond(s string) bool {
+	if s == "" {
+		return true
+	}
+	m := regexp.MustCompile(`^inputs\.([\w-]+) == '(\w+)'$`).FindStringSubmatch(s)
+	if m == nil {
+		r.t.Fatalf("the test runner cannot evaluate if: %s", s)
+	}
+	return r.inputs[m[1]] == m[2]
+}
+
+func (r *runner) run() {
+	t := r.t
+	for i, s := range r.a.Runs.Steps {
+		if r.failedStep != "" {
+			break // no step uses if: always()
+		}
+		if s.Uses != "" {
+			if r.cond(s.If) {
+				for k, v := range s.With {
+					s.With[k] = r.eval(v)
+				}
+				r.skipped = append(r.skipped, s)
+			}
+			continue
+		}
+		script := filepath.Join(r.temp, fmt.Sprintf("step%d.sh", i))
+		output := filepath.Join(r.temp, fmt.Sprintf("output%d", i))
+		envFile := filepath.Join(r.temp, fmt.Sprintf("env%d", i))
+		for _, f := range []string{script, output, envFile} {
+			content := ""
+			if f == script {
+				content = s.Run
+			}
+			if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+		cmd.Dir = r.workspace
+		cmd.Env = append(os.Environ(),
+			"GITHUB_ACTIONS=true",
+			"GITHUB_ACTION_PATH="+r.actionPath,
+			"GITHUB_WORKSPACE="+r.workspace,
+			"RUNNER_TEMP="+r.temp,
+			"GITHUB_OUTPUT="+output,
+			"GITHUB_ENV="+envFile,
+			"GITHUB_STEP_SUMMARY="+r.summary,
+		)
+		for _, k := range slices.Sorted(maps.Keys(r.env)) {
+			cmd.Env = append(cmd.Env, k+"="+r.env[k])
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+			cmd.Env = append(cmd.Env, k+"="+r.eval(s.Env[k]))
+		}
+		out, err := cmd.CombinedOutput()
+		fmt.Fprintf(&r.log, "##[group]%s\n%s##[endgroup]\n", s.Name, out)
+		if s.ID != "" {
+			r.outputs[s.ID] = readCommandFile(t, output)
+		}
+		maps.Copy(r.env, readCommandFile(t, envFile))
+		if err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatalf("step %q: %v", s.Name, err)
+			}
+			r.failedStep, r.exitCode = s.Name, ee.ExitCode()
+		}
+	}
+}
+
+// readCommandFile parses GITHUB_OUTPUT and GITHUB_ENV: name=value lines and
+// name<<DELIMITER blocks.
+func readCommandFile(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	vals := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
+			var body []string
+			for sc.Scan() && sc.Text() != delim {
+				body = append(body, sc.Text())
+			}
+			vals[name] = strings.Join(body, "\n")
+			continue
+		}
+		name, value, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Errorf("%s: malformed line %q", path, line)
+			continue
+		}
+		vals[name] = value
+	}
+	return vals
+}
+
+func (r *runner) output(name string) string {
+	return r.eval(r.a.Outputs[name].Value)
+}
+
+func (r *runner) summaryText() string {
+	b, err := os.ReadFile(r.summary)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sarifResults reads the SARIF file and returns its results' rule IDs.
+func sarifResults(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("SARIF file: %v", err)
+	}
+	var doc struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || doc.Version != "2.1.0" || len(doc.Runs) != 1 {
+		t.Fatalf("%s is not a one-run SARIF 2.1.0 log (%v):\n%s", path, err, b)
+	}
+	ids := []string{}
+	for _, res := range doc.Runs[0].Results {
+		ids = append(ids, res.RuleID)
+	}
+	return ids
+}
+
+// TestAction runs action.yml's steps against manifest sets and checks what
+// a workflow would see: the outputs, the SARIF file the upload step gets,
+// the annotations in the log, the job summary and the job's result.
+func TestAction(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	root := repoRoot(t)
+	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
+
+	t.Run("clean", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod, ".github/workflows/ci.yaml": notKubernetes})
+		r := newRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
+		r.run()
+		if r.failedStep != "" {
+			t.Fatalf("step %q failed with %d on clean manifests:\n%s", r.failedStep, r.exitCode, &r.log)
+		}
+		if got := [3]string{r.output("exit-code"), r.output("findings"), r.output("sarif-file")}; got != [3]string{"0", "0", filepath.Join(r.temp, "podlint.sarif")} {
+			t.Errorf("outputs exit-code, findings, sarif-file = %q", got)
+		}
+		if ids := sarifResults(t, r.output("sarif-file")); len(ids) != 0 {
+			t.Errorf("SARIF has results %v", ids)
+		}
+		if len(r.skipped) != 2 || r.skipped[1].With["sarif_file"] != r.output("sarif-file") {
+			t.Errorf("the upload step would not upload the SARIF file: %+v", r.skipped)
+		}
+		if s := r.summaryText(); !strings.Contains(s, "## podlint\n") || !strings.Contains(s, "no findings") {
+			t.Errorf("summary:\n%s", s)
+		}
+	})
+
+	t.Run("failing", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod, "k8s/api.yaml": badPod})
+		r := newRunner(t, a, root, ws, map[string]string{"paths": "k8s/api.yaml\nk8s/web.yaml"})
+		r.run()
+		if r.failedStep != "Fail on findings" || r.exitCode != 1 {
+			t.Fatalf("want only the last step to fail, with 1; step %q failed with %d:\n%s", r.failedStep, r.exitCode, &r.log)
+		}
+		if r.output("exit-code") != "1" || r.output("findings") != "1" {
+			t.Errorf("outputs exit-code %q, findings %q; want 1, 1", r.output("exit-code"), r.output("findings"))
+		}
+		if ids := sarifResults(t, r.output("sarif-file")); !slices.Equal(ids, []string{"PL113"}) {
+			t.Errorf("SARIF results %v, want [PL113]", ids)
+		}
+		if len(r.skipped) != 1 {
+			t.Errorf("upload-sarif defaults to false, but the upload step would run")
+		}
+		log := r.log.String()
+		if want := fmt.Sprintf("::error file=k8s/api.yaml,line=%d,", badPodLine); !strings.Contains(log, want) {
+			t.Errorf("log lacks the annotation %s:\n%s", want, log)
+		}
+		if want := fmt.Sprintf("k8s/api.yaml:%d:", badPodLine); !strings.Contains(log, want) {
+			t.Errorf("log lacks the text report line %s:\n%s", want, log)
+		}
+		s := r.summaryText()
+		if !strings.Contains(s, fmt.Sprintf("| error | k8s/api.yaml:%d:", badPodLine)) || !strings.Contains(s, "[PL113](") {
+			t.Errorf("summary lacks the finding's row:\n%s", s)
+		}
+		// The summary has the file's timeline exactly when `podlint timeline
+		// -f mermaid` can draw it; until the command exists the step
+		// degrades to the table alone.
+		tl := exec.Command(filepath.Join(r.temp, "podlint"), "timeline", "-f", "mermaid", "--", "k8s/api.yaml")
+		tl.Dir = ws
+		chart, err := tl.Output()
+		if err == nil && len(strings.TrimSpace(string(chart))) > 0 {
+			if !strings.Contains(s, "<details><summary>Timeline of <code>k8s/api.yaml</code></summary>") || !strings.Contains(s, "```") ||
+				!strings.Contains(s, strings.TrimSpace(strings.TrimPrefix(string(chart), "```mermaid"))) {
+				t.Errorf("podlint timeline draws a chart, but the summary does not show it:\n%s", s)
+			}
+		} else if strings.Contains(s, "<details>") {
+			t.Errorf("podlint timeline failed (%v), yet the summary has a timeline section:\n%s", err, s)
+		}
+	})
+
+	t.Run("inputs", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{
+			"k8s/api.yaml": badPod,
+			// A config the action must pick up through the config input.
+			"ci/podlint.yaml": "disable: [PL113]\n",
+		})
+		r := newRunner(t, a, root, ws, map[string]string{
+			"config": "ci/podlint.yaml", "kube-version": "1.29", "sarif-file": "reports/podlint.sarif",
+			"annotations": "false", "summary": "false", "format": "json", "fail-on": "info", "args": "--enable PL113",
+		})
+		r.run()
+		if r.failedStep != "Fail on findings" || r.exitCode != 1 {
+			t.Fatalf("want only the last step to fail, with 1 (--enable in args wins over the config's disable); step %q exited %d:\n%s", r.failedStep, r.exitCode, &r.log)
+		}
+		if r.output("sarif-file") != "reports/podlint.sarif" {
+			t.Errorf("sarif-file output %q", r.output("sarif-file"))
+		}
+		if ids := sarifResults(t, filepath.Join(ws, "reports", "podlint.sarif")); len(ids) != 1 {
+			t.Errorf("SARIF results %v, want one", ids)
+		}
+		if log := r.log.String(); strings.Contains(log, "::error") || !strings.Contains(log, `"id": "PL113"`) {
+			t.Errorf("want a json report and no annotations in the log:\n%s", log)
+		}
+		if s := r.summaryText(); s != "" {
+			t.Errorf("summary: false, but the summary is:\n%s", s)
+		}
+	})
+
+	t.Run("inputs are data", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod})
+		r := newRunner(t, a, root, ws, map[string]string{
+			"paths": "k8s $(touch pwned-paths) `touch pwned-backtick` *", "args": "--disable=PL113;touch${IFS}pwned-args",
+		})
+		r.run()
+		for _, f := range []string{"pwned-paths", "pwned-backtick", "pwned-args", "touch"} {
+			if _, err := os.Stat(filepath.Join(ws, f)); err == nil {
+				t.Errorf("an input ran as shell code: %s exists", f)
+			}
+		}
+		// "$(touch" is a path that does not exist: a usage/I-O error, exit 2.
+		if r.output("exit-code") != "2" || r.failedStep != "Fail on findings" || r.exitCode != 2 {
+			t.Errorf("exit-code %q, step %q exited %d; want 2 from the last step:\n%s", r.output("exit-code"), r.failedStep, r.exitCode, &r.log)
+		}
+	})
+
+	// The examples the README shows; the summary is what a user sees.
+	examples := filepath.Join(root, "testdata", "examples")
+	if _, err := os.Stat(examples); err == nil {
+		t.Run("examples", func(t *testing.T) {
+			ws := t.TempDir()
+			if err := os.CopyFS(filepath.Join(ws, "examples"), os.DirFS(examples)); err != nil {
+				t.Fatal(err)
+			}
+			r := newRunner(t, a, root, ws, map[string]string{"paths": "examples"})
+			r.run()
+			if r.output("exit-code") != "1" || r.exitCode != 1 {
+				t.Errorf("exit-code %q, job exit %d; the examples are there to show findings", r.output("exit-code"), r.exitCode)
+			}
+			t.Logf("job summary for testdata/examples:\n%s", r.summaryText())
+		})
+	}
+}

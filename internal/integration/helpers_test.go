@@ -1,0 +1,118 @@
+// Package integration tests podlint where users run it: the GitHub Action,
+// the pre-commit hooks, the CI snippets of docs/ci.md, Helm and kustomize
+// pipes, shell completion and the generated documentation. The tests run
+// the real artifacts (action.yml's shell steps, pre-commit itself, bash
+// completion) rather than re-stating them.
+package integration
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/podlint/podlint/internal/cli"
+)
+
+// repoRoot is the checkout this test file is in.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot find the test's source file")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binOut  []byte
+)
+
+// podlintBinary builds cmd/podlint once per test run, for the tests that
+// need a real executable (shell completion calls it by name).
+func podlintBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "podlint-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "podlint")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/podlint")
+		cmd.Dir = repoRoot(t)
+		binOut, binErr = cmd.CombinedOutput()
+	})
+	if binErr != nil {
+		t.Fatalf("go build ./cmd/podlint: %v\n%s", binErr, binOut)
+	}
+	return binPath
+}
+
+// runCLI calls cli.Run in dir (it reads the working directory for config
+// discovery and relative paths), with stdin.
+func runCLI(t *testing.T, dir, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	var out, errb bytes.Buffer
+	code = cli.Run(append([]string{"podlint"}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// writeFiles creates files (slash paths relative to dir) with their contents.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Manifests shared by the tests. badPod has one error (PL113) on line 10.
+const (
+	goodPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+    - name: app
+      image: nginx
+      readinessProbe:
+        httpGet: {path: /ready, port: 8080}
+`
+	badPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: api
+spec:
+  containers:
+    - name: app
+      image: nginx
+      livenessProbe:
+        successThreshold: 3
+        httpGet: {path: /healthz, port: 8080}
+`
+	badPodLine = 10
+	// notKubernetes is YAML pre-commit hands to the hook like any other.
+	notKubernetes = `name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+`
+)

@@ -1,0 +1,164 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// git runs git in dir with a fixed identity, failing the test on error.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=podlint test", "-c", "user.email=test@podlint.invalid",
+		"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// hookRepo commits a copy of this checkout's files as they are on disk,
+// tracked or not (but not ignored), to a new repository: pre-commit needs a
+// commit to clone, and the test must exercise the working tree, not the
+// last commit.
+func hookRepo(t *testing.T) (dir, rev string) {
+	t.Helper()
+	root := repoRoot(t)
+	list := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		t.Skipf("cannot list the checkout's files with git (%v); the pre-commit test needs a git checkout", err)
+	}
+	dir = t.TempDir()
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, name)
+		data, err := os.ReadFile(src)
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "podlint under test")
+	return dir, git(t, dir, "rev-parse", "HEAD")
+}
+
+var (
+	snippetRepo = regexp.MustCompile(`(?m)^(\s*- repo: ).*$`)
+	snippetRev  = regexp.MustCompile(`(?m)^(\s*rev: ).*$`)
+)
+
+// TestPreCommit installs the hooks of .pre-commit-hooks.yaml with
+// pre-commit itself, configured by the snippets of docs/ci.md, and commits
+// good and bad manifests.
+func TestPreCommit(t *testing.T) {
+	for _, tool := range []string{"pre-commit", "git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed; install it to run the pre-commit hook test (Debian: apt-get install pre-commit)", tool)
+		}
+	}
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks, rev := hookRepo(t)
+	// pre-commit's golang language runs `go install ./...` with GOPATH set
+	// to its own directory, which would mean an empty module cache and a
+	// download. GOMODCACHE wins over GOPATH, so the modules already on this
+	// machine are used; GOPROXY=off proves nothing is fetched.
+	env := append(os.Environ(),
+		"PRE_COMMIT_HOME="+t.TempDir(),
+		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
+		"GOFLAGS=-mod=mod",
+		"GOPROXY=off",
+		"GOTOOLCHAIN=local",
+		"SKIP=",
+		"PRE_COMMIT_COLOR=never",
+	)
+
+	for _, c := range []struct {
+		snippet string
+		args    []string // after `pre-commit run`
+	}{
+		{"pre-commit", []string{"podlint", "--all-files"}},
+		{"pre-commit-all", []string{"podlint-all"}},
+	} {
+		t.Run(c.snippet, func(t *testing.T) {
+			cfg := snippet(t, c.snippet)
+			cfg = snippetRepo.ReplaceAllString(cfg, "${1}"+hooks)
+			cfg = snippetRev.ReplaceAllString(cfg, "${1}"+rev)
+			if !strings.Contains(cfg, hooks) || !strings.Contains(cfg, rev) {
+				t.Fatalf("could not point the snippet at the test's hook repository:\n%s", cfg)
+			}
+			project := t.TempDir()
+			git(t, project, "init", "-q")
+			writeFiles(t, project, map[string]string{
+				".pre-commit-config.yaml":   cfg,
+				"k8s/web.yaml":              goodPod,
+				".github/workflows/ci.yaml": notKubernetes, // not Kubernetes: skipped silently
+				"k8s/empty.yaml":            "# nothing here yet\n",
+				// A chart template, excluded by the snippet's exclude (the
+				// whole-repository hook walks it and gets the hint instead).
+				"charts/shop/Chart.yaml":                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+				"charts/shop/templates/deployment.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n",
+			})
+			if c.snippet == "pre-commit-all" {
+				// podlint-all walks directories, where chart templates are
+				// reported; a repository using it keeps them out with an
+				// exclude in .podlint.yaml.
+				writeFiles(t, project, map[string]string{".podlint.yaml": "exclude: [charts/**]\n"})
+			}
+			git(t, project, "add", "-A")
+
+			run := func() (int, string) {
+				cmd := exec.Command("pre-commit", append([]string{"run"}, c.args...)...)
+				cmd.Dir = project
+				cmd.Env = env
+				out, err := cmd.CombinedOutput()
+				if ee, ok := err.(*exec.ExitError); ok {
+					return ee.ExitCode(), string(out)
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				return 0, string(out)
+			}
+			if code, out := run(); code != 0 {
+				t.Fatalf("hook failed on good manifests (exit %d):\n%s", code, out)
+			}
+
+			writeFiles(t, project, map[string]string{"k8s/api.yaml": badPod})
+			git(t, project, "add", "-A")
+			code, out := run()
+			if code != 1 {
+				t.Fatalf("hook exit %d on a bad manifest, want 1:\n%s", code, out)
+			}
+			if want := fmt.Sprintf("k8s/api.yaml:%d:", badPodLine); !strings.Contains(out, want) || !strings.Contains(out, "PL113") {
+				t.Errorf("hook output lacks %s … PL113:\n%s", want, out)
+			}
+			if strings.Contains(out, "ci.yaml") || strings.Contains(out, "templates/deployment.yaml") {
+				t.Errorf("hook reported a file it should skip:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,334 @@
+// Package chart renders computed timelines for `podlint timeline`: a
+// terminal Gantt chart (Text), a documented JSON form (JSON), a
+// self-contained SVG (SVG) and a Mermaid gantt block for Markdown (Mermaid).
+// All four draw the same rows, built here from a *timeline.Timeline, so
+// they never disagree.
+package chart
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/podlint/podlint/timeline"
+)
+
+// Item is one object to render.
+type Item struct {
+	File                              string
+	Line                              int
+	APIVersion, Kind, Namespace, Name string
+	Timeline                          *timeline.Timeline
+}
+
+// title is "Deployment shop/web (deploy.yaml:3)".
+func (it Item) title() string {
+	s := it.Kind
+	if it.Namespace != "" {
+		s += " " + it.Namespace + "/" + it.Name
+	} else if it.Name != "" {
+		s += " " + it.Name
+	}
+	if it.File != "" {
+		s += fmt.Sprintf(" (%s:%d)", it.File, it.Line)
+	}
+	return strings.TrimSpace(s)
+}
+
+// rowKind selects the colour of a row.
+type rowKind int
+
+const (
+	kindRun     rowKind = iota // a container running / starting
+	kindBudget                 // startup probe budget
+	kindKill                   // a probe kill window
+	kindReady                  // readiness
+	kindPreStop                // preStop hook
+	kindStop                   // stop signal → SIGKILL window
+	kindPod                    // pod-level event
+)
+
+// row is one bar. A phase runs From → To: the parts [From.Lo, From.Hi) and
+// [To.Lo, To.Hi) are uncertain, [From.Hi, To.Lo) certain. An event (Event
+// true) is only the uncertain range To (or an exact instant).
+type row struct {
+	Group string // container name, or "pod"
+	Label string // phase name
+	Kind  rowKind
+	From  timeline.Interval
+	To    timeline.Interval
+	Event bool
+}
+
+// section is one chart: all its rows share an origin.
+type section struct {
+	Title  string
+	Origin string
+	Rows   []row
+}
+
+// end is the largest bounded instant of the section, the base of its axis.
+func (s section) end() float64 {
+	m := 0.0
+	for _, r := range s.Rows {
+		for _, iv := range []timeline.Interval{r.From, r.To} {
+			m = math.Max(m, iv.Lo)
+			if !iv.HiUnbounded {
+				m = math.Max(m, iv.Hi)
+			}
+		}
+	}
+	return m
+}
+
+func typeLabel(c *timeline.Container) string {
+	switch c.Type {
+	case timeline.Init:
+		return c.Name + " (init)"
+	case timeline.Sidecar:
+		return c.Name + " (sidecar)"
+	}
+	return c.Name
+}
+
+// sections builds the start-up chart (seconds after pod creation; probe
+// times shifted by the container's earliest start) and the shutdown chart
+// (seconds after the delete request).
+func sections(tl *timeline.Timeline) []section {
+	if tl == nil || tl.Pod == nil {
+		return nil
+	}
+	up := section{Title: "start-up", Origin: "pod creation"}
+	for _, c := range tl.Containers {
+		g := typeLabel(c)
+		S := c.Start.Interval
+		if c.Type == timeline.Init {
+			to := S
+			if c.Done != nil {
+				to = c.Done.Interval
+			}
+			up.Rows = append(up.Rows, row{Group: g, Label: "run", Kind: kindRun, From: S, To: to})
+			continue
+		}
+		if c.Ready != nil {
+			up.Rows = append(up.Rows, row{Group: g, Label: "start → ready", Kind: kindReady, From: S, To: S.Add(c.Ready.Interval)})
+		}
+		if sp := c.Startup; sp != nil {
+			budget := timeline.Interval{Lo: sp.GuaranteedBudget.Lo, Hi: sp.MaxBudget.Lo}
+			up.Rows = append(up.Rows, row{Group: g, Label: "startup budget", Kind: kindBudget, From: S, To: S.Add(budget)})
+		}
+		if lp := c.Liveness; lp != nil {
+			up.Rows = append(up.Rows, row{Group: g, Label: "liveness kill if unhealthy", Kind: kindKill, To: S.Add(lp.KillDecision.Interval), Event: true})
+		}
+	}
+	if tl.Pod.Ready != nil {
+		up.Rows = append(up.Rows, row{Group: "pod", Label: "Ready", Kind: kindPod, To: tl.Pod.Ready.Interval, Event: true})
+	}
+	down := section{Title: "shutdown", Origin: "delete request"}
+	for _, c := range tl.Containers {
+		tr := c.Termination
+		if tr == nil {
+			continue
+		}
+		g := typeLabel(c)
+		if tr.PreStop != nil && tr.PreStop.Skipped == "" {
+			down.Rows = append(down.Rows, row{Group: g, Label: "preStop", Kind: kindPreStop, From: timeline.At(0), To: tr.PreStop.Duration.Interval})
+		}
+		down.Rows = append(down.Rows, row{Group: g, Label: "SIGTERM → SIGKILL", Kind: kindStop, From: tr.StopSignal.Interval, To: tr.SIGKILL.Interval})
+	}
+	if len(down.Rows) > 0 {
+		down.Rows = append(down.Rows, row{Group: "pod", Label: "gone", Kind: kindPod, To: tl.Pod.Terminated.Interval, Event: true})
+	}
+	ctl := controllerSection(tl)
+	var out []section
+	for _, s := range []section{up, down, ctl} {
+		if len(s.Rows) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// controllerSection charts the controller-level numbers: a Deployment's
+// pod readiness against its progress deadline and its rollout, a
+// StatefulSet's creation and rolling update, a Job's retries against its
+// active deadline.
+func controllerSection(tl *timeline.Timeline) section {
+	s := section{Title: "controller", Origin: "the rollout or job starts"}
+	zero := timeline.At(0)
+	if d := tl.Deployment; d != nil {
+		s.Title, s.Origin = "Deployment", "the rollout starts"
+		s.Rows = append(s.Rows,
+			row{Group: "new pod", Label: "creation → Ready", Kind: kindReady, From: zero, To: d.PodReady.Interval},
+			row{Group: "new pod", Label: "progress deadline", Kind: kindKill, To: timeline.At(d.ProgressDeadline.V), Event: true},
+			row{Group: "rollout", Label: fmt.Sprintf("%g replicas", d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval})
+	}
+	if st := tl.StatefulSet; st != nil {
+		s.Title, s.Origin = "StatefulSet", "the rollout starts"
+		s.Rows = append(s.Rows, row{Group: "rollout", Label: "creation", Kind: kindRun, From: zero, To: st.Creation.Interval})
+		if st.RollingUpdate != nil {
+			s.Rows = append(s.Rows, row{Group: "rollout", Label: "rolling update", Kind: kindRun, From: zero, To: st.RollingUpdate.Interval})
+		}
+	}
+	if j := tl.Job; j != nil {
+		s.Title, s.Origin = "Job", "the job starts"
+		s.Rows = append(s.Rows, row{Group: "job", Label: fmt.Sprintf("%g retries used up", j.BackoffLimit.V), Kind: kindRun, From: zero, To: j.Retries.Interval})
+		if j.ActiveDeadline != nil {
+			s.Rows = append(s.Rows, row{Group: "job", Label: "activeDeadlineSeconds", Kind: kindKill, To: timeline.At(j.ActiveDeadline.V), Event: true})
+		}
+		s.Rows = append(s.Rows, row{Group: "job", Label: "gives up", Kind: kindPod, To: j.GivesUp.Interval, Event: true})
+	}
+	return s
+}
+
+// niceStep picks a tick step giving at most maxTicks ticks up to end.
+func niceStep(end float64, maxTicks int) float64 {
+	for _, s := range []float64{1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 43200, 86400} {
+		if end/s <= float64(maxTicks) {
+			return s
+		}
+	}
+	return math.Ceil(end/float64(maxTicks)/86400) * 86400
+}
+
+// axis returns the axis end and tick step for a section.
+func axis(s section, maxTicks int) (end, step float64) {
+	e := s.end()
+	if e <= 0 {
+		e = 1
+	}
+	step = niceStep(e*1.05, maxTicks)
+	end = math.Ceil(e*1.05/step) * step
+	return end, step
+}
+
+// tickLabel prints seconds, or minutes once the axis is long.
+func tickLabel(t, step float64) string {
+	if step >= 60 && math.Mod(t, 60) == 0 {
+		if t >= 3600 && math.Mod(t, 3600) == 0 {
+			return fmt.Sprintf("%gh", t/3600)
+		}
+		return fmt.Sprintf("%gm", t/60)
+	}
+	return fmt.Sprintf("%gs", t)
+}
+
+// secs formats a time for sentences: "25 s", "1.5 s", "5 min 30 s".
+func secs(x float64) string {
+	if math.IsInf(x, 1) {
+		return "never"
+	}
+	x = math.Round(x*10) / 10
+	if x >= 120 {
+		m := math.Floor(x / 60)
+		r := x - 60*m
+		if r == 0 {
+			return fmt.Sprintf("%g\u00a0min", m)
+		}
+		return fmt.Sprintf("%g\u00a0min %g\u00a0s", m, r)
+	}
+	return fmt.Sprintf("%g\u00a0s", x)
+}
+
+// between is "between 25 s and 35 s", "at 12 s", "from 5 s on (no upper bound)".
+func between(iv timeline.Interval) string {
+	switch {
+	case iv.HiUnbounded:
+		return "from " + secs(iv.Lo) + " on (no upper bound)"
+	case iv.Exact():
+		return "at " + secs(iv.Lo)
+	}
+	return "between " + secs(iv.Lo) + " and " + secs(iv.Hi)
+}
+
+func plus(p []string) string {
+	if len(p) == 0 {
+		return ""
+	}
+	return " + " + strings.Join(p, " + ")
+}
+
+// summary states the key numbers in words.
+func summary(tl *timeline.Timeline) []string {
+	if tl == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range tl.Containers {
+		if sp := c.Startup; sp != nil {
+			out = append(out, fmt.Sprintf("startup probe gives %s %s guaranteed (at most %s); if it never starts, it is killed %s after start",
+				c.Name, secs(sp.GuaranteedBudget.Lo), secs(sp.MaxBudget.Lo), between(sp.KillDecision.Interval)))
+		}
+		if lp := c.Liveness; lp != nil {
+			when := "after start"
+			if lp.Gated {
+				when = "after start (unhealthy right after startup succeeds)"
+			}
+			out = append(out, fmt.Sprintf("liveness kills %s %s %s; a hang is detected %s after it begins",
+				c.Name, between(lp.KillDecision.Interval), when, between(lp.HangDetection.Interval)))
+		}
+		if rp := c.Readiness; rp != nil && c.Ready != nil {
+			out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
+				c.Name, between(c.Ready.Interval), secs(rp.FirstProbeTypical)))
+		}
+	}
+	if pod := tl.Pod; pod != nil {
+		if r := pod.Ready; r != nil {
+			s := "Pod Ready at the earliest " + secs(r.Lo) + " after creation"
+			if r.HiUnbounded {
+				s += ", no upper bound from the spec"
+				stated := true
+				for _, c := range tl.Containers {
+					if c.Type != timeline.Init && !c.ExpectedStartup.OK {
+						stated = false
+					}
+				}
+				if !stated {
+					s += " (state podlint.dev/expected-startup)"
+				}
+			} else {
+				s += ", at the latest " + secs(r.Hi)
+			}
+			out = append(out, s+plus(r.Plus))
+		}
+		for _, c := range tl.Containers {
+			if tr := c.Termination; tr != nil {
+				out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
+					c.Name, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
+			}
+		}
+		if len(pod.SidecarStopOrder) > 0 {
+			out = append(out, "sidecars stop in the order "+strings.Join(pod.SidecarStopOrder, ", "))
+		}
+		out = append(out, fmt.Sprintf("grace period %s, restartPolicy %s, QoS class %s", secs(pod.GracePeriod.V), pod.RestartPolicy, pod.QOSClass))
+	}
+	if d := tl.Deployment; d != nil {
+		verdict := "stays within"
+		if d.MayExceedDeadline {
+			verdict = "may exceed"
+		}
+		out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %g replicas takes roughly %s",
+			between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), d.Replicas.V, between(d.Rollout.Interval)))
+	}
+	if s := tl.StatefulSet; s != nil {
+		line := fmt.Sprintf("StatefulSet (%s): creating %g replicas takes %s", s.PodManagementPolicy, s.Replicas.V, between(s.Creation.Interval))
+		if s.RollingUpdate != nil {
+			line += ", a rolling update " + between(s.RollingUpdate.Interval)
+		}
+		out = append(out, line+plus(s.Creation.Plus))
+	}
+	if j := tl.Job; j != nil {
+		line := fmt.Sprintf("Job (%s, backoffLimit %g): gives up %s after it starts%s", j.RestartPolicy, j.BackoffLimit.V, between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
+		if j.DeadlineFirst {
+			line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
+		}
+		out = append(out, line)
+	}
+	for _, n := range tl.Notes {
+		out = append(out, "note: "+n.Text)
+	}
+	for _, e := range tl.Errors {
+		out = append(out, "error: "+e.Error())
+	}
+	return out
+}

@@ -1,0 +1,289 @@
+package chart
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"regexp"
+
+	"github.com/podlint/podlint/timeline"
+)
+
+// JSONSchemaVersion is bumped on incompatible changes of the JSON form
+// documented in docs/timeline-output.md.
+const JSONSchemaVersion = 1
+
+// The JSON form is built from structs, not maps, so key order is fixed.
+// Intervals are timeline.Interval: [lo, hi] with null for an unbounded hi.
+// Absent probes and hooks are absent keys, never zeros.
+
+type jsonDoc struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Objects       []jsonObject `json:"objects"`
+}
+
+type jsonObject struct {
+	File              string          `json:"file"`
+	Line              int             `json:"line"`
+	APIVersion        string          `json:"apiVersion,omitempty"`
+	Kind              string          `json:"kind"`
+	Namespace         string          `json:"namespace"`
+	Name              string          `json:"name"`
+	KubernetesVersion string          `json:"kubernetesVersion"`
+	Containers        []jsonContainer `json:"containers"`
+	Pod               *jsonPod        `json:"pod,omitempty"`
+	Controller        *jsonController `json:"controller,omitempty"`
+	Notes             []jsonNote      `json:"notes,omitempty"`
+	Errors            []string        `json:"errors,omitempty"`
+}
+
+type jsonContainer struct {
+	Name            string             `json:"name"`
+	Type            string             `json:"type"`
+	Path            string             `json:"path"`
+	Start           timeline.Interval  `json:"start"`
+	StartUnknowns   []string           `json:"startUnknowns,omitempty"`
+	ExpectedStartup *float64           `json:"expectedStartup,omitempty"`
+	Started         *timeline.Interval `json:"started,omitempty"`
+	Ready           *timeline.Interval `json:"ready,omitempty"`
+	StartupProbe    *jsonStartup       `json:"startupProbe,omitempty"`
+	LivenessProbe   *jsonLiveness      `json:"livenessProbe,omitempty"`
+	ReadinessProbe  *jsonReadiness     `json:"readinessProbe,omitempty"`
+	PostStart       *jsonHook          `json:"postStart,omitempty"`
+	Termination     *jsonTermination   `json:"termination,omitempty"`
+}
+
+type jsonStartup struct {
+	FirstProbe       timeline.Interval `json:"firstProbe"`
+	GuaranteedBudget float64           `json:"guaranteedBudget"`
+	MaxBudget        float64           `json:"maxBudget"`
+	KillDecision     timeline.Interval `json:"killDecision"`
+	KillDecisionHang timeline.Interval `json:"killDecisionHang"`
+	KillGracePeriod  float64           `json:"killGracePeriod"`
+}
+
+type jsonLiveness struct {
+	FirstProbe       timeline.Interval  `json:"firstProbe"`
+	KillDecision     timeline.Interval  `json:"killDecision"`
+	KillDecisionHang timeline.Interval  `json:"killDecisionHang"`
+	HangDetection    timeline.Interval  `json:"hangDetection"`
+	KillGracePeriod  float64            `json:"killGracePeriod"`
+	NextStart        *timeline.Interval `json:"nextStart,omitempty"`
+	GatedByStartup   bool               `json:"gatedByStartup"`
+}
+
+type jsonReadiness struct {
+	FirstProbe        timeline.Interval `json:"firstProbe"`
+	FirstProbeTypical float64           `json:"firstProbeTypical"`
+	Ready             timeline.Interval `json:"ready"`
+	NotReadyDetection timeline.Interval `json:"notReadyDetection"`
+	GatedByStartup    bool              `json:"gatedByStartup"`
+}
+
+type jsonHook struct {
+	Kind     string            `json:"kind"`
+	Duration timeline.Interval `json:"duration"`
+	Exact    bool              `json:"exact"`
+	Skipped  string            `json:"skipped,omitempty"`
+}
+
+type jsonTermination struct {
+	GracePeriod float64           `json:"gracePeriod"`
+	PreStop     *jsonHook         `json:"preStop,omitempty"`
+	Sigterm     timeline.Interval `json:"sigterm"`
+	Sigkill     timeline.Interval `json:"sigkill"`
+	Exit        timeline.Interval `json:"exit"`
+	WaitsFor    []string          `json:"waitsFor,omitempty"`
+}
+
+type jsonPod struct {
+	Ready            *timeline.Interval `json:"ready"`
+	ReadyUnknowns    []string           `json:"readyUnknowns,omitempty"`
+	Initialized      timeline.Interval  `json:"initialized"`
+	Terminated       timeline.Interval  `json:"terminated"`
+	GracePeriod      float64            `json:"gracePeriod"`
+	RestartPolicy    string             `json:"restartPolicy"`
+	QOSClass         string             `json:"qosClass"`
+	ActiveDeadline   *float64           `json:"activeDeadline,omitempty"`
+	ReadinessGates   []string           `json:"readinessGates,omitempty"`
+	SidecarStopOrder []string           `json:"sidecarStopOrder,omitempty"`
+}
+
+type jsonController struct {
+	Kind              string             `json:"kind"`
+	PodReadyWorstCase *timeline.Interval `json:"podReadyWorstCase,omitempty"`
+	Unknowns          []string           `json:"unknowns,omitempty"`
+	// Deployment
+	ProgressDeadline  *float64           `json:"progressDeadline,omitempty"`
+	MayExceedDeadline *bool              `json:"mayExceedDeadline,omitempty"`
+	Rollout           *timeline.Interval `json:"rollout,omitempty"`
+	// StatefulSet
+	Creation      *timeline.Interval `json:"creation,omitempty"`
+	RollingUpdate *timeline.Interval `json:"rollingUpdate,omitempty"`
+	// Job
+	BackoffLimit   *float64           `json:"backoffLimit,omitempty"`
+	BackoffCap     *float64           `json:"backoffCap,omitempty"`
+	JobRetries     *timeline.Interval `json:"jobRetries,omitempty"`
+	ActiveDeadline *float64           `json:"activeDeadline,omitempty"`
+	JobGivesUp     *timeline.Interval `json:"jobGivesUp,omitempty"`
+	JobUnknowns    []string           `json:"jobUnknowns,omitempty"`
+	DeadlineFirst  *bool              `json:"deadlineFirst,omitempty"`
+	// Pods restarted by the kubelet (restartPolicy ≠ Never)
+	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
+}
+
+type jsonRestart struct {
+	Restart int               `json:"restart"`
+	Delay   timeline.Interval `json:"delay"`
+	Start   timeline.Interval `json:"start"`
+}
+
+type jsonNote struct {
+	Path string `json:"path,omitempty"`
+	Text string `json:"text"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func hookJSON(h *timeline.Hook) *jsonHook {
+	if h == nil {
+		return nil
+	}
+	return &jsonHook{Kind: h.Kind, Duration: h.Duration.Interval, Exact: h.Exact, Skipped: h.Skipped}
+}
+
+// JSON writes the documented machine-readable form (docs/timeline-output.md).
+func JSON(w io.Writer, items []Item) error {
+	doc := jsonDoc{SchemaVersion: JSONSchemaVersion, Objects: []jsonObject{}}
+	for _, it := range items {
+		doc.Objects = append(doc.Objects, objectJSON(it))
+	}
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return err
+	}
+	// Keep intervals on one line: "[25, 35]" reads better than four lines.
+	_, err := w.Write(intervalRE.ReplaceAll(out.Bytes(), []byte("[$1, $2]")))
+	return err
+}
+
+// intervalRE matches an indented two-element array of numbers or null; a
+// raw newline cannot occur inside a JSON string, so strings never match.
+var intervalRE = regexp.MustCompile(`\[\n\s*(-?[0-9][0-9.eE+-]*|null),\n\s*(-?[0-9][0-9.eE+-]*|null)\n\s*\]`)
+
+func objectJSON(it Item) jsonObject {
+	o := jsonObject{File: it.File, Line: it.Line, APIVersion: it.APIVersion, Kind: it.Kind, Namespace: it.Namespace, Name: it.Name, Containers: []jsonContainer{}}
+	tl := it.Timeline
+	if tl == nil {
+		return o
+	}
+	o.KubernetesVersion = tl.Version.String()
+	for _, c := range tl.Containers {
+		jc := jsonContainer{Name: c.Name, Type: string(c.Type), Path: c.Path, Start: c.Start.Interval, StartUnknowns: c.Start.Plus}
+		if c.ExpectedStartup.OK {
+			jc.ExpectedStartup = ptr(c.ExpectedStartup.Seconds)
+		}
+		if c.Type != timeline.Init {
+			jc.Started = ptr(c.Started.Interval)
+		}
+		if c.Ready != nil {
+			jc.Ready = ptr(c.Ready.Interval)
+		}
+		if s := c.Startup; s != nil {
+			jc.StartupProbe = &jsonStartup{FirstProbe: s.FirstProbe.Interval, GuaranteedBudget: s.GuaranteedBudget.Lo, MaxBudget: s.MaxBudget.Lo,
+				KillDecision: s.KillDecision.Interval, KillDecisionHang: s.KillDecisionHang.Interval, KillGracePeriod: s.GracePeriod.V}
+		}
+		if l := c.Liveness; l != nil {
+			jl := &jsonLiveness{FirstProbe: l.FirstProbe.Interval, KillDecision: l.KillDecision.Interval, KillDecisionHang: l.KillDecisionHang.Interval,
+				HangDetection: l.HangDetection.Interval, KillGracePeriod: l.GracePeriod.V, GatedByStartup: l.Gated}
+			if l.NextStart != nil {
+				jl.NextStart = ptr(l.NextStart.Interval)
+			}
+			jc.LivenessProbe = jl
+		}
+		if r := c.Readiness; r != nil {
+			jr := &jsonReadiness{FirstProbe: r.FirstProbe.Interval, FirstProbeTypical: r.FirstProbeTypical, NotReadyDetection: r.NotReadyDetection.Interval, GatedByStartup: r.Gated}
+			if c.Ready != nil {
+				jr.Ready = c.Ready.Interval
+			}
+			jc.ReadinessProbe = jr
+		}
+		jc.PostStart = hookJSON(c.PostStart)
+		if t := c.Termination; t != nil {
+			jc.Termination = &jsonTermination{GracePeriod: t.GracePeriod.V, PreStop: hookJSON(t.PreStop), Sigterm: t.StopSignal.Interval,
+				Sigkill: t.SIGKILL.Interval, Exit: t.Exit.Interval, WaitsFor: t.WaitsFor}
+		}
+		o.Containers = append(o.Containers, jc)
+	}
+	if p := tl.Pod; p != nil {
+		jp := &jsonPod{Initialized: p.Initialized.Interval, Terminated: p.Terminated.Interval, GracePeriod: p.GracePeriod.V,
+			RestartPolicy: string(p.RestartPolicy), QOSClass: string(p.QOSClass), ReadinessGates: p.ReadinessGates, SidecarStopOrder: p.SidecarStopOrder}
+		if p.Ready != nil {
+			jp.Ready = ptr(p.Ready.Interval)
+			jp.ReadyUnknowns = p.Ready.Plus
+		}
+		if p.ActiveDeadline != nil {
+			jp.ActiveDeadline = ptr(p.ActiveDeadline.V)
+		}
+		o.Pod = jp
+	}
+	o.Controller = controllerJSON(it.Kind, tl)
+	for _, n := range tl.Notes {
+		o.Notes = append(o.Notes, jsonNote{Path: n.Path, Text: n.Text})
+	}
+	for _, e := range tl.Errors {
+		o.Errors = append(o.Errors, e.Error())
+	}
+	return o
+}
+
+func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
+	c := &jsonController{Kind: kind}
+	used := false
+	if tl.Pod != nil {
+		if tl.Pod.Ready != nil {
+			c.PodReadyWorstCase = ptr(tl.Pod.Ready.Interval)
+			c.Unknowns = tl.Pod.Ready.Plus
+		}
+		for _, r := range tl.Pod.RestartSchedule {
+			c.RestartSchedule = append(c.RestartSchedule, jsonRestart{Restart: r.N, Delay: r.Delay, Start: r.Start.Interval})
+		}
+		used = true
+	}
+	if d := tl.Deployment; d != nil {
+		c.PodReadyWorstCase = ptr(d.PodReady.Interval)
+		c.ProgressDeadline = ptr(d.ProgressDeadline.V)
+		c.MayExceedDeadline = ptr(d.MayExceedDeadline)
+		c.Rollout = ptr(d.Rollout.Interval)
+		used = true
+	}
+	if s := tl.StatefulSet; s != nil {
+		c.Creation = ptr(s.Creation.Interval)
+		if s.RollingUpdate != nil {
+			c.RollingUpdate = ptr(s.RollingUpdate.Interval)
+		}
+		used = true
+	}
+	if j := tl.Job; j != nil {
+		c.BackoffLimit = ptr(j.BackoffLimit.V)
+		c.BackoffCap = ptr(j.BackoffCap)
+		c.JobRetries = ptr(j.Retries.Interval)
+		c.JobGivesUp = ptr(j.GivesUp.Interval)
+		c.JobUnknowns = j.GivesUp.Plus
+		c.DeadlineFirst = ptr(j.DeadlineFirst)
+		if j.ActiveDeadline != nil {
+			c.ActiveDeadline = ptr(j.ActiveDeadline.V)
+		}
+		used = true
+	}
+	if !used {
+		return nil
+	}
+	return c
+}

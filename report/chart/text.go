@@ -1,0 +1,204 @@
+package chart
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+)
+
+// Terminal layout: 80 columns, a label column and the bars.
+const (
+	textWidth  = 80
+	labelWidth = 28
+	barWidth   = textWidth - labelWidth - 2
+)
+
+const (
+	glyphSolid  = '█'
+	glyphFuzzy  = '░'
+	glyphMark   = '┃'
+	glyphArrow  = '▸'
+	glyphNoCell = ' '
+)
+
+// Text writes one Gantt chart per item, readable at 80 columns and without
+// colour: █ is certain, ░ the uncertain part of a [lo, hi) range, ┃ an exact
+// instant and ▸ a range without upper bound. color enables ANSI colours.
+func Text(w io.Writer, items []Item, useColor bool) error {
+	bw := bufio.NewWriter(w)
+	paint := func(k rowKind, s string) string { return s }
+	bold := func(s string) string { return s }
+	if useColor {
+		palette := map[rowKind]*color.Color{
+			kindRun: color.New(color.FgCyan), kindBudget: color.New(color.FgYellow), kindKill: color.New(color.FgRed),
+			kindReady: color.New(color.FgGreen), kindPreStop: color.New(color.FgMagenta), kindStop: color.New(color.FgRed),
+			kindPod: color.New(color.FgBlue, color.Bold),
+		}
+		for _, c := range palette {
+			c.EnableColor() // the caller decided; do not second-guess the TTY
+		}
+		b := color.New(color.Bold)
+		b.EnableColor()
+		paint = func(k rowKind, s string) string { return palette[k].Sprint(s) }
+		bold = func(s string) string { return b.Sprint(s) }
+	}
+	for i, it := range items {
+		if i > 0 {
+			fmt.Fprintln(bw)
+		}
+		tl := it.Timeline
+		head := it.title()
+		if tl != nil {
+			head += " — Kubernetes " + tl.Version.String()
+		}
+		fmt.Fprintln(bw, bold(head))
+		secs := sections(tl)
+		if len(secs) == 0 {
+			fmt.Fprintln(bw, "  (no pod spec to chart)")
+		}
+		for _, s := range secs {
+			end, step := axis(s, barWidth/9)
+			fmt.Fprintf(bw, "\n%s, seconds after %s\n", s.Title, s.Origin)
+			ticks, line := axisText(end, step)
+			fmt.Fprintf(bw, "%s  %s\n%s  %s\n", pad("", labelWidth), ticks, pad("", labelWidth), line)
+			group := ""
+			for _, r := range s.Rows {
+				if r.Group != group {
+					group = r.Group
+					fmt.Fprintln(bw, bold(truncate(group, textWidth)))
+				}
+				cells := rowCells(r, end)
+				var sb strings.Builder
+				for _, c := range cells {
+					if c == glyphNoCell {
+						sb.WriteRune(c)
+					} else {
+						sb.WriteString(paint(r.Kind, string(c)))
+					}
+				}
+				fmt.Fprintf(bw, "%s  %s\n", pad("  "+truncate(r.Label, labelWidth-2), labelWidth), strings.TrimRight(sb.String(), " "))
+			}
+		}
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, "█ certain  ░ uncertain [lo, hi)  ┃ exact instant  ▸ no upper bound")
+		for _, line := range summary(tl) {
+			writeWrapped(bw, "• ", line)
+		}
+	}
+	return bw.Flush()
+}
+
+// axisText is the tick labels and the axis line for barWidth columns.
+func axisText(end, step float64) (string, string) {
+	labels := []rune(strings.Repeat(" ", barWidth))
+	line := []rune(strings.Repeat("─", barWidth))
+	for t := 0.0; t <= end+1e-9; t += step {
+		col := int(math.Round(t / end * float64(barWidth)))
+		if col >= barWidth {
+			col = barWidth - 1
+		}
+		line[col] = '┼'
+		if col == 0 {
+			line[col] = '├'
+		}
+		lab := []rune(tickLabel(t, step))
+		start := col
+		if start+len(lab) > len(labels) {
+			start = len(labels) - len(lab)
+		}
+		free := true
+		for j := start - 1; j < start+len(lab)+1 && j < len(labels); j++ {
+			if j >= 0 && labels[j] != ' ' {
+				free = false
+			}
+		}
+		if free {
+			copy(labels[start:], lab)
+		}
+	}
+	return strings.TrimRight(string(labels), " "), string(line)
+}
+
+// rowCells draws one row: each cell covers end/barWidth seconds.
+func rowCells(r row, end float64) []rune {
+	cells := []rune(strings.Repeat(string(glyphNoCell), barWidth))
+	scale := end / float64(barWidth)
+	col := func(t float64) int {
+		c := int(math.Floor(t / scale))
+		return max(0, min(c, barWidth-1))
+	}
+	fill := func(a, b float64, g rune) {
+		if b <= a {
+			return
+		}
+		last := int(math.Ceil(b/scale)) - 1
+		for c := col(a); c <= min(last, barWidth-1); c++ {
+			if cells[c] != glyphSolid || g == glyphSolid {
+				cells[c] = g
+			}
+		}
+	}
+	to := r.To
+	hi := to.Hi
+	if to.HiUnbounded {
+		hi = end
+	}
+	if !r.Event {
+		fill(r.From.Lo, r.From.Hi, glyphFuzzy)
+		fill(r.From.Hi, to.Lo, glyphSolid)
+	}
+	fill(to.Lo, hi, glyphFuzzy)
+	if to.Exact() && (r.Event || to.Lo == r.From.Hi) {
+		cells[col(to.Lo)] = glyphMark
+	}
+	if to.HiUnbounded {
+		cells[barWidth-1] = glyphArrow
+	}
+	return cells
+}
+
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// writeWrapped wraps a sentence at 80 columns with a hanging indent.
+func writeWrapped(w io.Writer, bullet, s string) {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(bullet))
+	line := bullet
+	width := utf8.RuneCountInString(line)
+	// Split on ASCII spaces only: numbers and units are joined by a
+	// no-break space so "32 s" never wraps apart.
+	for _, word := range strings.Split(s, " ") {
+		if word == "" {
+			continue
+		}
+		n := utf8.RuneCountInString(word)
+		if width+n+1 > textWidth && width > len(indent) {
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			line, width = indent, len(indent)
+		}
+		if width > len(indent) && line != bullet {
+			line += " "
+			width++
+		}
+		line += word
+		width += n
+	}
+	fmt.Fprintln(w, line)
+}

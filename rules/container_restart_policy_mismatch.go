@@ -1,0 +1,126 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	corev1 "k8s.io/api/core/v1"
+)
+
+var ContainerRestartPolicyMismatch = &Rule{
+	ID: "PL305", Name: "container-restart-policy-mismatch", Title: "container-level restartPolicy contradicts the workload or is dropped on this version",
+	Severity: finding.Error,
+	Doc: `Since Kubernetes 1.35 (feature ContainerRestartRules: alpha in 1.34, beta and on by default in 1.35)
+a container may override the Pod's ` + "`restartPolicy`" + ` with its own ` + "`restartPolicy`" + ` and
+` + "`restartPolicyRules`" + ` (restart on chosen exit codes). The first matching rule wins, then the container's
+policy, then the Pod's (SEMANTICS R-1, R-5). Two things go wrong with it.
+
+**The override contradicts the controller.** Workload validation does not look at container-level
+policies, so the API server accepts:
+
+* a Job or CronJob container with ` + "`restartPolicy: Always`" + `: the container is restarted even after it
+  exits 0, so the Pod never completes and the Job never succeeds (it runs until its
+  ` + "`activeDeadlineSeconds`" + `, if it has one);
+* a Deployment, StatefulSet, DaemonSet, ReplicaSet or ReplicationController container with
+  ` + "`restartPolicy: Never`" + ` or ` + "`OnFailure`" + `: when it exits (with 0, for ` + "`OnFailure`" + `) it is not restarted and
+  stays terminated; a terminated container is not ready, so the Pod stays NotReady and out of its
+  Services' endpoints until someone deletes it.
+
+**The cluster drops the field.** On Kubernetes 1.34 (gate off by default) the API server silently
+removes container-level ` + "`restartPolicy`" + ` from regular containers, non-` + "`Always`" + ` policies from init
+containers and all ` + "`restartPolicyRules`" + `, so the Pod's policy applies instead. On 1.28–1.33 a
+regular container's ` + "`restartPolicy`" + ` and an init container's ` + "`OnFailure`" + `/` + "`Never`" + ` are rejected, and
+` + "`restartPolicyRules`" + ` does not exist (kubectl rejects it as an unknown field, or the server drops it).
+The rule action ` + "`RestartAllContainers`" + ` needs 1.36 (RestartAllContainersOnContainerExits: alpha in
+1.35, beta and on in 1.36); 1.35 rejects it. podlint checks against ` + "`--kube-version`" + `.
+
+**Fix:** remove the container-level policy (the Pod's applies), or use one that fits the controller:
+` + "`Never`" + `/` + "`OnFailure`" + ` plus rules in Jobs, ` + "`Always`" + ` in long-running workloads; on older clusters, rely on the
+Pod's ` + "`restartPolicy`" + ` until the cluster is upgraded.`,
+	Check: func(p *Pass) {
+		v := p.Version
+		for _, c := range p.Containers() {
+			if c.Type != Sidecar && c.C.RestartPolicy != nil {
+				cp := *c.C.RestartPolicy
+				if !v.ContainerRestartRules() {
+					fate, effect := restartFieldFate(v, c.Type, "restartPolicy")
+					if effect == fieldDropped && string(cp) == string(p.RestartPolicy()) {
+						continue // dropping it changes nothing
+					}
+					tail := map[fieldEffect]string{fieldDropped: sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
+					p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
+						Message: sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35 (ContainerRestartRules); on %s %s%s; remove it, or upgrade the cluster",
+							c.Type, c.C.Name, cp, v, fate, tail)})
+				} else if c.Type == Regular {
+					checkRestartPolicyFits(p, c, cp)
+				}
+			}
+			if len(c.C.RestartPolicyRules) == 0 {
+				continue
+			}
+			switch {
+			case !v.ContainerRestartRules():
+				fate, _ := restartFieldFate(v, c.Type, "restartPolicyRules")
+				p.Report(Diagnostic{Path: c.Field("restartPolicyRules"), Container: c.C.Name,
+					Message: sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35 (ContainerRestartRules); on %s %s, so exit codes do not change whether it restarts; remove them, or upgrade the cluster",
+						c.Type, c.C.Name, v, fate)})
+			case !v.AtLeast(36):
+				for i, r := range c.C.RestartPolicyRules {
+					if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+						p.Report(Diagnostic{Path: c.Field(sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
+							Message: sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36 (RestartAllContainersOnContainerExits, alpha and off in 1.35); on %s the API server rejects the Pod; use action Restart, or upgrade the cluster",
+								c.Type, c.C.Name, v)})
+					}
+				}
+			}
+		}
+	},
+}
+
+type fieldEffect int
+
+const (
+	fieldDropped  fieldEffect = iota // the API server removes the field
+	fieldRejected                    // the API server rejects the Pod
+	fieldUnknown                     // the field is not in the API yet
+)
+
+// restartFieldFate says what a cluster of version v does with a container
+// restart field it does not support (v < 1.35).
+func restartFieldFate(v timeline.Version, t ContainerType, field string) (string, fieldEffect) {
+	switch {
+	case v.AtLeast(34):
+		return "the API server drops it silently (the gate is off by default)", fieldDropped
+	case field == "restartPolicyRules" || !v.AtLeast(28):
+		return "the field does not exist yet: kubectl rejects it as an unknown field, or the API server drops it", fieldUnknown
+	case t == Regular:
+		return "the API server rejects the Pod (restartPolicy may not be set for non-init containers)", fieldRejected
+	}
+	return "the API server rejects the Pod (init containers accept only restartPolicy: Always)", fieldRejected
+}
+
+// checkRestartPolicyFits reports a regular container's own policy that
+// contradicts its controller (R-5).
+func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartPolicy) {
+	w := p.Workload
+	path := c.Field("restartPolicy")
+	switch {
+	case w.Job != nil && cp == corev1.ContainerRestartPolicyAlways:
+		p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: []Related{{Path: p.SpecPath("restartPolicy"), Message: "the Pod's restartPolicy"}},
+			Message: sprintf("container %q has restartPolicy: Always in a %s: it is restarted even after it exits 0, so the Pod never completes and the Job never succeeds (it runs until activeDeadlineSeconds, if set); remove it, or use OnFailure or Never",
+				c.C.Name, w.Kind)})
+	case builtinLongRunning(w) && cp != corev1.ContainerRestartPolicyAlways:
+		when := "exits"
+		if cp == corev1.ContainerRestartPolicyOnFailure {
+			when = "exits with 0"
+		}
+		p.Report(Diagnostic{Path: path, Container: c.C.Name,
+			Message: sprintf("container %q has restartPolicy: %s in a %s, whose Pods must keep running: when it %s it is not restarted and stays terminated and not ready, so the Pod is NotReady and out of its Services until it is deleted; remove it (the Pod's Always applies)",
+				c.C.Name, cp, w.Kind, when)})
+	}
+}
+
+// builtinLongRunning reports the controllers that require restartPolicy
+// Always and forbid activeDeadlineSeconds (R-6, V-11).
+func builtinLongRunning(w *timeline.Workload) bool {
+	return w.Deployment != nil || w.StatefulSet != nil || w.DaemonSet != nil || w.ReplicaSet != nil || w.ReplicationController != nil
+}

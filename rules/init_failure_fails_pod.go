@@ -1,0 +1,172 @@
+package rules
+
+import (
+	"path"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+var InitFailureFailsPod = &Rule{
+	ID: "PL302", Name: "init-failure-fails-pod", Title: "a transient init container failure fails the Pod for good under restartPolicy Never",
+	Severity: finding.Warning,
+	Doc: `Under ` + "`restartPolicy: Always`" + ` or ` + "`OnFailure`" + ` a failed init container is restarted with the crash-loop
+back-off (10 s, 20 s, 40 s … 300 s) and the Pod waits in ` + "`Init:CrashLoopBackOff`" + ` until it succeeds. Under
+` + "`restartPolicy: Never`" + ` the kubelet does not restart it: the first non-zero exit marks the Pod
+**Failed** and the app containers never start (SEMANTICS R-1, R-4, PH-1). An init container that
+reaches the network – ` + "`nslookup mydb`" + `, ` + "`wget http://…`" + `, ` + "`pg_isready`" + `, ` + "`kubectl get`" + ` – fails
+whenever DNS is not ready yet or the dependency restarts, so one blip ends the Pod.
+
+podlint reports a regular init container (not a sidecar) when
+
+* the Pod's ` + "`restartPolicy`" + ` is ` + "`Never`" + ` (long-running controllers cannot use it; see PL301), and
+* its command calls a network tool (` + "`nslookup`" + `, ` + "`dig`" + `, ` + "`wget`" + `, ` + "`curl`" + `, ` + "`nc`" + `, ` + "`pg_isready`" + `,
+  ` + "`mysqladmin`" + `, ` + "`redis-cli`" + `, ` + "`kubectl`" + `, ` + "`git`" + `, ` + "`gsutil`" + `, ` + "`aws`" + ` …) or passes a network URL, in a
+  place where its failure becomes the container's exit code: the exec form, the last command of a
+  ` + "`sh -c`" + ` script, or any command under ` + "`set -e`" + `. Calls inside a retry loop, followed by ` + "`||`" + `,
+  or given ` + "`--retry`" + ` flags are left alone, and so are init containers whose own
+  ` + "`restartPolicy`" + ` overrides the Pod's (Kubernetes 1.35 and later).
+
+**Jobs.** ` + "`Never`" + ` is the usual policy for Jobs and is fine there: the Job controller replaces a
+failed Pod after its back-off (10 s doubling) and counts it against ` + "`backoffLimit`" + `, so a transient
+init failure costs one retry. The rule fires for a Job (or CronJob) only when it has no retry at
+all: ` + "`backoffLimit: 0`" + ` (or ` + "`backoffLimitPerIndex: 0`" + `), where one failed lookup fails the whole Job
+with ` + "`BackoffLimitExceeded`" + `.
+
+**Fix:** retry inside the command (` + "`until nslookup mydb; do sleep 2; done`" + `, bounded with ` + "`timeout`" + `, see
+PL303), or use ` + "`restartPolicy: OnFailure`" + ` so that the kubelet retries the init container; in a Job,
+raise ` + "`backoffLimit`" + `.`,
+	Check: func(p *Pass) {
+		if p.IsLongRunning() || p.RestartPolicy() != corev1.RestartPolicyNever {
+			return
+		}
+		related := []Related{{Path: p.SpecPath("restartPolicy"), Message: "restartPolicy: Never: a failed init container is not restarted"}}
+		outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
+		if js := p.Workload.Job; js != nil {
+			field, limit := jobRetryLimit(js)
+			if limit != 0 {
+				return // the Job replaces the failed Pod (counted against backoffLimit)
+			}
+			related = append(related, Related{Path: timeline.Join(p.Workload.JobPath, field), Message: field + " 0: the Job does not replace a failed Pod"})
+			outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
+		}
+		for _, c := range p.Containers() {
+			if c.Type != Init || ownRestartPolicy(p, c) {
+				continue
+			}
+			call, at := transientCall(c)
+			if call == "" {
+				continue
+			}
+			fix := "use restartPolicy: OnFailure so that the kubelet retries it"
+			if p.Workload.Job != nil {
+				fix = "raise backoffLimit"
+			}
+			p.Report(Diagnostic{Path: at, Container: c.C.Name, Related: related,
+				Message: sprintf("init container %q runs %s, which fails when DNS or the server it reaches is briefly unavailable; under restartPolicy: Never one failed attempt %s; retry inside the command (until …; do sleep 2; done, bounded by timeout) or %s",
+					c.C.Name, call, outcome, fix)})
+		}
+	},
+}
+
+// jobRetryLimit is the Job's retry limit and its field name: the per-index
+// limit when set, else backoffLimit (default 6).
+func jobRetryLimit(js *batchv1.JobSpec) (field string, limit int32) {
+	switch {
+	case js.BackoffLimitPerIndex != nil:
+		return "backoffLimitPerIndex", *js.BackoffLimitPerIndex
+	case js.BackoffLimit != nil:
+		return "backoffLimit", *js.BackoffLimit
+	}
+	return "backoffLimit", 6
+}
+
+// ownRestartPolicy reports whether an init container's own restartPolicy
+// or restartPolicyRules (ContainerRestartRules, on by default since 1.35)
+// may restart it after a failure, whatever the Pod's policy.
+func ownRestartPolicy(p *Pass, c ContainerRef) bool {
+	if !p.Version.ContainerRestartRules() {
+		return false
+	}
+	if c.C.RestartPolicy != nil && *c.C.RestartPolicy != corev1.ContainerRestartPolicyNever {
+		return true
+	}
+	return len(c.C.RestartPolicyRules) > 0
+}
+
+// appContainers names the regular containers for messages.
+func appContainers(p *Pass) string {
+	var names []string
+	for _, c := range p.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	if len(names) == 0 {
+		return "the app containers"
+	}
+	return nameList(names, 4)
+}
+
+// neverStart says that the app containers never start, with the verb
+// agreeing: "app" never starts, "a" and "b" never start.
+func neverStart(p *Pass) string {
+	if len(p.Spec.Containers) == 1 {
+		return appContainers(p) + " never starts"
+	}
+	return appContainers(p) + " never start"
+}
+
+// nameList quotes names and joins them: "a", "b" and "c"; beyond limit
+// names it ends with "and N more".
+func nameList(names []string, limit int) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = sprintf("%q", n)
+	}
+	if len(q) > limit {
+		q = append(q[:limit-1], sprintf("%d more", len(q)-limit+1))
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// transientCall finds a network call whose failure fails the init
+// container, and the path of the command word or script that holds it.
+func transientCall(c ContainerRef) (call, at string) {
+	words := containerCommand(c)
+	cs := scriptOf(words)
+	retries := func(ws []string) bool {
+		for _, w := range ws {
+			if strings.Contains(w, "retry") || strings.HasPrefix(w, "--tries") || strings.HasPrefix(w, "--retries") {
+				return true
+			}
+		}
+		return false
+	}
+	if cs.Script.Text == "" {
+		if len(words) == 0 {
+			return "", ""
+		}
+		ws := make([]string, len(words))
+		for i, w := range words {
+			ws[i] = w.Text
+		}
+		if retries(ws) {
+			return "", ""
+		}
+		return networkCall(path.Base(ws[0]), ws), words[0].Path
+	}
+	for _, cmd := range shellCommands(shellTokens(cs.Script.Text)) {
+		if retries(cmd.Words) || !cmd.FailureFails(cs.Errexit) {
+			continue
+		}
+		if call := networkCall(cmd.Name, cmd.Words); call != "" {
+			return call, cs.Script.Path
+		}
+	}
+	return "", ""
+}

@@ -1,0 +1,219 @@
+package rules
+
+import (
+	"math"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	corev1 "k8s.io/api/core/v1"
+)
+
+var JobDeadlineBeforeRetries = &Rule{
+	ID: "PL304", Name: "job-deadline-before-retries", Title: "Job deadline ends it before its retries or its work can run",
+	Severity: finding.Warning,
+	Doc: `A Job's ` + "`activeDeadlineSeconds`" + ` counts from the Job's start; when it passes, the Job fails with
+` + "`DeadlineExceeded`" + ` and its running Pods are stopped, whatever ` + "`backoffLimit`" + ` says (SEMANTICS §5.3). Two
+configurations make the deadline win before the rest of the spec can matter.
+
+**Retries that can never run.** With ` + "`restartPolicy: Never`" + ` the Job controller waits before each
+replacement Pod: ` + "`min(10 s · 2^(k−1), 600 s)`" + ` after the k-th failure (capped at 360 s up to Kubernetes
+1.27). Reaching ` + "`backoffLimit`" + ` L therefore takes at least (F-12)
+
+    Σ_{k=1..L} min(10·2^(k−1), cap)   (+ L+1 Pod run times)
+
+– 630 s for the default L = 6. With ` + "`restartPolicy: OnFailure`" + ` the kubelet restarts the container in
+place with the crash-loop back-off (0, 10, 20, 40 … 300 s), 310 s for L = 6. When
+` + "`activeDeadlineSeconds`" + ` is not above that sum even with instant failures, the deadline always ends the
+Job first and the last retries never start: ` + "`backoffLimit`" + ` is dead configuration, and a reader of the
+manifest overestimates how hard the Job tries. The message says how many retries fit. This is
+reported only when ` + "`backoffLimit`" + ` (or ` + "`backoffLimitPerIndex`" + `) is written in the manifest: a Job that sets
+only a deadline simply uses the deadline as its limit.
+
+**Work that can never start.** Pod creation to the start of the first app container takes at least
+the fixed sleeps of the init containers (` + "`sleep 120`" + `, ` + "`sh -c 'sleep 60; …'`" + `) and the start-up gates the
+spec imposes (a sidecar's startup probe cannot pass before its ` + "`initialDelaySeconds`" + `). A Job
+` + "`activeDeadlineSeconds`" + `, or a Pod ` + "`activeDeadlineSeconds`" + ` in the Job's template (which also counts image
+pulls and init containers, §5.6), that is not above that time fails every attempt before the work
+begins. ` + "`activeDeadlineSeconds: 0`" + ` on a Job fails it on its first sync.
+
+**Fix:** raise ` + "`activeDeadlineSeconds`" + ` above the back-off sum plus the run times (the message gives
+the number), or lower ` + "`backoffLimit`" + ` to the retries that fit; shorten the init sleeps or raise the
+deadline well above them.`,
+	Check: func(p *Pass) {
+		w := p.Workload
+		if w.Job == nil {
+			return
+		}
+		t := p.Timeline()
+		if t == nil || t.Job == nil {
+			return
+		}
+		j := t.Job
+		if ads := j.ActiveDeadline; ads != nil && ads.V == 0 {
+			p.Reportf(ads.Path, "activeDeadlineSeconds 0 fails the %s on its first sync, before any Pod runs (DeadlineExceeded); remove it or give the time the Job may run", w.Kind)
+			return
+		}
+		jobReported := checkDeadlineBeforeWork(p, t)
+		// A backoffLimit left at its default is not configuration that can
+		// be dead: the deadline is then simply the Job's limit.
+		if jobReported || j.ActiveDeadline == nil || !j.DeadlineFirst || j.BackoffLimit.V < 1 || !j.BackoffLimit.Set {
+			return
+		}
+		checkDeadlineBeforeRetries(p, t)
+	},
+}
+
+// checkDeadlineBeforeWork reports Job or Pod deadlines not above the time
+// the spec forces before the first app container starts; it returns true
+// when the Job deadline was reported.
+func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
+	if t.Pod == nil || len(p.Spec.Containers) == 0 {
+		return false
+	}
+	forced := 0.0
+	var parts []string
+	var first *timeline.Container
+	for _, c := range p.Containers() {
+		tc := p.tlContainer(c)
+		if c.Type == Regular && first == nil {
+			first = tc
+		}
+		if tc == nil {
+			continue
+		}
+		switch c.Type {
+		case Init:
+			if tc.Run != nil && len(tc.Run.Plus) == 0 && !tc.Run.HiUnbounded {
+				if tc.Run.Lo > 0 {
+					parts = append(parts, sprintf("init container %q runs %s", c.C.Name, timeline.FormatSeconds(tc.Run.Lo)))
+				}
+				continue // the model already counts it
+			}
+			if s, ok := forcedSleep(c); ok && s > 0 {
+				forced += s
+				parts = append(parts, sprintf("init container %q sleeps %s", c.C.Name, timeline.FormatSeconds(s)))
+			}
+		case Sidecar:
+			if tc.Done != nil {
+				if gate := tc.Done.Lo - tc.Start.Lo; gate > 0 {
+					parts = append(parts, sprintf("sidecar %q holds the next container for at least %s (startup probe, postStart)", c.C.Name, timeline.FormatSeconds(gate)))
+				}
+			}
+		}
+	}
+	if first == nil {
+		return false
+	}
+	forced += first.Start.Lo
+	if forced <= 0 {
+		return false
+	}
+	detail := strings.Join(parts, ", ")
+	if detail == "" {
+		detail = "the start-up chain takes " + timeline.FormatSeconds(forced)
+	}
+	reported := false
+	if ads := t.Job.ActiveDeadline; ads != nil && ads.V <= forced {
+		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
+			Message: sprintf("activeDeadlineSeconds %s ends the %s before its work can start: %s, so %q cannot start before %s after the Pod is created (image pulls not counted); every run fails with DeadlineExceeded; raise activeDeadlineSeconds well above %s plus the run time",
+				timeline.FormatSeconds(ads.V), p.Workload.Kind, detail, first.Name, durText(forced), durText(forced))})
+		reported = true
+	}
+	if ads := t.Pod.ActiveDeadline; ads != nil && ads.V >= 1 && ads.V <= forced {
+		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
+			Message: sprintf("the Pod's activeDeadlineSeconds %s (counted from the Pod's start, init containers included) passes before %q can start: %s, so it cannot start before %s; every Pod fails with DeadlineExceeded and the %s fails once backoffLimit is used up; raise activeDeadlineSeconds well above %s plus the run time",
+				timeline.FormatSeconds(ads.V), first.Name, detail, durText(forced), p.Workload.Kind, durText(forced))})
+	}
+	return reported
+}
+
+// checkDeadlineBeforeRetries reports a Job deadline that always comes before
+// backoffLimit can be reached (F-12), with the retries that fit.
+func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
+	j := t.Job
+	ads := j.ActiveDeadline.V
+	L := int64(j.BackoffLimit.V)
+	field := "backoffLimit"
+	if j.PerIndex {
+		field = "backoffLimitPerIndex"
+	}
+	r, runKnown := 0.0, false
+	if d := t.Params.JobRun; d.Known && d.Seconds >= 0 && !math.IsInf(d.Seconds, 1) {
+		r, runKnown = d.Seconds, true
+	}
+	// delay(k) is the wait before retry k; retry k starts at
+	// k·r + Σ_{i≤k} delay(i) (r = run time, 0 when unknown).
+	var delay func(k int64) float64
+	var how string
+	if j.RestartPolicy == corev1.RestartPolicyOnFailure {
+		initial, maxB := t.Params.CrashLoopInitial, t.Params.CrashLoopMax
+		delay = func(n int64) float64 {
+			if n <= 1 || r >= timeline.CrashLoopResetAfter {
+				return 0
+			}
+			d := initial * math.Pow(2, float64(min(n-2, 40)))
+			return math.Min(math.Min(d, maxB), timeline.CrashLoopResetAfter-r)
+		}
+		how = sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
+			timeline.FormatSeconds(delay(2)), timeline.FormatSeconds(delay(3)), timeline.FormatSeconds(delay(4)), timeline.FormatSeconds(maxB))
+	} else {
+		delay = func(k int64) float64 {
+			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
+		}
+		how = sprintf("with restartPolicy: Never the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
+			timeline.FormatSeconds(delay(1)), timeline.FormatSeconds(delay(2)), timeline.FormatSeconds(delay(3)), timeline.FormatSeconds(delay(4)), timeline.FormatSeconds(j.BackoffCap))
+	}
+	fit, at, next := int64(0), 0.0, 0.0
+	for k := int64(1); k <= L; k++ {
+		at += r + delay(k)
+		if at >= ads {
+			next = at
+			break
+		}
+		fit = k
+	}
+	runs := "plus the run times"
+	if runKnown {
+		runs = "including the run times"
+	}
+	p.Report(Diagnostic{Path: j.ActiveDeadline.Path, Related: []Related{{Path: j.BackoffLimit.Path, Message: sprintf("%s %d", field, L)}},
+		Message: sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used: %s, so retry %d cannot start before %s and all %d retries need at least %s %s; at most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration; raise activeDeadlineSeconds above %s %s, or lower %s to %d",
+			timeline.FormatSeconds(ads), field, L, how, fit+1, durText(next), L, durText(j.Retries.Lo), runs, fit, plural(fit, "retry runs", "retries run"),
+			field, durText(j.Retries.Lo), runs, field, fit)})
+}
+
+// durText prints seconds, with minutes for long spans: "630s (10m30s)".
+func durText(s float64) string {
+	if s < 120 || math.IsInf(s, 0) || s > 1e12 {
+		return timeline.FormatSeconds(s)
+	}
+	return timeline.FormatSeconds(s) + " (" + minutesText(s) + ")"
+}
+
+// minutesText prints seconds as "10m30s", "2h5m" ("45s" below a minute).
+func minutesText(s float64) string {
+	if s < 60 || math.IsInf(s, 0) || s > 1e12 {
+		return timeline.FormatSeconds(s)
+	}
+	m, sec := int64(s)/60, math.Mod(s, 60)
+	h, m := m/60, m%60
+	var b strings.Builder
+	if h > 0 {
+		b.WriteString(sprintf("%dh", h))
+	}
+	if m > 0 {
+		b.WriteString(sprintf("%dm", m))
+	}
+	if sec > 0 {
+		b.WriteString(timeline.FormatSeconds(sec))
+	}
+	return b.String()
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,135 @@
+package rules
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	corev1 "k8s.io/api/core/v1"
+)
+
+var LivenessEqualsReadiness = &Rule{
+	ID: "PL105", Name: "liveness-equals-readiness", Title: "liveness probe checks the same thing as the readiness probe, and no more leniently",
+	Severity: finding.Warning,
+	Doc: `Readiness and liveness failures have very different consequences: a failing readiness probe takes
+the Pod out of its Services until it recovers; a failing liveness probe kills and restarts the
+container. When both probes run the same check (same handler, same endpoint) with the same
+timing, anything that makes the check fail for a while (a slow database behind ` + "`/health`" + `, a
+garbage-collection pause, a burst of load that pushes the answer past ` + "`timeoutSeconds`" + `) restarts the
+container at the same moment it leaves the Service. Restarting does not fix a slow dependency; it
+adds start-up load, drops in-flight work and, because every replica sees the same dependency,
+tends to restart all of them together.
+
+Worse is a liveness probe on the same check that is *stricter* than the readiness probe (shorter
+period or timeout, lower ` + "`failureThreshold`" + `): then the container is restarted before it is ever
+taken out of traffic. podlint compares the detection windows for a check that starts failing (or
+hanging) at h (SEMANTICS F-7): ` + "`[h + (FT − 1)·Δ + T, h + FT·Δ + T)`" + ` with Δ = max(P, T).
+
+` + "`tcpSocket`" + ` probes are not compared: a TCP connect succeeds as long as the process listens (the kernel
+accepts connections even while the application is busy), so it cannot reflect a slow dependency,
+and identical TCP checks for both probes are harmless. Handlers are compared after defaulting (` + "`path`" + ` "/" and ` + "`scheme`" + ` HTTP for httpGet) with named ports
+resolved against the container's ports, so ` + "`port: http`" + ` and ` + "`port: 8080`" + ` are the same endpoint when
+` + "`http`" + ` is 8080. A liveness probe that is more lenient than the readiness probe (the recommended
+set-up when both must use one endpoint) is not reported.
+
+**Fix:** point the liveness probe at a check that only answers "is this process alive and able to
+make progress" (no dependencies), or at least make it clearly more lenient than the readiness
+probe (for example a ` + "`failureThreshold`" + ` several times higher), so that readiness reacts first.`,
+	Check: func(p *Pass) {
+		for _, c := range p.Containers() {
+			if c.Type == Init || c.C.LivenessProbe == nil || c.C.ReadinessProbe == nil {
+				continue
+			}
+			l, r := c.C.LivenessProbe, c.C.ReadinessProbe
+			what, same := sameCheck(c.C, &l.ProbeHandler, &r.ProbeHandler)
+			if !same {
+				continue
+			}
+			lv, rv := defaulted(l), defaulted(r)
+			lw, rw := lv.hangDetection(), rv.hangDetection()
+			timing := func(v probeValues) string {
+				return sprintf("every %s, timeout %s, %d failures", secs(v.P), secs(v.T), int(v.FT))
+			}
+			name := c.C.Name
+			var msg string
+			switch {
+			case lw == rw:
+				msg = sprintf("liveness and readiness probes of %q run the same %s with the same failure timing (liveness %s; readiness %s): when a slow dependency or a pause makes it fail, %q is restarted %s after the failure starts, at the same moment it is taken out of traffic, and replicas that share the dependency restart together; point the liveness probe at a check of the process alone, or make it clearly more lenient (for example a higher failureThreshold)",
+					name, what, timing(lv), timing(rv), name, span(lw))
+			case lw.Lo <= rw.Lo && lw.Hi <= rw.Hi:
+				msg = sprintf("liveness probe of %q runs the same %s as its readiness probe but gives up sooner (liveness %s: restart %s after the check starts failing; readiness %s: out of traffic after %s): %q is restarted before it is taken out of traffic, so a slow dependency turns into restarts; point the liveness probe at a check of the process alone, or make it more lenient than the readiness probe",
+					name, what, timing(lv), span(lw), timing(rv), span(rw), name)
+			default:
+				continue
+			}
+			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: name, Message: msg,
+				Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness probe with the same check"}}})
+		}
+	},
+}
+
+// sameCheck reports whether two probe handlers check the same thing, and
+// describes it. TCP checks are never "the same check" here: a connect
+// succeeds while the process listens (the kernel accepts for a busy
+// application), so it cannot turn a slow dependency into a restart.
+func sameCheck(c *corev1.Container, a, b *corev1.ProbeHandler) (string, bool) {
+	switch {
+	case a.HTTPGet != nil && b.HTTPGet != nil:
+		x, y := a.HTTPGet, b.HTTPGet
+		px, py := resolvePort(c, x.Port), resolvePort(c, y.Port)
+		if px < 0 || px != py || httpPath(x.Path) != httpPath(y.Path) || httpScheme(x.Scheme) != httpScheme(y.Scheme) ||
+			x.Host != y.Host || !sameHeaders(x.HTTPHeaders, y.HTTPHeaders) {
+			return "", false
+		}
+		return sprintf("HTTP GET %s on port %d", httpPath(x.Path), px), true
+	case a.GRPC != nil && b.GRPC != nil:
+		sx, sy := "", ""
+		if a.GRPC.Service != nil {
+			sx = *a.GRPC.Service
+		}
+		if b.GRPC.Service != nil {
+			sy = *b.GRPC.Service
+		}
+		if a.GRPC.Port != b.GRPC.Port || sx != sy {
+			return "", false
+		}
+		return "gRPC health check on port " + strconv.Itoa(int(a.GRPC.Port)), true
+	case a.Exec != nil && b.Exec != nil:
+		if len(a.Exec.Command) == 0 || !slices.Equal(a.Exec.Command, b.Exec.Command) {
+			return "", false
+		}
+		cmd := strings.Join(a.Exec.Command, " ")
+		if len(cmd) > 60 {
+			cmd = cmd[:57] + "..."
+		}
+		return sprintf("command %q", cmd), true
+	}
+	return "", false
+}
+
+func httpPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+func httpScheme(s corev1.URIScheme) corev1.URIScheme {
+	if s == "" {
+		return corev1.URISchemeHTTP
+	}
+	return s
+}
+
+func sameHeaders(a, b []corev1.HTTPHeader) bool {
+	key := func(hs []corev1.HTTPHeader) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, strings.ToLower(h.Name)+":"+h.Value)
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(key(a), key(b))
+}

@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	appsv1 "k8s.io/api/apps/v1"
+)
+
+var OrderedRolloutBlocks = &Rule{
+	ID: "PL503", Name: "ordered-rollout-blocks", Title: "an unready Pod blocks every later ordinal of an OrderedReady StatefulSet",
+	Severity: finding.Info,
+	Doc: `With ` + "`podManagementPolicy: OrderedReady`" + ` (the default) a StatefulSet creates Pod *i+1* only once Pod *i*
+is Running and Ready (and available for ` + "`minReadySeconds`" + `), and a rolling update replaces one Pod at a
+time from the highest ordinal down, waiting for each replacement to be Ready (SEMANTICS §5.2). A Pod
+that never becomes Ready stops both for good: ` + "`web-0`" + ` stuck means ` + "`web-1`" + `, ` + "`web-2`" + ` … are never
+created, and an update stuck on its first Pod leaves the rest on the old revision. There is no
+progress deadline for StatefulSets; recovery needs a fixed template **and** deleting the stuck Pod
+by hand ("forced rollback").
+
+When Pods do become Ready, the F-14 estimates are
+
+    creation        ≈ Σ_i (creation → Ready_i + minReadySeconds)
+    rolling update  ≈ Σ_i (termination_i + creation → Ready_i + minReadySeconds)
+
+which the message quotes where they are meaningful.
+
+podlint is conservative here and reports a StatefulSet with at least 2 replicas only when the
+spec itself keeps a container from ever becoming Ready:
+
+* its readiness probe names a port the container does not declare: every probe errors and is
+  discarded, so it never passes (P-18, X-6);
+* its liveness probe kills it before it can be ready, on every start – before the start-up
+  stated with ` + "`podlint.dev/expected-startup`" + ` (or ` + "`--start-time`" + `), or, without one, before its readiness
+  probe can first run (` + "`initialDelaySeconds`" + `, which says the app is not expected to answer earlier);
+  the container restarts forever (CrashLoopBackOff, see PL101);
+* its startup probe gives up before the stated start-up time.
+
+A missing readiness probe does *not* block: a container without one is ready as soon as it runs.
+Whether an app's own readiness can depend on later ordinals (a cluster waiting for quorum) is
+beyond what a manifest shows.
+
+**Fix:** fix the probe named in the message; if the Pods do not need to start one after the
+other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it does not change rolling updates).`,
+	Check: func(p *Pass) {
+		ss := p.Workload.StatefulSet
+		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement || p.IsFragment() {
+			return
+		}
+		t := p.Timeline()
+		if t == nil || t.StatefulSet == nil || t.StatefulSet.Replicas.V < 2 {
+			return
+		}
+		for _, c := range p.Containers() {
+			if c.Type == Init {
+				continue
+			}
+			tc := p.tlContainer(c)
+			if tc == nil {
+				continue
+			}
+			cause, path, ifNot := neverReady(c, tc)
+			if cause == "" {
+				continue
+			}
+			name := "<name>"
+			if p.Object != nil && p.Object.Ref.Name != "" {
+				name = p.Object.Ref.Name
+			}
+			n := int(t.StatefulSet.Replicas.V)
+			later := sprintf("%s-1", name)
+			if n > 2 {
+				later = sprintf("%s-1 … %s-%d are", name, name, n-1)
+			} else {
+				later += " is"
+			}
+			estimate := ""
+			if ifNot != "" && !t.StatefulSet.Creation.HiUnbounded {
+				text, plus := spanText(t.StatefulSet.Creation)
+				estimate = sprintf(" (%s, creating the %d Pods takes %s", ifNot, n, text)
+				if ru := t.StatefulSet.RollingUpdate; ru != nil && !ru.HiUnbounded {
+					rtext, rplus := spanText(*ru)
+					estimate += " and a rolling update " + rtext
+					plus = plus || rplus
+				}
+				if plus {
+					estimate += ", plus image pulls"
+				}
+				estimate += ")"
+			}
+			p.Report(Diagnostic{Path: path, Container: c.C.Name,
+				Message: sprintf("%s; with podManagementPolicy OrderedReady (the default) %s-1 is created only once %s-0 is Ready, so %s never created, and a rolling update stops at the first Pod it replaces (%s-%d) until that Pod is deleted by hand%s; fix the probe",
+					cause, name, name, later, name, n-1, estimate)})
+			return
+		}
+	},
+}
+
+// neverReady says why the spec keeps a container from ever becoming Ready,
+// the field to fix, and, for the heuristic liveness case, the condition
+// under which it would become Ready after all ("" for certain causes).
+func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot string) {
+	name := c.C.Name
+	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
+		field, port := namedPort(&pr.ProbeHandler)
+		return sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),
+			c.Field("readinessProbe." + field), ""
+	}
+	exp := tc.ExpectedStartup
+	if sp := tc.Startup; sp != nil {
+		if !exp.OK {
+			return "", "", ""
+		}
+		if _, must := sp.Outcome(exp.Seconds); must {
+			return sprintf("the startup probe of %q gives up at %s at the latest, before its expected start-up of %s (%s), so it is killed on every start and never becomes Ready",
+				name, durText(sp.KillDecision.Hi), durText(exp.Seconds), describeExpected(exp)), c.Field("startupProbe"), ""
+		}
+		return "", "", ""
+	}
+	lp := tc.Liveness
+	if lp == nil || !tc.Restarts {
+		return "", "", ""
+	}
+	if probeErrors(c, c.C.LivenessProbe) {
+		return "", "", "" // the liveness probe never counts a failure
+	}
+	kill := intervalText(lp.KillDecision.Interval)
+	switch {
+	case exp.OK:
+		if _, must := lp.Outcome(exp.Seconds); must {
+			return sprintf("the liveness probe of %q kills it %s after start, before its expected start-up of %s (%s), so it restarts forever (CrashLoopBackOff) and never becomes Ready",
+				name, kill, durText(exp.Seconds), describeExpected(exp)), c.Field("livenessProbe"), ""
+		}
+	case c.C.ReadinessProbe != nil && c.C.ReadinessProbe.InitialDelaySeconds > 0:
+		d := float64(c.C.ReadinessProbe.InitialDelaySeconds)
+		if _, must := lp.Outcome(d); must {
+			return sprintf("the liveness probe of %q kills it %s after start if it is not answering yet, before its readiness probe can first run at %s; then it restarts forever (CrashLoopBackOff) and never becomes Ready",
+				name, kill, durText(d)), c.Field("livenessProbe"), sprintf("if %q does answer its liveness probe in time", name)
+		}
+	}
+	return "", "", ""
+}

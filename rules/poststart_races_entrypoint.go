@@ -1,0 +1,259 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/timeline"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+var PostStartRacesEntrypoint = &Rule{
+	ID: "PL205", Name: "poststart-races-entrypoint", Title: "postStart hook calls the container's own server",
+	Severity: finding.Warning,
+	Doc: `The kubelet runs a ` + "`postStart`" + ` hook right after the container's entrypoint has been started, with
+no ordering between the two: nothing waits for the application to open its port. A hook that
+calls the container's own server (an ` + "`httpGet`" + ` handler on one of its ports, or ` + "`curl`" + `/` + "`wget`" + ` to
+` + "`localhost`" + ` in an ` + "`exec`" + ` handler) therefore usually runs before the server listens, gets
+"connection refused" and fails. A failed postStart hook makes the kubelet kill the container
+(` + "`FailedPostStartHook`" + `) and restart it by its restart policy; if the race is lost every time (a slow
+JVM, a large cache to load), the container never comes up and ends in ` + "`CrashLoopBackOff`" + `. The hook
+has no timeout of its own and blocks the start of the containers declared after it, so a hook that
+hangs instead of failing stalls the Pod.
+
+A port of a container declared **after** the hook's container is worse: regular containers are
+started one after another and the next one starts only when this hook has returned, so the call
+can never succeed. (A port *name* the container does not declare cannot be resolved at all; PL108
+reports that.)
+
+podlint reports an ` + "`httpGet`" + ` hook without ` + "`host`" + ` (it then goes to the Pod's IP) on a port that this
+container declares, that a later container declares, or that no container declares when nothing
+else in the Pod has started yet, and an ` + "`exec`" + ` hook whose ` + "`curl`" + ` or ` + "`wget`" + ` to ` + "`localhost`" + `
+decides its exit status and that shows no sign of waiting (no loop, no ` + "`sleep`" + `, no ` + "`--retry`" + `).
+
+**Fix:** do the call from the application once it is ready, or make the hook wait for the port, for
+example ` + "`[\"sh\", \"-c\", \"until curl -fs localhost:8080/warmup; do sleep 1; done\"]`" + ` (bounded by a
+` + "`startupProbe`" + ` or an ` + "`activeDeadlineSeconds`" + ` so that it cannot hang forever).`,
+	Check: func(p *Pass) {
+		for _, h := range p.Hooks() {
+			if h.Kind != "postStart" {
+				continue
+			}
+			switch {
+			case h.H.HTTPGet != nil:
+				checkPostStartHTTP(p, h)
+			case h.H.Exec != nil:
+				checkPostStartExec(p, h)
+			}
+		}
+	},
+}
+
+// portOwner says whose server a port of the Pod network belongs to, seen
+// from a hook of container self.
+type portOwner int
+
+const (
+	portOther   portOwner = iota // an earlier container or a sidecar: already started
+	portSelf                     // declared by this container, or by nobody while nothing else runs
+	portLater                    // a regular container that starts after this hook returns
+	portUnknown                  // undeclared while other containers run: could be any of them
+)
+
+func ownerOfPort(p *Pass, self ContainerRef, port int32) (portOwner, string) {
+	for _, c := range p.Containers() {
+		for _, cp := range c.C.Ports {
+			if cp.ContainerPort != port || (cp.Protocol != "" && cp.Protocol != corev1.ProtocolTCP) {
+				continue
+			}
+			switch {
+			case c.Path == self.Path:
+				return portSelf, c.C.Name
+			case c.Type == Init:
+				continue // finished before anything with hooks started
+			case c.Type == Regular && self.Type == Regular && laterContainer(p, self, c),
+				c.Type == Regular && self.Type == Sidecar:
+				// Regular containers start one by one after every sidecar,
+				// each only when the previous hooks have returned.
+				return portLater, c.C.Name
+			default:
+				return portOther, c.C.Name
+			}
+		}
+	}
+	if p.Spec.HostNetwork {
+		return portUnknown, "" // any process of the node may serve it
+	}
+	// Undeclared: ports are informational, so it can be served by this
+	// container if nothing else in the Pod runs yet.
+	for _, c := range p.Containers() {
+		if c.Path == self.Path {
+			return portSelf, self.C.Name
+		}
+		if c.Type != Init {
+			return portUnknown, ""
+		}
+	}
+	return portUnknown, ""
+}
+
+// laterContainer reports whether regular container c is declared after
+// regular container self.
+func laterContainer(p *Pass, self, c ContainerRef) bool {
+	seen := false
+	for _, x := range p.Containers() {
+		if x.Path == self.Path {
+			seen = true
+		}
+		if x.Path == c.Path {
+			return seen
+		}
+	}
+	return false
+}
+
+func checkPostStartHTTP(p *Pass, h HookRef) {
+	g := h.H.HTTPGet
+	self := h.Container
+	name := self.C.Name
+	if g.Host != "" {
+		return // a named host is not the Pod itself
+	}
+	report := func(format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: sprintf(format, args...)})
+	}
+	var port int32
+	switch {
+	case g.Port.Type == intstr.Int:
+		port = g.Port.IntVal
+	default:
+		if n, err := strconv.Atoi(g.Port.StrVal); err == nil {
+			port = int32(n)
+			break
+		}
+		for _, cp := range self.C.Ports {
+			if cp.Name == g.Port.StrVal {
+				port = cp.ContainerPort
+			}
+		}
+		if port == 0 {
+			return // an undeclared name never resolves: PL108
+		}
+	}
+	if port < 1 || port > 65535 {
+		return
+	}
+	owner, other := ownerOfPort(p, self, port)
+	switch owner {
+	case portSelf:
+		report("postStart httpGet of %q calls its own port %d right after the entrypoint starts, with nothing that waits for the server to listen: when the hook wins the race it gets connection refused, the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); do the call from the application once it is ready, or use an exec hook that retries until the port answers",
+			name, port)
+	case portLater:
+		report("postStart httpGet of %q calls port %d of %q, which is declared after it and started only when this hook has returned: the hook can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
+			name, port, other, name, other)
+	}
+}
+
+var (
+	localURL = regexp.MustCompile(`^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::([0-9]{1,5}))?(?:[/?#].*)?$`)
+	// waiting are signs that a hook waits for the server or tolerates its
+	// absence: loops, sleeps, retries, explicit waits.
+	setErrexit = regexp.MustCompile(`(?m)(?:^|;)\s*set\s+-[a-z]*e`)
+	waiting    = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
+)
+
+func checkPostStartExec(p *Pass, h HookRef) {
+	cmd := h.H.Exec.Command
+	if len(cmd) == 0 {
+		return
+	}
+	self := h.Container
+	name := self.C.Name
+	var call []string // the curl/wget command words
+	if b := path.Base(cmd[0]); b == "curl" || b == "wget" {
+		call = cmd
+	} else if script, ok := timeline.ShellScript(cmd); ok {
+		if waiting.MatchString(script) {
+			return
+		}
+		errexit := hasErrexitFlag(cmd) || setErrexit.MatchString(script)
+		segs := timeline.ShellSegments(script)
+		for i, s := range segs {
+			words := strings.Fields(s.Text)
+			if len(words) == 0 {
+				continue
+			}
+			if b := path.Base(words[0]); b != "curl" && b != "wget" {
+				continue
+			}
+			if s.Before == "||" || s.Before == "|" || s.After == "|" || s.After == "||" || s.After == "&" {
+				continue // its failure is absorbed, or it is not the exit status
+			}
+			// The hook fails with the call when its status is the script's:
+			// the last command, or && into the rest, or set -e.
+			if i == len(segs)-1 || s.After == "&&" || errexit {
+				call = words
+				break
+			}
+		}
+	}
+	if call == nil {
+		return
+	}
+	var target string
+	port := int32(80)
+	for _, w := range call[1:] {
+		w = strings.Trim(w, `'"`)
+		if m := localURL.FindStringSubmatch(w); m != nil && !strings.HasPrefix(w, "-") {
+			target = w
+			if strings.HasPrefix(w, "https://") {
+				port = 443
+			}
+			if m[1] != "" {
+				n, _ := strconv.Atoi(m[1])
+				port = int32(n)
+			}
+			break
+		}
+		if strings.HasPrefix(w, "--retry") || strings.HasPrefix(w, "--tries") || w == "-t" {
+			return
+		}
+	}
+	if target == "" || port < 1 || port > 65535 {
+		return
+	}
+	owner, other := ownerOfPort(p, self, port)
+	text := strings.Join(call, " ")
+	if len(text) > 80 {
+		text = text[:77] + "..."
+	}
+	report := func(format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: sprintf(format, args...)})
+	}
+	switch owner {
+	case portSelf:
+		report("postStart of %q runs %q right after the entrypoint starts, with nothing that waits for the server on port %d: when the hook wins the race the call is refused, the hook fails, and the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); retry until the port answers (until ...; do sleep 1; done) or make the call from the application",
+			name, text, port)
+	case portLater:
+		report("postStart of %q runs %q against port %d of %q, which is declared after it and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
+			name, text, port, other, name, other)
+	}
+}
+
+// hasErrexitFlag reports whether the shell is started with -e (as in
+// "sh -ec SCRIPT").
+func hasErrexitFlag(cmd []string) bool {
+	for _, a := range cmd[1:] {
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			break
+		}
+		if strings.Contains(a, "e") {
+			return true
+		}
+	}
+	return false
+}

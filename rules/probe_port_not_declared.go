@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+var ProbePortNotDeclared = &Rule{
+	ID: "PL108", Name: "probe-port-not-declared", Title: "probe or hook uses a port name its container does not declare",
+	Severity: finding.Error,
+	Doc: `A probe (` + "`httpGet`" + ` or ` + "`tcpSocket`" + `) or an ` + "`httpGet`" + ` lifecycle hook may give its port by name. The kubelet
+resolves the name at run time against the ` + "`ports[].name`" + ` of **the same container** only (SEMANTICS
+P-18); the API server checks the name's spelling but never that it exists (V-4). When the name is
+not there, every probe run ends in an *error*, and errors are thrown away rather than counted
+(P-16, P-17, X-6):
+
+* a liveness probe never counts a failure, so it never restarts the container, however hung it is;
+* a readiness probe never counts a success, so the container never becomes Ready and gets no
+  traffic;
+* a startup probe neither passes nor fails: the container is never "started", its liveness and
+  readiness probes never run, and it never becomes Ready;
+* a ` + "`postStart`" + ` hook fails on every start, and the kubelet kills the container (crash loop, or a failed
+  Pod under ` + "`restartPolicy: Never`" + `);
+* a ` + "`preStop`" + ` hook fails at once, so the shutdown work it was meant to do never happens.
+
+The kubelet emits "probe errored" events, which read like ordinary failures. A port declared by
+*another* container of the Pod does not help. Numeric ports are not checked: a probe may target a
+port the container does not list in ` + "`ports`" + ` (the list is informational).
+
+**Fix:** declare the port in the container (` + "`ports: [{name: http, containerPort: 8080}]`" + `), fix the
+spelling of the name, or use the port number.`,
+	Check: func(p *Pass) {
+		for _, c := range p.Containers() {
+			if c.Type == Init {
+				continue // probes and hooks are rejected there (PL401)
+			}
+			for _, k := range []struct {
+				kind string
+				pr   *corev1.Probe
+			}{{"livenessProbe", c.C.LivenessProbe}, {"readinessProbe", c.C.ReadinessProbe}, {"startupProbe", c.C.StartupProbe}} {
+				if k.pr == nil {
+					continue
+				}
+				field, port := namedPort(&k.pr.ProbeHandler)
+				if port == "" {
+					continue
+				}
+				reportUndeclaredPort(p, c, k.kind+"."+field, port, probeConsequence(k.kind, c.C.Name))
+			}
+			if lc := c.C.Lifecycle; lc != nil {
+				if h := lc.PostStart; h != nil && h.HTTPGet != nil && h.HTTPGet.Port.Type == intstr.String {
+					outcome := "the hook fails on every start and the kubelet kills the container, which then crash-loops"
+					if tc := p.tlContainer(c); tc != nil && !tc.Restarts {
+						outcome = "the hook fails and the kubelet kills the container, which is not restarted, so the Pod fails"
+					}
+					reportUndeclaredPort(p, c, "lifecycle.postStart.httpGet.port", h.HTTPGet.Port.StrVal, outcome)
+				}
+				if h := lc.PreStop; h != nil && h.HTTPGet != nil && h.HTTPGet.Port.Type == intstr.String {
+					reportUndeclaredPort(p, c, "lifecycle.preStop.httpGet.port", h.HTTPGet.Port.StrVal,
+						"the preStop hook fails at once on every stop, so its shutdown work never happens and the stop signal comes right away")
+				}
+			}
+		}
+	},
+}
+
+func probeConsequence(kind, name string) string {
+	switch kind {
+	case "livenessProbe":
+		return "every liveness probe errors and is discarded, so it never restarts " + quote(name) + ", however hung it is"
+	case "readinessProbe":
+		return "every readiness probe errors and is discarded, so " + quote(name) + " never becomes Ready and gets no traffic"
+	}
+	return "every startup probe errors and is discarded, so it neither passes nor fails: " + quote(name) + " is never marked started, its liveness and readiness probes never run and it never becomes Ready"
+}
+
+func quote(s string) string { return sprintf("%q", s) }
+
+func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
+	if portNameProblem(port) != "" || declaresPort(c.C, port) {
+		return // malformed names are PL114's
+	}
+	where := ""
+	for _, o := range p.Containers() {
+		if o.Path != c.Path && declaresPort(o.C, port) {
+			where = sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.C.Name)
+			break
+		}
+	}
+	p.Report(Diagnostic{Path: c.Field(rel), Container: c.C.Name,
+		Message: sprintf("port name %q is not declared in the ports of %q%s: the kubelet cannot resolve it, %s; declare the port (ports: [{name: %s, containerPort: …}]) or use its number",
+			port, c.C.Name, where, outcome, port)})
+}

@@ -1,0 +1,205 @@
+package rules
+
+import (
+	"math"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+)
+
+var ShutdownExceedsGrace = &Rule{
+	ID: "PL202", Name: "shutdown-exceeds-grace", Title: "the declared shutdown time does not fit in the grace period",
+	Severity: finding.Warning,
+	Doc: `Tell podlint how long a container needs after its stop signal to finish in-flight work, with the
+annotation ` + "`podlint.dev/expected-shutdown`" + ` on the workload or its pod template (` + "`\"40s\"`" + ` for every
+container, ` + "`\"app=40s,proxy=5s\"`" + ` per container) or ` + "`expected-shutdown`" + ` in ` + "`.podlint.yaml`" + `. This rule
+checks that the time fits between SIGTERM and SIGKILL.
+
+On deletion the grace period ` + "`G`" + ` (` + "`terminationGracePeriodSeconds`" + `, 30 s by default) starts before
+the ` + "`preStop`" + ` hook; the stop signal goes out when the hook ends, at ` + "`p`" + `, and the runtime SIGKILLs
+the container ` + "`max(G − ⌊p⌋, 2)`" + ` seconds later. A sidecar (an init container with
+` + "`restartPolicy: Always`" + `) gets its stop signal even later: after its own preStop, after every regular
+container has exited and after the sidecar declared after it has exited, but no later than the end
+of the grace period. A container that needs ` + "`X`" + ` seconds after the stop signal is therefore
+SIGKILLed mid-shutdown when
+
+    X > max(G − ⌊stop⌋, 2)
+
+and whatever it was doing is lost: open requests fail, queues are not drained, files and
+transactions are left half written. podlint uses the earliest possible stop signal (the stated
+preStop sleep, the declared shutdown times of the containers a sidecar waits for), so a finding
+means the kill is certain, not merely possible.
+
+Example: ` + "`preStop: {sleep: {seconds: 15}}`" + `, ` + "`podlint.dev/expected-shutdown: \"20s\"`" + `, default grace
+30 s: SIGTERM at 15 s, SIGKILL at 30 s; the application is killed 15 s into its 20 s shutdown.
+
+**Fix:** set ` + "`terminationGracePeriodSeconds`" + ` to at least the preStop time plus the shutdown time
+(35 s in the example), or make the shutdown faster.`,
+	Check: func(p *Pass) {
+		g := p.GracePeriod()
+		if g.Seconds <= 0 {
+			return // no graceful stop at all: PL203
+		}
+		for _, st := range earliestStops(p, g) {
+			checkShutdownFits(p, g, st)
+		}
+	},
+}
+
+// stopInfo is what podlint knows for certain about one container's stop on
+// deletion.
+type stopInfo struct {
+	c        ContainerRef
+	preStop  float64 // stated preStop duration (lower bound), capped at G
+	stop     float64 // earliest stop signal after the delete request
+	exact    bool    // stop is known exactly (no exec hook, no waiting)
+	waitsFor []string
+	expected timeline.Expected
+}
+
+// earliestStops computes the earliest stop signal of every regular
+// container and sidecar after a delete request (T-2, T-4): regular containers
+// right after their preStop; a sidecar after its preStop, after every regular
+// container has exited and after the sidecar declared after it has exited,
+// but no later than the end of the grace period. Only what the manifest
+// states counts: the sleep of a preStop hook (statedSleep for exec hooks, so
+// that conditional sleeps do not inflate it) and the declared shutdown
+// times; everything else is taken as instantaneous, so the stops are lower
+// bounds and a finding is certain.
+func earliestStops(p *Pass, g Grace) []*stopInfo {
+	G := float64(g.Seconds)
+	var regular, sidecars []*stopInfo
+	for _, c := range p.Containers() {
+		if c.Type == Init {
+			continue
+		}
+		st := &stopInfo{c: c, exact: true}
+		st.expected, _ = timeline.ExpectedShutdown(p.Workload, p.Params, c.C.Name)
+		if lc := c.C.Lifecycle; lc != nil && lc.PreStop != nil {
+			h := lc.PreStop
+			switch {
+			case h.Sleep != nil:
+				if p.Version.SleepAction() {
+					st.preStop = math.Min(math.Max(float64(h.Sleep.Seconds), 0), G)
+				}
+			case h.Exec != nil:
+				st.exact = false
+				if s, _, ok := timeline.StatedSleep(h.Exec.Command); ok {
+					st.preStop = math.Min(s, G)
+				}
+			case h.HTTPGet != nil:
+				st.exact = false
+			}
+		}
+		st.stop = st.preStop
+		if c.Type == Sidecar {
+			sidecars = append(sidecars, st)
+		} else {
+			regular = append(regular, st)
+		}
+	}
+	// exit is the earliest instant a container is gone: its declared
+	// shutdown after the stop signal, cut by SIGKILL; at once if unknown.
+	exit := func(st *stopInfo) float64 {
+		if !st.expected.OK {
+			return st.stop
+		}
+		return st.stop + math.Min(st.expected.Seconds, afterStop(st.stop, g.Seconds))
+	}
+	// exitExact: the exit instant is known, not only its lower bound.
+	exitExact := func(st *stopInfo) bool { return st.exact && st.expected.OK }
+	mainGone, mainExact := 0.0, true
+	var names []string
+	for _, st := range regular {
+		mainGone = math.Max(mainGone, exit(st))
+		mainExact = mainExact && exitExact(st)
+		names = append(names, st.c.C.Name)
+	}
+	next, nextExact, nextName := 0.0, true, ""
+	for i := len(sidecars) - 1; i >= 0; i-- {
+		st := sidecars[i]
+		st.waitsFor = append([]string(nil), names...)
+		if nextName != "" {
+			st.waitsFor = append(st.waitsFor, nextName)
+		}
+		wait := math.Max(mainGone, next)
+		// The wait is bounded by what is left of the grace period; it is
+		// known exactly when it runs out, or when every exit it waits for
+		// is known.
+		if wait < G && !(mainExact && nextExact) {
+			st.exact = false
+		}
+		st.stop = math.Max(st.preStop, math.Min(wait, G))
+		next, nextExact, nextName = exit(st), exitExact(st), st.c.C.Name
+	}
+	return append(regular, sidecars...)
+}
+
+func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
+	c := st.c
+	if !st.expected.OK {
+		return
+	}
+	X := st.expected.Seconds
+	stop := st.stop
+	left := afterStop(stop, g.Seconds)
+	if X <= left {
+		return
+	}
+	src := "podlint.dev/expected-shutdown"
+	if st.expected.Source == timeline.FromConfig {
+		src = "expected-shutdown in the configuration"
+	}
+	hasPreStop := st.preStop > 0
+	who := sprintf("%q", c.C.Name)
+	if c.Type == Sidecar {
+		who = "sidecar " + who
+	}
+	var why string
+	switch {
+	case c.Type == Sidecar && stop > st.preStop:
+		why = sprintf("it gets SIGTERM only after the containers it waits for (%s) have exited, no earlier than %s into %s", joinQuoted(st.waitsFor), formatSeconds(stop), g.Describe())
+	case stop > 0:
+		why = sprintf("its preStop takes at least %s of %s", formatSeconds(stop), g.Describe())
+	default:
+		why = sprintf("%s is all it gets", g.Describe())
+	}
+	gap := formatSeconds(left)
+	if !st.exact {
+		gap = "at most " + gap
+	}
+	fix := ""
+	if hasPreStop {
+		fix = ", or shorten the preStop"
+	}
+	path := g.Path
+	if !g.Set {
+		path = c.Path
+	}
+	rel := []Related{g.Related()}
+	if st.expected.Path != "" {
+		rel = append(rel, Related{Path: st.expected.Path, Message: sprintf("expected shutdown of %q: %s", c.C.Name, formatSeconds(X))})
+	}
+	if hasPreStop {
+		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: sprintf("preStop of %q", c.C.Name)})
+	}
+	p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: rel,
+		Message: sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, in the middle of the shutdown, and in-flight requests and unwritten data are lost; set terminationGracePeriodSeconds to at least %.0fs%s",
+			who, formatSeconds(X), src, why, gap, math.Ceil(stop+X), fix)})
+}
+
+// joinQuoted is `"a", "b" and "c"`.
+func joinQuoted(names []string) string {
+	var b []byte
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			b = append(b, " and "...)
+		default:
+			b = append(b, ", "...)
+		}
+		b = append(b, sprintf("%q", n)...)
+	}
+	return string(b)
+}

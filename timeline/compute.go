@@ -1,0 +1,484 @@
+package timeline
+
+import (
+	"fmt"
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// crashLoopSteps is how many restarts Pod.RestartSchedule lists: enough to
+// reach the 300 s cap (restart 7) and show it holding.
+const crashLoopSteps = 8
+
+// Compute derives the timeline of one workload on Kubernetes version v
+// (zero Version = Latest) with the runtime parameters p (start from
+// DefaultParams). It never panics on any input, including a nil Workload,
+// a nil Spec and extreme values.
+func Compute(w *Workload, v Version, p Params) *Timeline {
+	v = v.orLatest()
+	p = p.clean()
+	t := &Timeline{Version: v, Params: p}
+	if w == nil {
+		return t
+	}
+	t.Kind = w.Kind
+	k := &computer{w: w, v: v, p: p, t: t, reported: map[string]bool{}}
+	if w.Spec != nil {
+		k.pod()
+	}
+	k.controllers()
+	return t
+}
+
+type computer struct {
+	w        *Workload
+	v        Version
+	p        Params
+	t        *Timeline
+	grace    Value
+	policy   corev1.RestartPolicy
+	reported map[string]bool
+}
+
+func (k *computer) note(path, format string, args ...any) {
+	k.t.Notes = append(k.t.Notes, Note{Path: path, Text: fmt.Sprintf(format, args...)})
+}
+
+// expectation resolves a container's expected startup or shutdown and
+// records a malformed annotation once per key.
+func (k *computer) expectation(f func(*Workload, Params, string) (Expected, error), name string) Expected {
+	e, err := f(k.w, k.p, name)
+	if ae, ok := err.(*AnnotationError); ok && !k.reported[ae.Key] {
+		k.reported[ae.Key] = true
+		k.t.Errors = append(k.t.Errors, err)
+	}
+	return e
+}
+
+func (k *computer) pod() {
+	spec, sp := k.w.Spec, k.w.SpecPath
+	k.policy = restartPolicy(spec)
+	k.grace = podGrace(spec, sp, &k.t.Notes)
+	pod := &Pod{
+		Path:          sp,
+		RestartPolicy: k.policy,
+		GracePeriod:   k.grace,
+		QOSClass:      qosClass(spec, k.v),
+	}
+	k.t.Pod = pod
+	if spec.ActiveDeadlineSeconds != nil {
+		pod.ActiveDeadline = &Value{V: float64(*spec.ActiveDeadlineSeconds), Path: Join(sp, "activeDeadlineSeconds"), Set: true}
+	}
+	for _, g := range spec.ReadinessGates {
+		pod.ReadinessGates = append(pod.ReadinessGates, string(g.ConditionType))
+	}
+
+	// Start chain (F-9): scheduling and sandbox, init containers and
+	// sidecars one after another, then regular containers one after
+	// another (each pull + start + postStart blocks the next).
+	cursor := k.unknown(k.p.Scheduling, "scheduling and sandbox")
+	for i := range spec.InitContainers {
+		ic := &spec.InitContainers[i]
+		typ := Init
+		cpath := Join(sp, fmt.Sprintf("initContainers[%d]", i))
+		if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			if k.v.Sidecars() {
+				typ = Sidecar
+			} else {
+				k.note(Join(cpath, "restartPolicy"), "sidecar containers need Kubernetes 1.29+; on %s %q runs as a regular init container that never completes, so the pod never starts", k.v, ic.Name)
+			}
+		}
+		c := k.container(ic, typ, i, cpath)
+		c.Start = cursor.Add(c.Pull)
+		switch typ {
+		case Init:
+			run := k.initRun(ic, c)
+			if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+				run = span(From(0), Join(cpath, "restartPolicy"))
+			}
+			c.Run = &run
+			done := c.Start.Add(run).Add(span(Between(0, k.p.Epsilon)))
+			c.Done = &done
+		case Sidecar:
+			// The next init container starts once the sidecar runs, its
+			// postStart is done and its startup probe (if any) passed.
+			gate := c.Started
+			if c.PostStart != nil {
+				gate = LaterSpan(gate, c.PostStart.Duration)
+			}
+			done := c.Start.Add(gate)
+			if c.Startup != nil {
+				done = done.Add(span(Between(0, k.p.Epsilon)))
+			}
+			c.Done = &done
+		}
+		cursor = *c.Done
+		k.t.Containers = append(k.t.Containers, c)
+	}
+	pod.Initialized = cursor
+	for i := range spec.Containers {
+		cpath := Join(sp, fmt.Sprintf("containers[%d]", i))
+		c := k.container(&spec.Containers[i], Regular, i, cpath)
+		c.Start = cursor.Add(c.Pull)
+		cursor = c.Start
+		if c.PostStart != nil && c.PostStart.Skipped == "" {
+			cursor = cursor.Add(c.PostStart.Duration)
+		}
+		k.t.Containers = append(k.t.Containers, c)
+	}
+
+	// Pod Ready: all regular containers and sidecars (PH-2), after their
+	// postStart hooks (the container is not Running before, T-6).
+	var ready *Span
+	for _, c := range k.t.Containers {
+		if c.Type == Init || c.Ready == nil {
+			continue
+		}
+		r := *c.Ready
+		if c.PostStart != nil && c.PostStart.Skipped == "" {
+			r = LaterSpan(r, c.PostStart.Duration)
+		}
+		at := c.Start.Add(r)
+		if ready == nil {
+			ready = &at
+		} else {
+			l := LaterSpan(*ready, at)
+			ready = &l
+		}
+	}
+	if ready != nil && len(pod.ReadinessGates) > 0 {
+		ready.Plus = merge(ready.Plus, []string{"readiness gates"})
+		ready.Paths = merge(ready.Paths, []string{Join(sp, "readinessGates")})
+	}
+	if len(spec.Containers) > 0 {
+		pod.Ready = ready
+	}
+
+	k.deletion(pod)
+
+	if k.policy != corev1.RestartPolicyNever {
+		r := 0.0
+		if k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1) {
+			r = k.p.CrashRun.Seconds
+		}
+		pod.RestartSchedule = CrashLoop(r, crashLoopSteps, k.v, k.p)
+	}
+}
+
+// unknown turns a runtime duration into a span: exact when known, else a
+// symbolic Plus term.
+func (k *computer) unknown(d Duration, what string) Span {
+	if d.usable() {
+		if math.IsInf(d.Seconds, 1) {
+			return Span{Interval: From(0)}
+		}
+		return Span{Interval: At(d.Seconds)}
+	}
+	return Span{Interval: At(0), Plus: []string{what}}
+}
+
+func (k *computer) initRun(ic *corev1.Container, c *Container) Span {
+	cp := k.p.Containers[ic.Name]
+	return k.unknown(pick(cp.Run, k.p.InitRun), "run of init container "+ic.Name)
+}
+
+func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, cpath string) *Container {
+	c := &Container{Name: ctr.Name, Type: typ, Index: idx, Path: cpath}
+	cp := k.p.Containers[ctr.Name]
+	c.Pull = k.unknown(pick(cp.ImagePull, k.p.ImagePull), "image pull of "+ctr.Name)
+	c.ExpectedStartup = k.expectation(ExpectedStartup, ctr.Name)
+	c.ExpectedShutdown = k.expectation(ExpectedShutdown, ctr.Name)
+	c.AppStart = pick(cp.Start, k.p.AppStart)
+	if c.ExpectedStartup.OK {
+		c.AppStart = Seconds(c.ExpectedStartup.Seconds)
+	}
+	c.AppShutdown = pick(cp.Shutdown, k.p.AppShutdown)
+	if c.ExpectedShutdown.OK {
+		c.AppShutdown = Seconds(c.ExpectedShutdown.Seconds)
+	}
+
+	switch {
+	case typ == Sidecar:
+		c.Restarts = true
+	case typ == Regular && ctr.RestartPolicy != nil && k.v.ContainerRestartRules():
+		c.Restarts = *ctr.RestartPolicy != corev1.ContainerRestartPolicyNever
+	default:
+		c.Restarts = k.policy != corev1.RestartPolicyNever
+	}
+	if typ == Init {
+		// Validation forbids probes and lifecycle on regular init
+		// containers (V-8); they are not modelled.
+		return c
+	}
+
+	var lc *corev1.Lifecycle = ctr.Lifecycle
+	if lc != nil {
+		c.PostStart = postStartHook(lc.PostStart, Join(cpath, "lifecycle.postStart"), ctr.Name, k.v)
+		k.checkSleep(lc.PreStop, Join(cpath, "lifecycle.preStop.sleep.seconds"))
+		k.checkSleep(lc.PostStart, Join(cpath, "lifecycle.postStart.sleep.seconds"))
+	}
+	eps, lam := k.p.Epsilon, k.p.Lambda
+
+	// Startup probe (F-6) and the "started" instant.
+	c.Started = span(Between(0, eps))
+	if ctr.StartupProbe != nil {
+		sp := &StartupProbe{Probe: defaultProbe(ctr.StartupProbe, Join(cpath, "startupProbe"))}
+		D, P, T, FT := sp.InitialDelay.V, sp.Period.V, sp.Timeout.V, sp.FailureThreshold.V
+		aHi := math.Max(D, eps)
+		ps := sp.paths()
+		sp.FirstProbe = span(Between(D, aHi+P), sp.InitialDelay.Path, sp.Period.Path)
+		sp.GuaranteedBudget = span(At(D+(FT-1)*P), ps...)
+		sp.MaxBudget = span(At(aHi+FT*P), ps...)
+		sp.KillDecision = span(Between(D+(FT-1)*P, aHi+FT*P), ps...)
+		sp.KillDecisionHang = span(Between(D+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
+		sp.GracePeriod = k.probeGrace(ctr.StartupProbe, sp.Path)
+		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(lc, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
+		c.Startup = sp
+		c.Started = k.started(c, sp)
+	}
+
+	// Liveness (F-4, F-5, F-7).
+	if ctr.LivenessProbe != nil {
+		lp := &LivenessProbe{Probe: defaultProbe(ctr.LivenessProbe, Join(cpath, "livenessProbe"))}
+		P, T, FT := lp.Period.V, lp.Timeout.V, lp.FailureThreshold.V
+		ps := lp.paths()
+		lp.FirstProbe = k.gatedFirst(&lp.Probe, c, false)
+		lp.Gated = c.Startup != nil
+		lp.KillDecision = lp.FirstProbe.Add(span(At((FT-1)*P), ps...))
+		lp.KillDecisionHang = lp.FirstProbe.Add(span(At((FT-1)*lp.Spacing+T), append(ps, lp.Timeout.Path)...))
+		lp.HangDetection = span(Between((FT-1)*lp.Spacing+T, FT*lp.Spacing+T), append(ps, lp.Timeout.Path)...)
+		lp.GracePeriod = k.probeGrace(ctr.LivenessProbe, lp.Path)
+		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(lc, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
+		if c.Restarts {
+			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
+			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
+			lp.NextStart = &next
+		}
+		c.Liveness = lp
+	}
+
+	// Readiness (F-2, X-10) and the container's Ready (F-8).
+	if ctr.ReadinessProbe != nil {
+		rp := &ReadinessProbe{Probe: defaultProbe(ctr.ReadinessProbe, Join(cpath, "readinessProbe"))}
+		D, P, T, FT := rp.InitialDelay.V, rp.Period.V, rp.Timeout.V, rp.FailureThreshold.V
+		rp.FirstProbe = k.gatedFirst(&rp.Probe, c, true)
+		rp.Gated = c.Startup != nil
+		rp.FastPath = D <= eps
+		switch {
+		case rp.Gated:
+			rp.FirstProbeTypical = rp.FirstProbe.Lo
+		case rp.FastPath:
+			rp.FirstProbeTypical = eps
+		default:
+			rp.FirstProbeTypical = eps + math.Ceil((D-eps)/P)*P
+		}
+		rp.NotReadyDetection = span(Between((FT-1)*rp.Spacing+T, FT*rp.Spacing+T), rp.paths()...)
+		c.Readiness = rp
+	}
+	r := k.ready(c)
+	c.Ready = &r
+	return c
+}
+
+// checkSleep notes a sleep action the API server rejects (T-5): seconds
+// must lie in [0, TGPS] ([1, TGPS] before 1.33). The model still runs the
+// hook, cut at the grace period, as the kubelet would if it got that far.
+func (k *computer) checkSleep(h *corev1.LifecycleHandler, p string) {
+	if h == nil || h.Sleep == nil || !k.v.SleepAction() {
+		return
+	}
+	s := float64(h.Sleep.Seconds)
+	if s > k.grace.V {
+		k.note(p, "sleep of %s is rejected at admission: it must not exceed terminationGracePeriodSeconds (%s)", FormatSeconds(s), FormatSeconds(k.grace.V))
+	} else if s < 0 || (s == 0 && !k.v.SleepZero()) {
+		k.note(p, "sleep of %s is rejected at admission on %s", FormatSeconds(s), k.v)
+	}
+}
+
+func (pr *Probe) paths() []string {
+	return []string{pr.InitialDelay.Path, pr.Period.Path, pr.FailureThreshold.Path}
+}
+
+// probeGrace is the grace of a liveness/startup kill: the probe's
+// terminationGracePeriodSeconds when set and honoured on this version,
+// else the pod's (T-2 step 1).
+func (k *computer) probeGrace(pr *corev1.Probe, probePath string) Value {
+	if pr.TerminationGracePeriodSeconds != nil {
+		p := Join(probePath, "terminationGracePeriodSeconds")
+		if k.v.ProbeGracePeriod() {
+			g := float64(*pr.TerminationGracePeriodSeconds)
+			if g < 1 {
+				g = 1 // validation requires > 0; keep the kubelet's 1 s floor
+			}
+			return Value{V: g, Path: p, Set: true}
+		}
+		k.note(p, "probe-level terminationGracePeriodSeconds is ignored before Kubernetes 1.25; the pod's grace period applies")
+	}
+	return k.grace
+}
+
+func (k *computer) preStop(lc *corev1.Lifecycle, cpath string, G float64) *Hook {
+	if lc == nil {
+		return nil
+	}
+	return preStopHook(lc.PreStop, Join(cpath, "lifecycle.preStop"), G, k.v)
+}
+
+// gatedFirst is the first liveness/readiness probe: F-1 without a startup
+// probe; with one, F-5: max(D, T_started + λ), and initialDelaySeconds
+// still counts from the container start.
+func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
+	D, P := pr.InitialDelay.V, pr.Period.V
+	aHi := math.Max(D, k.p.Epsilon)
+	if c.Startup == nil {
+		return span(Between(D, aHi+P), pr.InitialDelay.Path, pr.Period.Path)
+	}
+	st := c.Started.Shift(k.p.Lambda)
+	first := Interval{Lo: math.Max(D, st.Lo), HiUnbounded: st.HiUnbounded}
+	switch {
+	case poked && aHi <= st.Lo:
+		// The startup success pokes readiness at once (P-13).
+		first.Hi = st.Hi
+	case poked:
+		// D may not have passed at the poke: then the tick after D.
+		first.Hi = math.Max(aHi+P, st.Hi)
+	default:
+		// Liveness has no poke: its next tick after success and D.
+		first.Hi = math.Max(aHi, st.Hi) + P
+	}
+	return Span{Interval: first.norm(), Plus: st.Plus, Paths: merge(c.Started.Paths, []string{pr.InitialDelay.Path, pr.Period.Path})}
+}
+
+// started is when the startup probe first succeeds, relative to S, for an
+// app healthy at AppStart (known) or at any time the probe tolerates.
+func (k *computer) started(c *Container, sp *StartupProbe) Span {
+	D, P := sp.InitialDelay.V, sp.Period.V
+	aHi := math.Max(D, k.p.Epsilon)
+	ps := sp.paths()
+	if !c.AppStart.usable() {
+		// Unknown start: the earliest success is the first probe, the
+		// latest is the last probe before the kill (B_max).
+		return span(Between(D, sp.KillDecision.Hi), ps...)
+	}
+	h := c.AppStart.Seconds
+	lo := math.Max(h, D)
+	if h >= sp.MaxBudget.Lo {
+		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", c.Name, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
+		return span(From(lo), ps...)
+	}
+	hi := math.Min(math.Max(h, aHi)+P, sp.KillDecision.Hi)
+	return span(Between(lo, math.Max(lo, hi)), ps...)
+}
+
+// ready is the container's first Ready, relative to S (F-8).
+func (k *computer) ready(c *Container) Span {
+	eps, lam := k.p.Epsilon, k.p.Lambda
+	rp := c.Readiness
+	if c.Startup != nil {
+		if rp == nil {
+			// Ready as soon as started (P-3), in the sync after it.
+			return c.Started.Shift(lam)
+		}
+		return rp.FirstProbe.Add(span(At((rp.SuccessThreshold.V-1)*rp.Period.V), rp.SuccessThreshold.Path))
+	}
+	if rp == nil {
+		// No probes gating readiness: ready once the kubelet sees it run.
+		return span(Between(0, eps))
+	}
+	// The app answers from h on; h is AppStart when known, otherwise
+	// anything from 0 to the latest start liveness tolerates (or
+	// unbounded without liveness).
+	hLo, hHi, unbounded := 0.0, 0.0, false
+	var paths []string
+	switch {
+	case c.AppStart.usable():
+		hLo, hHi = c.AppStart.Seconds, c.AppStart.Seconds
+		unbounded = math.IsInf(hHi, 1)
+		if c.Liveness != nil {
+			if _, must := c.Liveness.Outcome(hLo); must {
+				k.note(c.Liveness.Path, "liveness probe of %q kills it before its expected start-up of %s: it never becomes ready", c.Name, FormatSeconds(hLo))
+				unbounded = true
+			}
+		}
+	case c.Liveness != nil:
+		hHi = c.Liveness.KillDecision.Hi
+		unbounded = c.Liveness.KillDecision.HiUnbounded
+		paths = c.Liveness.KillDecision.Paths
+	default:
+		unbounded = true
+	}
+	D, P, ST := rp.InitialDelay.V, rp.Period.V, rp.SuccessThreshold.V
+	tail := (ST - 1) * P
+	r := Interval{Lo: math.Max(hLo, D) + tail, HiUnbounded: unbounded}
+	if !unbounded {
+		r.Hi = math.Max(hHi, math.Max(D, eps)) + P + tail
+	}
+	return Span{Interval: r.norm(), Paths: merge(paths, append(rp.paths(), rp.SuccessThreshold.Path))}
+}
+
+// deletion models the pod delete with the pod's grace (F-11, T-4, E-7):
+// regular containers are stopped concurrently; each sidecar gets its stop
+// signal after its preStop, after every regular container is gone and after
+// the sidecar declared after it is gone, but no later than the grace.
+func (k *computer) deletion(pod *Pod) {
+	G := k.grace
+	if G.V < 1 {
+		// On deletion the kubelet never uses less than 1 s of pod grace
+		// (calculateEffectiveGracePeriod), so a preStop still runs, for 1 s;
+		// only probe kills with grace 0 skip it.
+		G.V = 1
+	}
+	spec := k.w.Spec
+	var mainGone, all Interval
+	for _, c := range k.t.Containers {
+		if c.Type != Regular {
+			continue
+		}
+		ctr := &spec.Containers[c.Index]
+		c.Termination = terminate("delete", G, k.preStop(ctr.Lifecycle, c.Path, G.V), 0, c.AppShutdown)
+		mainGone = Later(mainGone, c.Termination.Exit.Interval)
+	}
+	all = mainGone
+	var regularNames []string
+	for _, c := range k.t.ContainersOf(Regular) {
+		regularNames = append(regularNames, c.Name)
+	}
+	sidecars := k.t.ContainersOf(Sidecar)
+	next := At(0)
+	nextName := ""
+	for i := len(sidecars) - 1; i >= 0; i-- {
+		c := sidecars[i]
+		ctr := &spec.InitContainers[c.Index]
+		pre := k.preStop(ctr.Lifecycle, c.Path, G.V)
+		p := At(0)
+		if pre != nil && pre.Skipped == "" {
+			p = pre.Duration.Interval
+		}
+		stop := Later(p, Later(mainGone, next))
+		// The wait is bounded by the remaining grace.
+		stop = Earlier(stop, Later(p, At(G.V)))
+		kill := killRange(stop, G.V)
+		paths := []string{G.Path, c.Path}
+		if pre != nil {
+			paths = append(paths, pre.Path)
+		}
+		waits := append([]string(nil), regularNames...)
+		if nextName != "" {
+			waits = append(waits, nextName)
+		}
+		c.Termination = &Termination{
+			Reason:      "delete",
+			GracePeriod: G,
+			PreStop:     pre,
+			StopSignal:  span(stop, paths...),
+			SIGKILL:     span(kill, paths...),
+			Exit:        span(exitOf(stop, kill, c.AppShutdown), paths...),
+			WaitsFor:    waits,
+		}
+		next, nextName = c.Termination.Exit.Interval, c.Name
+		all = Later(all, next)
+		pod.SidecarStopOrder = append(pod.SidecarStopOrder, c.Name)
+	}
+	pod.Terminated = span(all, G.Path)
+}

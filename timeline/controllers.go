@@ -1,0 +1,174 @@
+package timeline
+
+import (
+	"fmt"
+	"math"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+func (k *computer) controllers() {
+	w := k.w
+	podReady := Span{Interval: From(0)}
+	terminated := span(At(0))
+	if pod := k.t.Pod; pod != nil {
+		if pod.Ready != nil {
+			podReady = *pod.Ready
+		}
+		terminated = pod.Terminated
+	}
+	spec := Join(w.Path, "spec")
+	switch {
+	case w.Deployment != nil:
+		k.t.Deployment = k.deployment(w.Deployment, spec, podReady, terminated)
+	case w.StatefulSet != nil:
+		k.t.StatefulSet = k.statefulSet(w.StatefulSet, spec, podReady, terminated)
+	}
+	if w.Job != nil {
+		k.t.Job = k.job()
+	}
+}
+
+func int32Value(p *int32, def float64, path string) Value {
+	if p == nil {
+		return Value{V: def, Path: path}
+	}
+	return Value{V: math.Max(float64(*p), 0), Path: path, Set: true}
+}
+
+// deployment: F-13 and the rollout estimate (§5.1).
+func (k *computer) deployment(d *appsv1.DeploymentSpec, sp string, podReady, terminated Span) *Deployment {
+	out := &Deployment{
+		Path:             sp,
+		Replicas:         int32Value(d.Replicas, 1, Join(sp, "replicas")),
+		Strategy:         string(d.Strategy.Type),
+		MinReadySeconds:  Value{V: math.Max(float64(d.MinReadySeconds), 0), Path: Join(sp, "minReadySeconds"), Set: d.MinReadySeconds != 0},
+		ProgressDeadline: int32Value(d.ProgressDeadlineSeconds, DefaultProgressDeadline, Join(sp, "progressDeadlineSeconds")),
+		Paused:           d.Paused,
+		PodReady:         podReady,
+	}
+	if out.Strategy == "" {
+		out.Strategy = string(appsv1.RollingUpdateDeploymentStrategyType)
+	}
+	ru := Join(sp, "strategy.rollingUpdate")
+	var surge, unavail = Value{Path: Join(ru, "maxSurge")}, Value{Path: Join(ru, "maxUnavailable")}
+	if d.Strategy.RollingUpdate != nil {
+		surge.Set = d.Strategy.RollingUpdate.MaxSurge != nil
+		unavail.Set = d.Strategy.RollingUpdate.MaxUnavailable != nil
+	}
+	var s, u int64
+	var err error
+	if d.Strategy.RollingUpdate != nil {
+		s, u, err = fencepost(d.Strategy.RollingUpdate.MaxSurge, d.Strategy.RollingUpdate.MaxUnavailable, int32(out.Replicas.V))
+	} else {
+		s, u, err = fencepost(nil, nil, int32(out.Replicas.V))
+	}
+	if err != nil {
+		k.note(ru, "invalid maxSurge/maxUnavailable (%v); using 25%%", err)
+	}
+	surge.V, unavail.V = float64(s), float64(u)
+	out.MaxSurge, out.MaxUnavailable = surge, unavail
+	out.MayExceedDeadline = !podReady.HiUnbounded && podReady.Hi > out.ProgressDeadline.V
+
+	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	switch {
+	case out.Replicas.V == 0:
+		out.Rollout = span(At(0), out.Replicas.Path)
+	case out.Strategy == string(appsv1.RecreateDeploymentStrategyType):
+		out.Rollout = terminated.Add(per)
+	default:
+		batches := math.Ceil(out.Replicas.V / (surge.V + unavail.V))
+		out.Rollout = Span{Interval: per.Interval.Scale(batches), Plus: per.Plus, Paths: merge(per.Paths, []string{surge.Path, unavail.Path, out.Replicas.Path})}
+	}
+	return out
+}
+
+// statefulSet: F-14 (§5.2). maxUnavailable is not modelled: its gate is
+// off by default in the 1.36 tree, so updates go one pod at a time.
+func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp string, podReady, terminated Span) *StatefulSet {
+	out := &StatefulSet{
+		Path:                sp,
+		Replicas:            int32Value(s.Replicas, 1, Join(sp, "replicas")),
+		PodManagementPolicy: string(s.PodManagementPolicy),
+		UpdateStrategy:      string(s.UpdateStrategy.Type),
+		Partition:           Value{Path: Join(sp, "updateStrategy.rollingUpdate.partition")},
+		MinReadySeconds:     Value{V: math.Max(float64(s.MinReadySeconds), 0), Path: Join(sp, "minReadySeconds"), Set: s.MinReadySeconds != 0},
+	}
+	if out.PodManagementPolicy == "" {
+		out.PodManagementPolicy = string(appsv1.OrderedReadyPodManagement)
+	}
+	if out.UpdateStrategy == "" {
+		out.UpdateStrategy = string(appsv1.RollingUpdateStatefulSetStrategyType)
+	}
+	if ru := s.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
+		out.Partition = int32Value(ru.Partition, 0, out.Partition.Path)
+	}
+	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	n := out.Replicas.V
+	if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
+		n = math.Min(n, 1)
+	}
+	out.Creation = Span{Interval: per.Interval.Scale(n), Plus: per.Plus, Paths: merge(per.Paths, []string{out.Replicas.Path, Join(sp, "podManagementPolicy")})}
+	if out.UpdateStrategy == string(appsv1.RollingUpdateStatefulSetStrategyType) {
+		updated := math.Max(out.Replicas.V-out.Partition.V, 0)
+		one := terminated.Add(per)
+		ru := Span{Interval: one.Interval.Scale(updated), Plus: one.Plus, Paths: merge(one.Paths, []string{out.Replicas.Path, out.Partition.Path})}
+		out.RollingUpdate = &ru
+	}
+	return out
+}
+
+// job: F-12 (§5.3).
+func (k *computer) job() *Job {
+	js, jp := k.w.Job, k.w.JobPath
+	policy := k.policy
+	if policy == "" {
+		policy = corev1.RestartPolicyNever
+	}
+	out := &Job{Path: jp, RestartPolicy: policy, BackoffCap: k.v.JobBackoffCap()}
+	if js.BackoffLimitPerIndex != nil {
+		out.PerIndex = true
+		out.BackoffLimit = int32Value(js.BackoffLimitPerIndex, DefaultBackoffLimit, Join(jp, "backoffLimitPerIndex"))
+	} else {
+		out.BackoffLimit = int32Value(js.BackoffLimit, DefaultBackoffLimit, Join(jp, "backoffLimit"))
+	}
+	L := int64(out.BackoffLimit.V)
+	eps := k.p.Epsilon
+	r, rKnown := 0.0, false
+	if d := k.p.JobRun; d.usable() && !math.IsInf(d.Seconds, 1) {
+		r, rKnown = d.Seconds, true
+	}
+	out.PodRun = k.unknown(k.p.JobRun, "pod run time")
+	var runs int64
+	var lo, extra float64
+	if policy == corev1.RestartPolicyOnFailure {
+		// Fails when the restarts reach L (> 0 for L = 0): L runs and
+		// the kubelet's crash-loop delays, not the Job back-off.
+		runs = max(L, 1)
+		lo = float64(runs)*r + series(runs, func(n int64) float64 { return crashDelay(n, r, k.p) })
+		extra = series(runs, func(n int64) float64 { return crashOvershoot(crashDelay(n, r, k.p), k.v) })
+	} else {
+		// Never: the (L+1)-th failed pod; re-creation back-off after
+		// failure k is min(10·2^(k−1), cap).
+		runs = L + 1
+		lo = float64(runs)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) })
+	}
+	extra += float64(runs) * eps
+	out.Retries = span(Between(lo, lo+extra), out.BackoffLimit.Path, Join(k.w.SpecPath, "restartPolicy"))
+	if !rKnown {
+		out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
+	}
+	out.GivesUp = out.Retries
+	if js.ActiveDeadlineSeconds != nil {
+		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: Join(jp, "activeDeadlineSeconds"), Set: true}
+		out.ActiveDeadline = &ads
+		out.DeadlineFirst = ads.V <= out.Retries.Lo
+		if out.DeadlineFirst {
+			out.GivesUp = span(At(ads.V), ads.Path)
+		} else {
+			out.GivesUp = Span{Interval: Earlier(out.Retries.Interval, At(ads.V)), Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, []string{ads.Path})}
+		}
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package timeline
+
+import (
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// preStopHook models a preStop handler under grace G (T-2, T-5): it runs
+// only if G > 0, is cut at G, and a sleep action needs ≥ 1.30.
+func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Hook {
+	if h == nil {
+		return nil
+	}
+	hk := &Hook{Path: p, Kind: lifecycleKind(*h)}
+	bounded := func(lo float64) Span {
+		lo = math.Min(lo, G)
+		return span(Between(lo, G), p)
+	}
+	switch {
+	case h.Sleep != nil:
+		hk.Path = Join(p, "sleep.seconds")
+		if !v.SleepAction() {
+			hk.Skipped = sleepUnsupported(v)
+			hk.Duration = span(At(0), hk.Path)
+			return hk
+		}
+		hk.Exact = true
+		hk.Duration = span(At(math.Min(math.Max(float64(h.Sleep.Seconds), 0), G)), hk.Path)
+	case h.Exec != nil:
+		if s, _, ok := StatedSleep(h.Exec.Command); ok {
+			hk.Duration = bounded(s)
+		} else {
+			hk.Duration = bounded(0)
+		}
+		hk.Path = Join(p, "exec.command")
+	case h.TCPSocket != nil:
+		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime"
+		hk.Duration = span(At(0), p)
+	default:
+		hk.Duration = bounded(0)
+	}
+	if G <= 0 && hk.Skipped == "" {
+		hk.Skipped = "the grace period of this kill is 0, so the kubelet skips preStop"
+		hk.Duration = span(At(0), p)
+		hk.Exact = false
+	}
+	return hk
+}
+
+// postStartHook models a postStart handler (T-6): nothing bounds it except
+// a sleep action (validated ≤ TGPS); unknown durations are symbolic.
+func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *Hook {
+	if h == nil {
+		return nil
+	}
+	hk := &Hook{Path: p, Kind: lifecycleKind(*h)}
+	unknown := "postStart of " + container
+	switch {
+	case h.Sleep != nil:
+		hk.Path = Join(p, "sleep.seconds")
+		if !v.SleepAction() {
+			hk.Skipped = sleepUnsupported(v)
+			hk.Duration = span(At(0), hk.Path)
+			return hk
+		}
+		hk.Exact = true
+		hk.Duration = span(At(math.Max(float64(h.Sleep.Seconds), 0)), hk.Path)
+	case h.Exec != nil:
+		hk.Path = Join(p, "exec.command")
+		s, _, ok := StatedSleep(h.Exec.Command)
+		if ok && math.IsInf(s, 1) {
+			hk.Duration = span(From(0), hk.Path)
+			break
+		}
+		hk.Duration = Span{Interval: At(s), Plus: []string{unknown}, Paths: []string{hk.Path}}
+	case h.TCPSocket != nil:
+		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime: the container is killed and restarted"
+		hk.Duration = span(At(0), p)
+	default:
+		hk.Duration = Span{Interval: At(0), Plus: []string{unknown}, Paths: []string{p}}
+	}
+	return hk
+}
+
+func lifecycleKind(h corev1.LifecycleHandler) string {
+	switch {
+	case h.Sleep != nil:
+		return "sleep"
+	case h.Exec != nil:
+		return "exec"
+	case h.HTTPGet != nil:
+		return "httpGet"
+	case h.TCPSocket != nil:
+		return "tcpSocket"
+	}
+	return ""
+}
+
+// sleepUnsupported says what happens to a sleep hook before 1.30: 1.29 has
+// the field behind an alpha gate and drops it; older API servers reject it.
+func sleepUnsupported(v Version) string {
+	if v.AtLeast(29) {
+		return "the sleep action is behind an alpha gate on Kubernetes 1.29; the hook is dropped"
+	}
+	return "the sleep action does not exist before Kubernetes 1.29; the API server rejects the Pod"
+}

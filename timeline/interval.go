@@ -1,0 +1,263 @@
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Interval is a set of possible instants or durations [Lo, Hi) in seconds.
+// The kubelet's probe tickers run on a grid whose phase relative to the
+// container start cannot be known statically (SEMANTICS §0.3, φ), so every
+// computed time is a range: Lo is inclusive, Hi exclusive. Lo == Hi means an
+// exact value. HiUnbounded means the spec allows no upper bound (Hi is then
+// meaningless and kept at Lo).
+type Interval struct {
+	Lo, Hi      float64
+	HiUnbounded bool
+}
+
+// At is the exact instant t.
+func At(t float64) Interval { return Interval{Lo: t, Hi: t} }
+
+// Between is [lo, hi); the edges are swapped if given in the wrong order so
+// that the invariant Lo ≤ Hi always holds.
+func Between(lo, hi float64) Interval {
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	return Interval{Lo: lo, Hi: hi}
+}
+
+// From is [lo, ∞).
+func From(lo float64) Interval { return Interval{Lo: lo, Hi: lo, HiUnbounded: true} }
+
+// Exact reports whether the interval is a single known value.
+func (a Interval) Exact() bool { return !a.HiUnbounded && a.Lo == a.Hi }
+
+// Width is Hi − Lo, +Inf when unbounded.
+func (a Interval) Width() float64 {
+	if a.HiUnbounded {
+		return math.Inf(1)
+	}
+	return a.Hi - a.Lo
+}
+
+// Max is the upper edge as a number: +Inf when unbounded.
+func (a Interval) Max() float64 {
+	if a.HiUnbounded {
+		return math.Inf(1)
+	}
+	return a.Hi
+}
+
+// Add is the interval of x+y for x in a and y in b.
+func (a Interval) Add(b Interval) Interval {
+	r := Interval{Lo: a.Lo + b.Lo, Hi: a.Hi + b.Hi, HiUnbounded: a.HiUnbounded || b.HiUnbounded}
+	return r.norm()
+}
+
+// Shift adds the constant d to both edges.
+func (a Interval) Shift(d float64) Interval {
+	return Interval{Lo: a.Lo + d, Hi: a.Hi + d, HiUnbounded: a.HiUnbounded}.norm()
+}
+
+// Later is the interval of max(x, y): the instant by which both events have
+// happened.
+func Later(a, b Interval) Interval {
+	return Interval{Lo: math.Max(a.Lo, b.Lo), Hi: math.Max(a.Hi, b.Hi), HiUnbounded: a.HiUnbounded || b.HiUnbounded}.norm()
+}
+
+// Earlier is the interval of min(x, y): the instant the first of two events
+// happens.
+func Earlier(a, b Interval) Interval {
+	r := Interval{Lo: math.Min(a.Lo, b.Lo)}
+	switch {
+	case a.HiUnbounded && b.HiUnbounded:
+		r.HiUnbounded = true
+	case a.HiUnbounded:
+		r.Hi = b.Hi
+	case b.HiUnbounded:
+		r.Hi = a.Hi
+	default:
+		r.Hi = math.Min(a.Hi, b.Hi)
+	}
+	return r.norm()
+}
+
+// norm keeps the invariants after arithmetic: Lo ≤ Hi and an unbounded
+// interval carries Hi = Lo so that equality comparisons stay meaningful.
+func (a Interval) norm() Interval {
+	if a.HiUnbounded {
+		a.Hi = a.Lo
+	} else if a.Hi < a.Lo {
+		a.Hi = a.Lo
+	}
+	return a
+}
+
+// String renders "[25s, 35s)", "12s" for exact values and "[5s, ∞)".
+func (a Interval) String() string {
+	if a.Exact() {
+		return FormatSeconds(a.Lo)
+	}
+	if a.HiUnbounded {
+		return "[" + FormatSeconds(a.Lo) + ", ∞)"
+	}
+	return "[" + FormatSeconds(a.Lo) + ", " + FormatSeconds(a.Hi) + ")"
+}
+
+// FormatSeconds prints seconds compactly ("30s", "1.5s").
+func FormatSeconds(s float64) string {
+	if math.IsInf(s, 1) {
+		return "∞"
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
+}
+
+// MarshalJSON writes [lo, hi] with null for an unbounded upper edge.
+func (a Interval) MarshalJSON() ([]byte, error) {
+	lo, err := json.Marshal(round(a.Lo))
+	if err != nil {
+		return nil, err
+	}
+	if a.HiUnbounded {
+		return []byte("[" + string(lo) + ",null]"), nil
+	}
+	hi, err := json.Marshal(round(a.Hi))
+	if err != nil {
+		return nil, err
+	}
+	return []byte("[" + string(lo) + "," + string(hi) + "]"), nil
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes.
+func (a *Interval) UnmarshalJSON(b []byte) error {
+	var v []*float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if len(v) != 2 || v[0] == nil {
+		return fmt.Errorf("interval must be [lo, hi] with a numeric lo, got %s", b)
+	}
+	if v[1] == nil {
+		*a = From(*v[0])
+		return nil
+	}
+	*a = Between(*v[0], *v[1])
+	return nil
+}
+
+// round removes float noise (0.1+0.2) from output without hiding real
+// sub-second values such as λ = 0.5.
+func round(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) || math.Abs(x) > 1e12 {
+		return x
+	}
+	return math.Round(x*1e6) / 1e6
+}
+
+// Span is an Interval that also says what it depends on.
+//
+// Plus lists runtime terms podlint cannot know (image pulls, init container
+// run times, scheduling) and that were counted as 0 in both edges: the real
+// instant is the interval shifted by the (non-negative) sum of those terms.
+// Paths are the full field paths of the manifest fields that determine the
+// span, so that findings can point at them.
+type Span struct {
+	Interval
+	Plus  []string
+	Paths []string
+}
+
+// Add sums two spans and merges what they depend on.
+func (s Span) Add(o Span) Span {
+	return Span{Interval: s.Interval.Add(o.Interval), Plus: merge(s.Plus, o.Plus), Paths: merge(s.Paths, o.Paths)}
+}
+
+// Shift adds a constant.
+func (s Span) Shift(d float64) Span {
+	s.Interval = s.Interval.Shift(d)
+	return s
+}
+
+// With returns a copy depending additionally on paths.
+func (s Span) With(paths ...string) Span {
+	s.Paths = merge(s.Paths, paths)
+	return s
+}
+
+// LaterSpan is Later for spans.
+func LaterSpan(a, b Span) Span {
+	return Span{Interval: Later(a.Interval, b.Interval), Plus: merge(a.Plus, b.Plus), Paths: merge(a.Paths, b.Paths)}
+}
+
+// MarshalJSON writes {"interval": [lo, hi], "plus": [...], "paths": [...]};
+// without it the promoted Interval.MarshalJSON would silently drop the
+// dependencies.
+func (s Span) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Interval Interval `json:"interval"`
+		Plus     []string `json:"plus,omitempty"`
+		Paths    []string `json:"paths,omitempty"`
+	}{s.Interval, s.Plus, s.Paths})
+}
+
+// String renders the interval followed by the unknown terms.
+func (s Span) String() string {
+	if len(s.Plus) == 0 {
+		return s.Interval.String()
+	}
+	return s.Interval.String() + " + " + strings.Join(s.Plus, " + ")
+}
+
+func span(i Interval, paths ...string) Span { return Span{Interval: i, Paths: merge(nil, paths)} }
+
+// merge returns the sorted union of two string lists without empty entries.
+func merge(a, b []string) []string {
+	if len(a) == 0 && len(b) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(a)+len(b))
+	var out []string
+	for _, l := range [][]string{a, b} {
+		for _, s := range l {
+			if s != "" && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Value is one number read from (or defaulted for) a manifest field.
+type Value struct {
+	// V is the value after API-server defaulting.
+	V float64
+	// Path is the full field path where the value is (or would be) written.
+	Path string
+	// Set is true when the manifest gives a non-default-triggering value.
+	// Typed decoding cannot tell an omitted field from an explicit 0, so an
+	// explicit 0 that the API server replaces by the default reads as false.
+	Set bool
+}
+
+// Note is a remark the model made while computing: an ignored field on this
+// Kubernetes version, a coerced value, an assumption it had to take.
+type Note struct {
+	Path string
+	Text string
+}
+
+// Scale multiplies both edges by n ≥ 0 (n sequential repetitions).
+func (a Interval) Scale(n float64) Interval {
+	if n <= 0 || math.IsNaN(n) {
+		return At(0)
+	}
+	return Interval{Lo: a.Lo * n, Hi: a.Hi * n, HiUnbounded: a.HiUnbounded}.norm()
+}

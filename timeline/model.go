@@ -1,0 +1,377 @@
+package timeline
+
+import corev1 "k8s.io/api/core/v1"
+
+// ContainerType distinguishes the three kinds of containers whose lifecycles
+// differ.
+type ContainerType string
+
+const (
+	// Regular is an entry of spec.containers.
+	Regular ContainerType = "container"
+	// Init is a regular init container: runs to completion, in order,
+	// before anything else; never probed.
+	Init ContainerType = "init"
+	// Sidecar is an init container with restartPolicy Always (≥ 1.29):
+	// started in its init slot, probed, kept running, stopped last.
+	Sidecar ContainerType = "sidecar"
+)
+
+// Timeline is everything Compute derives for one workload. Times are
+// relative to the event named on each field; see the package doc.
+type Timeline struct {
+	Kind    string
+	Version Version
+	// Params are the effective parameters (after cleaning).
+	Params Params
+
+	// Pod is nil when the workload has no pod spec.
+	Pod *Pod
+	// Containers lists init containers and sidecars in declaration order,
+	// then regular containers.
+	Containers []*Container
+
+	// At most one controller part is set.
+	Deployment  *Deployment
+	StatefulSet *StatefulSet
+	Job         *Job
+
+	// Notes are remarks of the model (ignored fields on this version,
+	// coerced values, assumptions).
+	Notes []Note
+	// Errors are malformed podlint.dev/expected-* annotations
+	// (*AnnotationError); the model went on without them.
+	Errors []error
+}
+
+// Container returns the container (of any type) with the given name, or nil.
+func (t *Timeline) Container(name string) *Container {
+	if t == nil {
+		return nil
+	}
+	for _, c := range t.Containers {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// ContainersOf returns the containers of one type in declaration order.
+func (t *Timeline) ContainersOf(typ ContainerType) []*Container {
+	if t == nil {
+		return nil
+	}
+	var out []*Container
+	for _, c := range t.Containers {
+		if c.Type == typ {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Container is the lifecycle of one container.
+type Container struct {
+	Name  string
+	Type  ContainerType
+	Index int    // index in spec.containers or spec.initContainers
+	Path  string // full field path of the container
+
+	// Start is S, the container's start instant, relative to pod creation
+	// (F-9 start chain). Probe and Ready times below are relative to S.
+	Start Span
+	// Pull is the image pull before Start (Params or symbolic).
+	Pull Span
+	// Run is a regular init container's run time (nil for other types).
+	Run *Span
+	// Done is when a regular init container is observed complete, or when a
+	// sidecar lets the next init container start, relative to pod creation.
+	Done *Span
+
+	// PostStart is nil without a postStart hook (T-6): it blocks the start
+	// of the next container and probe-driven kills.
+	PostStart *Hook
+
+	// Probes; nil when absent (always nil for regular init containers).
+	Startup   *StartupProbe
+	Liveness  *LivenessProbe
+	Readiness *ReadinessProbe
+
+	// Started: when the container counts as started, relative to S: [0, ε)
+	// without a startup probe; the first startup success otherwise (F-6,
+	// F-8). HiUnbounded if the expected start-up never passes the probe.
+	Started Span
+	// Ready: when the container first becomes ready, relative to S (F-8,
+	// F-2, X-1). Nil for regular init containers. Lo assumes the app is
+	// healthy at AppStart.Lo; Hi the latest start the probes tolerate.
+	Ready *Span
+	// AppStart is the application start-up time used (expected-startup
+	// annotation/config, Params) — unknown when !Known.
+	AppStart Duration
+	// AppShutdown is the shutdown time used, likewise.
+	AppShutdown Duration
+	// ExpectedStartup/ExpectedShutdown are the user-stated values with
+	// their source (annotation or config), OK=false when none.
+	ExpectedStartup  Expected
+	ExpectedShutdown Expected
+
+	// Termination on pod deletion, relative to the delete request
+	// (F-11, T-2, T-4). Nil for regular init containers, which have
+	// already exited.
+	Termination *Termination
+
+	// Restarts is whether a probe kill or an exit restarts the container
+	// (pod restartPolicy, container restartPolicy, sidecars always).
+	Restarts bool
+}
+
+// Probe holds the defaulted settings of one probe (P-1) and its first run.
+type Probe struct {
+	Path    string
+	Handler string // exec | httpGet | tcpSocket | grpc | "" when none is set
+	// After defaulting: D, P, T, ST, FT.
+	InitialDelay, Period, Timeout, SuccessThreshold, FailureThreshold Value
+	// Spacing is Δ = max(P, T), the distance between probes against a
+	// hanging target (P-7).
+	Spacing float64
+	// FirstProbe is when the first probe runs, relative to S: F-1
+	// [D, max(D, ε) + P) (observation can be instantaneous, so Lo is D).
+	// With a startup probe, liveness and readiness are gated (F-5).
+	FirstProbe Span
+}
+
+// StartupProbe: F-6.
+type StartupProbe struct {
+	Probe
+	// GuaranteedBudget B_g = D + (FT−1)·P: an app healthy by then always
+	// passes (exact value, Lo == Hi).
+	GuaranteedBudget Span
+	// MaxBudget B_max = max(D, ε) + FT·P: an app healthy at or after it
+	// never passes (exclusive edge, lucky phase).
+	MaxBudget Span
+	// KillDecision: the app never becomes healthy, failures are fast (d=0):
+	// [D + (FT−1)·P, max(D, ε) + FT·P).
+	KillDecision Span
+	// KillDecisionHang: the target hangs, each probe takes T:
+	// [D + (FT−1)·Δ + T, max(D, ε) + P + (FT−1)·Δ + T).
+	KillDecisionHang Span
+	// GracePeriod for the startup kill: probe TGPS ?? pod TGPS (T-2).
+	GracePeriod Value
+	// Kill is the kill after KillDecision, relative to the decision
+	// (λ included).
+	Kill *Termination
+}
+
+// Outcome says whether a probe may and must act for an application that
+// becomes healthy h seconds after container start.
+func (s *StartupProbe) Outcome(h float64) (mayKill, mustKill bool) {
+	return h > s.GuaranteedBudget.Lo, h >= s.MaxBudget.Hi
+}
+
+// LivenessProbe: F-4, F-5, F-7.
+type LivenessProbe struct {
+	Probe
+	// KillDecision: the container is unhealthy from its start (with a
+	// startup probe: from startup success), fast failures (d = 0), F-4:
+	// [D + (FT−1)·P, max(D, ε) + FT·P). The docs' "D + FT·P" is the
+	// exclusive upper edge; the earliest kill is one period sooner.
+	KillDecision Span
+	// KillDecisionHang: same, the target hangs (d = T, Δ = max(P, T)).
+	KillDecisionHang Span
+	// HangDetection, relative to the instant h the target hangs, F-7:
+	// [(FT−1)·Δ + T, FT·Δ + T).
+	HangDetection Span
+	// GracePeriod for the liveness kill: probe TGPS ?? pod TGPS (T-2).
+	GracePeriod Value
+	// Kill is the kill after a decision, relative to the decision
+	// (λ, preStop, stop signal, SIGKILL).
+	Kill *Termination
+	// NextStart is when the replacement container starts, relative to S,
+	// for a container unhealthy from its start (first kill restarts
+	// immediately, R-3); nil when the container is not restarted.
+	NextStart *Span
+	// Gated is true when a startup probe gates this probe (F-5).
+	Gated bool
+}
+
+// FailingFrom is the kill decision for a target that is healthy until h
+// (seconds after S) and then fails fast (hang=false, d=0) or hangs
+// (hang=true, d=T). For h after the first probe it is F-7 shifted by h.
+func (l *LivenessProbe) FailingFrom(h float64, hang bool) Interval {
+	if h <= l.FirstProbe.Lo {
+		if hang {
+			return l.KillDecisionHang.Interval
+		}
+		return l.KillDecision.Interval
+	}
+	P, FT := l.Period.V, l.FailureThreshold.V
+	if hang {
+		return l.HangDetection.Interval.Shift(h)
+	}
+	return Between(h+(FT-1)*P, h+FT*P)
+}
+
+// Outcome: for an app that needs h seconds to become healthy (no startup
+// probe), may / must the liveness probe kill it first.
+func (l *LivenessProbe) Outcome(h float64) (mayKill, mustKill bool) {
+	return l.KillDecision.Lo < h, !l.KillDecision.HiUnbounded && l.KillDecision.Hi <= h
+}
+
+// ReadinessProbe: F-2, F-7.
+type ReadinessProbe struct {
+	Probe
+	// FirstProbeTypical is the usual first attempt without extra pod syncs
+	// ε when D ≤ ε (fast path at the sync that observes the start),
+	// else ε + ⌈(D−ε)/P⌉·P — about one period, not D.
+	FirstProbeTypical float64
+	// FastPath is D ≤ ε: the first attempt races the status write (F-2).
+	FastPath bool
+	// NotReadyDetection, relative to the instant h the target starts
+	// failing (hang), F-7 with readiness fields.
+	NotReadyDetection Span
+	Gated             bool
+}
+
+// Hook is a preStop or postStart handler.
+type Hook struct {
+	Path string
+	Kind string // sleep | exec | httpGet | tcpSocket
+	// Duration: sleep → exact; exec with "sleep N" → Lo = N (a lower
+	// bound); otherwise unknown. For preStop the Hi is the grace period
+	// (the hook is cut there); for postStart an unknown Hi is unbounded.
+	Duration Span
+	// Exact is true for sleep actions.
+	Exact bool
+	// Skipped says why the hook does not run ("" when it does): sleep on a
+	// version without the action, grace period 0, tcpSocket handler.
+	Skipped string
+}
+
+// Termination is one container kill (T-2). Times are relative to the
+// trigger: the delete request, or the probe verdict for probe kills.
+type Termination struct {
+	// Reason: delete | liveness | startup.
+	Reason string
+	// GracePeriod G handed to this kill.
+	GracePeriod Value
+	// PreStop is nil without a preStop hook.
+	PreStop *Hook
+	// StopSignal: when the stop signal (SIGTERM unless STOPSIGNAL) is sent:
+	// after the preStop hook; for sidecars after the containers it waits
+	// for (T-4).
+	StopSignal Span
+	// SIGKILL: when the runtime SIGKILLs a container still running:
+	// stop + max(G − ⌊elapsed⌋, 2) (the 2 s floor, X-7); ≤ G + 2.
+	SIGKILL Span
+	// Exit: when the container is gone (stop + shutdown time, at most
+	// SIGKILL).
+	Exit Span
+	// WaitsFor names the containers a sidecar waits for before its stop
+	// signal (all regular containers and the next-declared sidecar).
+	WaitsFor []string
+}
+
+// Pod is the pod-level part of the timeline. Pod-relative times start at
+// pod creation.
+type Pod struct {
+	Path          string
+	RestartPolicy corev1.RestartPolicy
+	// GracePeriod is the effective pod TGPS (nil → 30, negative → 1).
+	GracePeriod Value
+	// ActiveDeadline is spec.activeDeadlineSeconds (nil when unset),
+	// measured from the pod's start time (pulls and init count, §5.6).
+	ActiveDeadline *Value
+	QOSClass       corev1.PodQOSClass
+	// ReadinessGates are the condition types Ready also waits for.
+	ReadinessGates []string
+	// Initialized: every init container done and sidecar started.
+	Initialized Span
+	// Ready: earliest / latest Pod Ready after creation (F-9 + F-8):
+	// maximum over regular containers and sidecars; readiness gates add a
+	// Plus term. HiUnbounded when some container's readiness is unbounded;
+	// nil when the pod has no regular container.
+	Ready *Span
+	// Terminated: when the last container is gone after a delete request
+	// (F-11), ≤ G + 2.
+	Terminated Span
+	// SidecarStopOrder: sidecars in the order they get their stop signal
+	// (reverse declaration order, T-4).
+	SidecarStopOrder []string
+	// RestartSchedule is the crash-loop schedule of a container that keeps
+	// exiting after Params.CrashRun (0 if unknown) seconds (R-3, F-10);
+	// nil under restartPolicy Never.
+	RestartSchedule []Restart
+}
+
+// Restart is one step of a crash loop. Times relative to the first start.
+type Restart struct {
+	// N is the restart number (restartCount after it).
+	N int
+	// Exit of the instance before it.
+	Exit Span
+	// Delay: back-off waited before this restart (δ_n incl. overshoot).
+	Delay Interval
+	// Start of the restarted instance.
+	Start Span
+}
+
+// Deployment: F-13.
+type Deployment struct {
+	Path                     string
+	Replicas                 Value
+	Strategy                 string
+	MaxSurge, MaxUnavailable Value // resolved to pods (ceil / floor fenceposts)
+	MinReadySeconds          Value
+	ProgressDeadline         Value
+	Paused                   bool
+	// PodReady is creation → Ready of one new pod (Pod.Ready).
+	PodReady Span
+	// MayExceedDeadline is true when PodReady's bounded upper edge passes
+	// progressDeadlineSeconds (unknown Plus terms only make it worse).
+	MayExceedDeadline bool
+	// Rollout is the rough rollout estimate
+	// ⌈replicas / (surge + unavailable)⌉ × (PodReady + minReadySeconds);
+	// Recreate: Terminated + PodReady + minReadySeconds.
+	Rollout Span
+}
+
+// StatefulSet: F-14.
+type StatefulSet struct {
+	Path                string
+	Replicas            Value
+	PodManagementPolicy string
+	UpdateStrategy      string
+	Partition           Value
+	MinReadySeconds     Value
+	// Creation: OrderedReady Σ_i (PodReady + minReadySeconds); Parallel
+	// one such term.
+	Creation Span
+	// RollingUpdate: Σ over updated ordinals of (Terminated + PodReady +
+	// minReadySeconds), one pod at a time; nil for OnDelete.
+	RollingUpdate *Span
+}
+
+// Job: F-12.
+type Job struct {
+	Path          string
+	RestartPolicy corev1.RestartPolicy
+	// BackoffLimit (default 6); with backoffLimitPerIndex the per-index
+	// limit (PerIndex true).
+	BackoffLimit Value
+	PerIndex     bool
+	// BackoffCap: 360 s ≤ 1.27, 600 s since 1.28.
+	BackoffCap float64
+	// PodRun is how long one pod (Never) or one container run (OnFailure)
+	// lasts before failing (Params.JobRun, else symbolic).
+	PodRun Span
+	// Retries: job start → BackoffLimitExceeded.
+	Retries Span
+	// ActiveDeadline is the Job's activeDeadlineSeconds (nil when unset).
+	ActiveDeadline *Value
+	// GivesUp = min(Retries, ActiveDeadline).
+	GivesUp Span
+	// DeadlineFirst: the deadline certainly ends the job before the
+	// retries are exhausted (ActiveDeadline ≤ Retries.Lo).
+	DeadlineFirst bool
+}

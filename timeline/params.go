@@ -1,0 +1,310 @@
+package timeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Annotation keys users write to state what the model cannot read from a
+// manifest.
+const (
+	AnnotationExpectedStartup  = "podlint.dev/expected-startup"
+	AnnotationExpectedShutdown = "podlint.dev/expected-shutdown"
+)
+
+// Duration is a runtime duration that may be unknown. Unknown durations are
+// kept symbolic: they end up in Span.Plus (for runtime terms such as pulls)
+// or make an upper edge unbounded (where nothing in the spec limits them).
+type Duration struct {
+	Seconds float64
+	Known   bool
+}
+
+// Seconds is a known duration. +Inf is allowed for a shutdown time and means
+// "ignores SIGTERM".
+func Seconds(s float64) Duration { return Duration{Seconds: s, Known: true} }
+
+// ContainerParams overrides Params for one container name.
+type ContainerParams struct {
+	ImagePull Duration
+	// Start is the time from container start until the application is
+	// healthy (answers its probes).
+	Start Duration
+	// Shutdown is the time from the stop signal until the process exits.
+	Shutdown Duration
+	// Run is how long a regular init container runs, or how long a
+	// crash-looping container runs before it exits.
+	Run Duration
+}
+
+// Expectation is one "container-name glob → seconds" entry, as written in
+// the configuration file or in an annotation.
+type Expectation struct {
+	// Pattern is a path.Match glob on the container name; "*" matches all.
+	Pattern string
+	Seconds float64
+}
+
+// Params are the inputs the manifest does not contain. Use DefaultParams and
+// change what you know; the zero Params means ε = λ = 0 (the nominal view
+// of SEMANTICS E-5) and unknown runtimes.
+type Params struct {
+	// Epsilon (ε) is the kubelet's observation latency (PLEG relist + sync):
+	// it only widens upper edges, because observation can be immediate.
+	Epsilon float64
+	// Lambda (λ) is the latency from a probe verdict to the pod sync that
+	// acts on it.
+	Lambda float64
+
+	// Scheduling is pod creation → kubelet starts the sandbox (binding,
+	// sandbox creation). Unknown by default.
+	Scheduling Duration
+	// ImagePull is the pull time of one image. Unknown by default.
+	ImagePull Duration
+	// AppStart is container start → application healthy. Unknown by
+	// default: lower edges assume 0, upper edges use the latest start the
+	// probes tolerate, or are unbounded when no probe limits it.
+	AppStart Duration
+	// AppShutdown is stop signal → process exit. Unknown by default: exit
+	// lies anywhere between the signal and SIGKILL.
+	AppShutdown Duration
+	// InitRun is the run time of a regular init container.
+	InitRun Duration
+	// CrashRun is how long a crash-looping container runs before it exits
+	// (r in F-10). Unknown → the restart schedule counts runs as 0.
+	CrashRun Duration
+	// JobRun is how long one Job pod runs before it fails (F-12).
+	JobRun Duration
+
+	// CrashLoopInitial and CrashLoopMax are the node's crash-loop back-off
+	// (10 s and 300 s unless the kubelet's maxContainerRestartPeriod or the
+	// ReduceDefaultCrashLoopBackOffDecay gate changes them).
+	CrashLoopInitial float64
+	CrashLoopMax     float64
+
+	// Containers overrides the durations above per container name.
+	Containers map[string]ContainerParams
+
+	// ExpectedStartup and ExpectedShutdown come from the configuration file;
+	// the first matching pattern wins, and annotations win over them.
+	ExpectedStartup  []Expectation
+	ExpectedShutdown []Expectation
+}
+
+// DefaultParams are the documented defaults: ε 1 s, λ 0.5 s, crash-loop
+// back-off 10 s → 300 s, every runtime duration unknown.
+func DefaultParams() Params {
+	return Params{Epsilon: 1, Lambda: 0.5, CrashLoopInitial: 10, CrashLoopMax: 300}
+}
+
+// clean replaces values that would poison the arithmetic (negative, NaN)
+// by their defaults, so that Compute never has to check again.
+func (p Params) clean() Params {
+	bad := func(x float64) bool { return math.IsNaN(x) || x < 0 || math.IsInf(x, 0) }
+	if bad(p.Epsilon) {
+		p.Epsilon = 1
+	}
+	if bad(p.Lambda) {
+		p.Lambda = 0.5
+	}
+	if bad(p.CrashLoopInitial) || p.CrashLoopInitial == 0 {
+		p.CrashLoopInitial = 10
+	}
+	if bad(p.CrashLoopMax) || p.CrashLoopMax == 0 {
+		p.CrashLoopMax = 300
+	}
+	if p.CrashLoopInitial > p.CrashLoopMax {
+		// The kubelet lowers the initial delay to the configured maximum.
+		p.CrashLoopInitial = p.CrashLoopMax
+	}
+	return p
+}
+
+func (d Duration) usable() bool {
+	return d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0
+}
+
+// pick returns the first usable duration.
+func pick(ds ...Duration) Duration {
+	for _, d := range ds {
+		if d.usable() {
+			return d
+		}
+	}
+	return Duration{}
+}
+
+// ExpectSource says where an expectation came from.
+type ExpectSource string
+
+const (
+	FromAnnotation ExpectSource = "annotation"
+	FromConfig     ExpectSource = "config"
+)
+
+// Expected is a container's user-stated startup or shutdown time.
+type Expected struct {
+	Seconds float64
+	OK      bool
+	Source  ExpectSource
+	// Key is the annotation key, or the matching configuration pattern.
+	Key string
+	// Path is the field path of the annotation (object metadata; the
+	// loader merges template annotations into the same map) or "" for
+	// configuration.
+	Path string
+}
+
+// AnnotationError is a malformed podlint.dev/expected-* annotation. It is
+// returned, never panicked, so the caller can report it at Path.
+type AnnotationError struct {
+	Key, Value, Path string
+	Err              error
+}
+
+func (e *AnnotationError) Error() string {
+	return fmt.Sprintf("annotation %s: %q: %v", e.Key, e.Value, e.Err)
+}
+
+func (e *AnnotationError) Unwrap() error { return e.Err }
+
+// ExpectedStartup returns what the workload's annotation or the config says
+// about the start-up time of the named container (annotation first).
+func ExpectedStartup(w *Workload, p Params, container string) (Expected, error) {
+	return expected(w, AnnotationExpectedStartup, p.ExpectedStartup, container)
+}
+
+// ExpectedShutdown is ExpectedStartup for podlint.dev/expected-shutdown.
+func ExpectedShutdown(w *Workload, p Params, container string) (Expected, error) {
+	return expected(w, AnnotationExpectedShutdown, p.ExpectedShutdown, container)
+}
+
+func expected(w *Workload, key string, config []Expectation, container string) (Expected, error) {
+	var annErr error
+	if w != nil {
+		if raw, ok := w.Annotations[key]; ok {
+			apath := annotationPath(w, key)
+			list, err := ParseExpectations(raw)
+			if err != nil {
+				// A broken annotation must not silently fall back to the
+				// config value without telling: report and still use config.
+				annErr = &AnnotationError{Key: key, Value: raw, Path: apath, Err: err}
+			} else if s, ok := Match(list, container, true); ok {
+				return Expected{Seconds: s, OK: true, Source: FromAnnotation, Key: key, Path: apath}, nil
+			}
+		}
+	}
+	for _, e := range config {
+		if ok, _ := path.Match(e.Pattern, container); ok && e.Seconds >= 0 && !math.IsNaN(e.Seconds) {
+			return Expected{Seconds: e.Seconds, OK: true, Source: FromConfig, Key: e.Pattern}, annErr
+		}
+	}
+	return Expected{}, annErr
+}
+
+func annotationPath(w *Workload, key string) string {
+	if p, ok := w.AnnotationPaths[key]; ok {
+		return p
+	}
+	return Join(w.Path, "metadata.annotations")
+}
+
+// ParseExpectations parses "90s" (every container), "app=90s,proxy=5s",
+// globs "side-*=10" and mixes such as "30s,proxy=5s" (unnamed = default).
+// Durations are Go durations ("1m30s") or plain seconds ("90", "1.5").
+func ParseExpectations(s string) ([]Expectation, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("empty value")
+	}
+	var out []Expectation
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, errors.New("empty entry between commas")
+		}
+		pattern, val := "*", part
+		if i := strings.IndexByte(part, '='); i >= 0 {
+			pattern, val = strings.TrimSpace(part[:i]), strings.TrimSpace(part[i+1:])
+			if pattern == "" {
+				return nil, fmt.Errorf("entry %q has no container name", part)
+			}
+			if _, err := path.Match(pattern, ""); err != nil {
+				return nil, fmt.Errorf("entry %q: bad pattern: %v", part, err)
+			}
+		}
+		if seen[pattern] {
+			return nil, fmt.Errorf("container %q given twice", pattern)
+		}
+		seen[pattern] = true
+		sec, err := ParseSeconds(val)
+		if err != nil {
+			return nil, fmt.Errorf("entry %q: %v", part, err)
+		}
+		out = append(out, Expectation{Pattern: pattern, Seconds: sec})
+	}
+	return out, nil
+}
+
+// ParseSeconds reads "90", "1.5", "90s", "1m30s".
+func ParseSeconds(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("missing duration")
+	}
+	var sec float64
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		sec = f
+	} else {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, fmt.Errorf("want a duration such as 90s or 1m30s, or plain seconds")
+		}
+		sec = d.Seconds()
+	}
+	if math.IsNaN(sec) || math.IsInf(sec, 0) {
+		return 0, errors.New("want a finite duration")
+	}
+	if sec < 0 {
+		return 0, errors.New("duration must not be negative")
+	}
+	return sec, nil
+}
+
+// Match finds the entry for a container name. With exactFirst (annotation
+// semantics) an exact name beats a glob, which beats the unnamed default;
+// otherwise the first matching entry wins.
+func Match(list []Expectation, name string, exactFirst bool) (float64, bool) {
+	if !exactFirst {
+		for _, e := range list {
+			if ok, _ := path.Match(e.Pattern, name); ok {
+				return e.Seconds, true
+			}
+		}
+		return 0, false
+	}
+	for _, e := range list {
+		if e.Pattern == name {
+			return e.Seconds, true
+		}
+	}
+	for _, e := range list {
+		if e.Pattern == "*" {
+			continue
+		}
+		if ok, _ := path.Match(e.Pattern, name); ok {
+			return e.Seconds, true
+		}
+	}
+	for _, e := range list {
+		if e.Pattern == "*" {
+			return e.Seconds, true
+		}
+	}
+	return 0, false
+}

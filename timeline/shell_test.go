@@ -1,0 +1,46 @@
+package timeline
+
+import (
+	"math"
+	"testing"
+)
+
+func TestStatedSleep(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		cmd  []string
+		want float64
+		ok   bool
+	}{
+		{[]string{"sleep", "15"}, 15, true},
+		{[]string{"/bin/sleep", "1m", "30s"}, 90, true},
+		{[]string{"sleep", "infinity"}, inf, true},
+		{[]string{"sleep", "$DELAY"}, 0, false},
+		{[]string{"/bin/sh", "-c", "sleep 15"}, 15, true},
+		{[]string{"sh", "-c", "sleep 5 && nginx -s quit"}, 5, true},
+		{[]string{"bash", "-ec", "sleep 10\nsleep 20 # two sleeps add up"}, 30, true},
+		{[]string{"sh", "-o", "pipefail", "-c", "sleep 7"}, 7, true},
+		{[]string{"busybox", "sh", "-c", "exec sleep 3"}, 3, true},
+		{[]string{"sh", "-c", "sleep 5 || true"}, 5, true},
+		// not certain to run
+		{[]string{"sh", "-c", "true || sleep 5"}, 0, false},
+		{[]string{"sh", "-c", "sleep 5 &"}, 0, false},
+		{[]string{"sh", "-c", "sleep 5 | cat"}, 0, false},
+		{[]string{"sh", "-c", "if [ -f /x ]; then sleep 60; fi"}, 0, false},
+		{[]string{"sh", "-c", "while killall -0 nginx; do sleep 1; done"}, 0, false},
+		{[]string{"sh", "-c", "for i in 1 2; do\n  sleep 5\ndone"}, 0, false},
+		{[]string{"sh", "-c", "(sleep 5)"}, 0, false},
+		{[]string{"sh", "-c", "echo $(date); sleep 5"}, 0, false},
+		{[]string{"sh", "-c", "f() { sleep 5; }; f"}, 0, false},
+		{[]string{"sh", "-c", "echo 'sleep 5'"}, 0, false},
+		{[]string{"sh", "-c", "echo \"a; sleep 5\""}, 0, false},
+		{[]string{"sh", "/scripts/stop.sh"}, 0, false},
+		{[]string{"nginx", "-s", "quit"}, 0, false},
+		{nil, 0, false},
+	} {
+		got, _, ok := StatedSleep(tc.cmd)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("StatedSleep(%q) = %v, %v; want %v, %v", tc.cmd, got, ok, tc.want, tc.ok)
+		}
+	}
+}

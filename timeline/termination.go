@@ -1,0 +1,58 @@
+package timeline
+
+import "math"
+
+// killAfter is the latest SIGKILL for a container whose stop signal goes out
+// `stop` seconds into a kill with grace G: the kubelet subtracts the whole
+// seconds already spent (preStop, sidecar wait) from G and never hands the
+// runtime less than 2 s (T-2 steps 2–4). Sub-second truncation is ignored.
+func killAfter(stop, G float64) float64 {
+	if math.IsInf(stop, 1) {
+		return stop
+	}
+	return stop + math.Max(G-math.Floor(stop), MinimumStopGrace)
+}
+
+// killRange maps an interval of stop instants to SIGKILL instants.
+// killAfter is not monotonic inside one second (floor), so both edges are
+// evaluated and ordered.
+func killRange(stop Interval, G float64) Interval {
+	a, b := killAfter(stop.Lo, G), killAfter(stop.Hi, G)
+	r := Between(math.Min(a, b), math.Max(a, b))
+	r.HiUnbounded = stop.HiUnbounded
+	return r.norm()
+}
+
+// exitOf is when a container is gone: shutdown seconds after the stop
+// signal, but no later than SIGKILL. Unknown shutdown: anywhere between.
+func exitOf(stop, kill Interval, shutdown Duration) Interval {
+	if shutdown.usable() {
+		return Earlier(stop.Shift(shutdown.Seconds), kill)
+	}
+	r := Interval{Lo: stop.Lo, Hi: kill.Hi, HiUnbounded: kill.HiUnbounded}
+	return r.norm()
+}
+
+// terminate models one container kill that starts `offset` seconds after
+// the trigger (λ for probe kills, 0 for deletes): preStop, stop signal,
+// SIGKILL with the 2 s floor, exit.
+func terminate(reason string, G Value, pre *Hook, offset float64, shutdown Duration) *Termination {
+	p := At(0)
+	if pre != nil && pre.Skipped == "" {
+		p = pre.Duration.Interval
+	}
+	paths := []string{G.Path}
+	if pre != nil {
+		paths = append(paths, pre.Path)
+	}
+	stop := p.Shift(offset)
+	kill := killRange(p, G.V).Shift(offset)
+	return &Termination{
+		Reason:      reason,
+		GracePeriod: G,
+		PreStop:     pre,
+		StopSignal:  span(stop, paths...),
+		SIGKILL:     span(kill, paths...),
+		Exit:        span(exitOf(stop, kill, shutdown), paths...),
+	}
+}
