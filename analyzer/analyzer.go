@@ -278,7 +278,30 @@ func (fl *fileLinter) finish() []finding.Finding {
 	for _, s := range fl.sup {
 		fl.checkSuppression(s)
 	}
+	fl.detach()
 	return fl.findings
+}
+
+// detach points the findings at copies of their object references. They
+// point into the loaded objects until now (suppressions match by identity),
+// and findings outlive the file: one pointer into an Object keeps the whole
+// file alive, its bytes, YAML nodes and typed objects, which on a large
+// corpus with many findings is hundreds of megabytes.
+func (fl *fileLinter) detach() {
+	copies := map[*finding.ObjectRef]*finding.ObjectRef{}
+	for i := range fl.findings {
+		o := fl.findings[i].Object
+		if o == nil {
+			continue
+		}
+		c, ok := copies[o]
+		if !ok {
+			c = new(finding.ObjectRef)
+			*c = *o
+			copies[o] = c
+		}
+		fl.findings[i].Object = c
+	}
 }
 
 func (fl *fileLinter) checkSuppression(s *suppression) {
