@@ -5,10 +5,10 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/podlint/podlint/finding"
@@ -136,10 +136,18 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	return fl.finish(), sum
 }
 
+// blankFile walks the lines in place: splitting a big file into strings
+// would copy it.
 func blankFile(data []byte) bool {
-	for _, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		if t != "" && !strings.HasPrefix(t, "#") && t != "---" && t != "..." {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] != '#' && string(t) != "---" && string(t) != "..." {
 			return false
 		}
 	}

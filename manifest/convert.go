@@ -21,7 +21,11 @@ import (
 // duplicate keys and type mismatches with their exact positions, which the
 // JSON decoder alone could not give.
 type converter struct {
-	buf      []byte
+	buf   []byte
+	stack []entry // pairs of the mappings being converted
+	// bad is set when a value could not be stored directly; the JSON is
+	// then decoded with encoding/json instead.
+	bad      bool
 	budget   int // node visits left; YAML aliases can make a tree exponential
 	maxDepth int
 	lineOff  int // added to node lines: documents are parsed one at a time
@@ -56,7 +60,14 @@ func (c *converter) report(n *yaml.Node, rule, format string, args ...any) {
 // the JSON will be decoded into (nil when unknown); it is used only to find
 // unknown fields and type errors, never to change a value: kubectl sends
 // `value: 42` as a number, and the API server rejects it for a string field.
-func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
+//
+// When dst is valid (a settable value of type typ), convert also stores the
+// value there exactly as encoding/json would store the JSON it writes, which
+// spares decoding the JSON again. What it does not store itself (types with
+// their own JSON decoding, interfaces, floats, arrays, []byte) it hands to
+// encoding/json with the JSON of that subtree; anything unexpected sets
+// c.bad, and the caller then decodes the whole JSON with encoding/json.
+func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	if len(c.errors) >= maxErrors {
 		return
 	}
@@ -65,60 +76,183 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int) {
 		panic(errBudget{})
 	}
 	if depth > c.maxDepth {
-		c.fail(n, RuleInvalidYAML, "document is nested more than %d levels deep; raise --max-depth if this is intended", c.maxDepth)
+		c.fail(n, RuleLimitExceeded, "object is nested more than %d levels deep and was not linted (limit: --max-depth)", c.maxDepth)
 		return
 	}
-	for typ != nil && typ.Kind() == reflect.Pointer {
-		typ = typ.Elem()
-	}
-	var custom reflect.Type // a type with its own JSON decoding
-	if typ != nil && (reflect.PointerTo(typ).Implements(jsonUnmarshalerType) || reflect.PointerTo(typ).Implements(textUnmarshalerType) ||
-		typ.Implements(jsonUnmarshalerType) || typ.Implements(textUnmarshalerType)) {
-		custom, typ = typ, nil
-	}
-	if typ != nil && typ.Kind() == reflect.Interface {
-		typ = nil
-	}
-	start, errs := len(c.buf), len(c.errors)
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			c.buf = append(c.buf, "null"...)
+			if dst.IsValid() {
+				storeNull(dst)
+			}
 			return
 		}
-		c.convert(n.Content[0], typ, depth)
+		c.convert(n.Content[0], typ, depth, dst)
 		return
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			c.fail(n, RuleInvalidYAML, "unknown anchor %q referenced", n.Value)
 			return
 		}
-		c.convert(n.Alias, typ, depth+1)
+		c.convert(n.Alias, typ, depth+1, dst)
 		return
+	}
+	var custom reflect.Type // a type with its own JSON decoding
+	if typ != nil {
+		ti := typeInfoOf(typ)
+		typ, custom = ti.typ, ti.custom
+	}
+	viaJSON := reflect.Value{} // where encoding/json stores the subtree
+	if dst.IsValid() && (custom != nil || !directKind(typ, n)) {
+		viaJSON, dst = dst, reflect.Value{}
+	}
+	start, errs := len(c.buf), len(c.errors)
+	switch n.Kind {
 	case yaml.MappingNode:
-		c.mapping(n, typ, depth)
+		c.mapping(n, typ, depth, dst)
 	case yaml.SequenceNode:
-		c.sequence(n, typ, depth)
+		c.sequence(n, typ, depth, dst)
 	case yaml.ScalarNode:
-		c.scalar(n, typ)
+		c.scalar(n, typ, dst)
 	default:
 		c.fail(n, RuleInvalidYAML, "unexpected YAML node")
 		return
 	}
-	if custom != nil && len(c.errors) == errs {
+	if len(c.errors) != errs {
+		return
+	}
+	switch {
+	case custom != nil:
 		// Decode the subtree on its own so that a bad quantity or time gets
 		// the position of its value, not of the whole document.
-		v := reflect.New(custom)
-		if err := json.Unmarshal(c.buf[start:], v.Interface()); err != nil {
+		target := viaJSON
+		if !target.IsValid() {
+			target = reflect.New(custom).Elem()
+		}
+		if err := json.Unmarshal(c.buf[start:], target.Addr().Interface()); err != nil {
 			c.fail(n, RuleInvalidManifest, "%s", cleanJSONError(err, custom))
 		}
+	case viaJSON.IsValid():
+		if err := json.Unmarshal(c.buf[start:], viaJSON.Addr().Interface()); err != nil {
+			c.bad = true // the full decoding reports it
+		}
 	}
+}
+
+// directKind reports whether convert stores a value of type t (pointers
+// removed) for node n itself.
+func directKind(t reflect.Type, n *yaml.Node) bool {
+	if t == nil {
+		return false // an interface
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.String, reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	case reflect.Map:
+		return t.Key().Kind() == reflect.String
+	case reflect.Slice:
+		// []byte is base64 text in JSON, unless written as a list.
+		return t.Elem().Kind() != reflect.Uint8 || n.Kind == yaml.SequenceNode
+	}
+	return false
+}
+
+// storeNull does what encoding/json does with null: pointers, maps, slices
+// and interfaces become nil, everything else is left alone.
+func storeNull(dst reflect.Value) {
+	switch dst.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		dst.SetZero()
+	}
+}
+
+// deref follows pointers in dst, allocating nil ones as encoding/json does.
+func derefValue(dst reflect.Value) reflect.Value {
+	for dst.Kind() == reflect.Pointer {
+		if dst.IsNil() {
+			dst.Set(reflect.New(dst.Type().Elem()))
+		}
+		dst = dst.Elem()
+	}
+	return dst
+}
+
+// typeInfo is what convert needs to know about a Go type, worked out once
+// per type: reflect's Implements is far too slow to ask on every node.
+type typeInfo struct {
+	typ    reflect.Type // pointers removed; nil for interfaces and custom types
+	custom reflect.Type // set when the type decodes its own JSON
+}
+
+var typeInfos sync.Map // reflect.Type → *typeInfo
+
+func typeInfoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	ti := &typeInfo{typ: base}
+	if reflect.PointerTo(base).Implements(jsonUnmarshalerType) || reflect.PointerTo(base).Implements(textUnmarshalerType) ||
+		base.Implements(jsonUnmarshalerType) || base.Implements(textUnmarshalerType) {
+		ti.custom, ti.typ = base, nil
+	} else if base.Kind() == reflect.Interface {
+		ti.typ = nil
+	}
+	v, _ := typeInfos.LoadOrStore(t, ti)
+	return v.(*typeInfo)
 }
 
 type entry struct {
 	key   string
 	keyN  *yaml.Node
 	value *yaml.Node
+	// direct is set when the key is written in the mapping itself rather
+	// than merged in, for reporting duplicates.
+	direct bool
+}
+
+// entrySet is the effective pairs of one mapping under construction. Most
+// mappings have a handful of keys, for which a linear search beats a map;
+// the map is built only for big ones.
+type entrySet struct {
+	list  []entry
+	start int // list[start:] belongs to this mapping
+	index map[string]int
+}
+
+const entryIndexFrom = 16
+
+func (s *entrySet) find(key string) int {
+	if s.index != nil {
+		if j, ok := s.index[key]; ok {
+			return j
+		}
+		return -1
+	}
+	for j := s.start; j < len(s.list); j++ {
+		if s.list[j].key == key {
+			return j
+		}
+	}
+	return -1
+}
+
+func (s *entrySet) add(e entry) {
+	s.list = append(s.list, e)
+	if s.index == nil && len(s.list)-s.start >= entryIndexFrom {
+		s.index = make(map[string]int, 2*entryIndexFrom)
+		for j := s.start; j < len(s.list); j++ {
+			s.index[s.list[j].key] = j
+		}
+	} else if s.index != nil {
+		s.index[e.key] = len(s.list) - 1
+	}
 }
 
 func isMergeKey(k *yaml.Node) bool {
@@ -131,13 +265,14 @@ func isMergeKey(k *yaml.Node) bool {
 	return !isQuoted(k)
 }
 
-// entries lists the effective key/value pairs of a mapping as yaml.v2 sees
-// them: in order, later keys overriding earlier ones, merge keys (`<<`)
-// inserting the merged mapping's pairs where they stand.
-func (c *converter) entries(m *yaml.Node, out []entry, index map[string]int, direct map[string]bool, depth int) []entry {
+// entries adds the effective key/value pairs of a mapping to es as yaml.v2
+// sees them: in order, later keys overriding earlier ones, merge keys (`<<`)
+// inserting the merged mapping's pairs where they stand. direct is false for
+// merged mappings, whose duplicates are not the author's.
+func (c *converter) entries(m *yaml.Node, es *entrySet, direct bool, depth int) {
 	if depth > c.maxDepth {
-		c.fail(m, RuleInvalidYAML, "merge keys nested more than %d levels deep", c.maxDepth)
-		return out
+		c.fail(m, RuleLimitExceeded, "merge keys are nested more than %d levels deep; the object was not linted (limit: --max-depth)", c.maxDepth)
+		return
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -146,37 +281,35 @@ func (c *converter) entries(m *yaml.Node, out []entry, index map[string]int, dir
 			panic(errBudget{})
 		}
 		if isMergeKey(k) {
-			out = c.merge(v, out, index, depth+1)
+			c.merge(v, es, depth+1)
 			continue
 		}
 		key, ok := c.keyString(k)
 		if !ok {
-			return out
+			return
 		}
-		if direct != nil {
-			if direct[key] {
+		if j := es.find(key); j >= 0 {
+			e := &es.list[j]
+			if direct && e.direct {
 				c.report(k, RuleDuplicateKey, "key %q is defined more than once in this mapping; only the last value is used, and kubectl with --validate=strict rejects the file; remove one of them", key)
 			}
-			direct[key] = true
-		}
-		if j, seen := index[key]; seen {
-			out[j].value, out[j].keyN = v, k
+			e.value, e.keyN = v, k
+			e.direct = e.direct || direct
 			continue
 		}
-		index[key] = len(out)
-		out = append(out, entry{key: key, keyN: k, value: v})
+		es.add(entry{key: key, keyN: k, value: v, direct: direct})
 	}
-	return out
 }
 
-func (c *converter) merge(v *yaml.Node, out []entry, index map[string]int, depth int) []entry {
+func (c *converter) merge(v *yaml.Node, es *entrySet, depth int) {
 	target := v
 	for target.Kind == yaml.AliasNode && target.Alias != nil {
 		target = target.Alias
 	}
 	switch target.Kind {
 	case yaml.MappingNode:
-		return c.entries(target, out, index, nil, depth)
+		c.entries(target, es, false, depth)
+		return
 	case yaml.SequenceNode:
 		// Earlier mappings in a merge list take precedence, so apply them last.
 		for i := len(target.Content) - 1; i >= 0; i-- {
@@ -186,14 +319,13 @@ func (c *converter) merge(v *yaml.Node, out []entry, index map[string]int, depth
 			}
 			if item.Kind != yaml.MappingNode {
 				c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
-				return out
+				return
 			}
-			out = c.entries(item, out, index, nil, depth)
+			c.entries(item, es, false, depth)
 		}
-		return out
+		return
 	}
 	c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
-	return out
 }
 
 // keyString converts a mapping key the way sigs.k8s.io/yaml does: YAML 1.1
@@ -241,9 +373,15 @@ func formatFloat32(f float64) string {
 	return s
 }
 
-func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
+func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	errs := len(c.errors)
-	es := c.entries(n, make([]entry, 0, len(n.Content)/2), make(map[string]int, len(n.Content)/2), make(map[string]bool, len(n.Content)/2), depth)
+	// The pairs of nested mappings are collected on one stack shared by
+	// the whole conversion, so a mapping costs no allocation of its own.
+	set := entrySet{list: c.stack, start: len(c.stack)}
+	c.entries(n, &set, true, depth)
+	c.stack = set.list
+	es := set.list[set.start:]
+	defer func() { c.stack = c.stack[:set.start] }()
 	if len(c.errors) > errs {
 		return // a key could not be converted; the document is refused already
 	}
@@ -264,6 +402,16 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
 			return
 		}
 	}
+	var mapElem reflect.Value // reused for every pair, as encoding/json does
+	if dst.IsValid() {
+		dst = derefValue(dst)
+		if elem != nil {
+			if dst.IsNil() {
+				dst.Set(reflect.MakeMapWithSize(typ, len(es)))
+			}
+			mapElem = reflect.New(elem).Elem()
+		}
+	}
 	c.buf = append(c.buf, '{')
 	for i, e := range es {
 		if i > 0 {
@@ -278,28 +426,42 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int) {
 				// A strategic-merge-patch directive ($patch: delete,
 				// $setElementOrder/…): the document is a kustomize patch,
 				// and kubectl patch understands the key.
-				c.convert(e.value, nil, depth+1)
+				c.convert(e.value, nil, depth+1, reflect.Value{})
 				continue
 			}
 			if f == nil {
 				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect%s", e.key, describeType(typ), suggest(e.key, fields.names))
-				c.convert(e.value, nil, depth+1)
+				c.convert(e.value, nil, depth+1, reflect.Value{})
 				continue
 			}
 			if !exact {
 				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: field names are case-sensitive; did you mean %q?", e.key, describeType(typ), f.name)
 			}
-			c.convert(e.value, f.typ, depth+1)
+			var fv reflect.Value
+			if dst.IsValid() {
+				if f.viaPointer {
+					c.bad = true // an embedded pointer encoding/json would allocate
+				} else {
+					fv = dst.FieldByIndex(f.index)
+				}
+			}
+			c.convert(e.value, f.typ, depth+1, fv)
 		case elem != nil:
-			c.convert(e.value, elem, depth+1)
+			if !mapElem.IsValid() {
+				c.convert(e.value, elem, depth+1, reflect.Value{})
+				continue
+			}
+			mapElem.SetZero()
+			c.convert(e.value, elem, depth+1, mapElem)
+			dst.SetMapIndex(reflect.ValueOf(e.key).Convert(typ.Key()), mapElem)
 		default:
-			c.convert(e.value, nil, depth+1)
+			c.convert(e.value, nil, depth+1, reflect.Value{})
 		}
 	}
 	c.buf = append(c.buf, '}')
 }
 
-func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int) {
+func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int, dst reflect.Value) {
 	var elem reflect.Type
 	if typ != nil {
 		if typ.Kind() != reflect.Slice && typ.Kind() != reflect.Array {
@@ -308,17 +470,43 @@ func (c *converter) sequence(n *yaml.Node, typ reflect.Type, depth int) {
 		}
 		elem = typ.Elem()
 	}
+	if dst.IsValid() {
+		dst = derefValue(dst)
+		if dst.Kind() != reflect.Slice {
+			c.bad = true
+			dst = reflect.Value{}
+		} else if dst.Cap() < len(n.Content) {
+			dst.Grow(len(n.Content) - dst.Len())
+		}
+	}
 	c.buf = append(c.buf, '[')
 	for i, item := range n.Content {
 		if i > 0 {
 			c.buf = append(c.buf, ',')
 		}
-		c.convert(item, elem, depth+1)
+		var iv reflect.Value
+		if dst.IsValid() {
+			// Like encoding/json: fill the slice in place, growing its
+			// length as items come.
+			if i >= dst.Len() {
+				dst.SetLen(i + 1)
+			}
+			iv = dst.Index(i)
+		}
+		c.convert(item, elem, depth+1, iv)
 	}
 	c.buf = append(c.buf, ']')
+	if dst.IsValid() {
+		if len(n.Content) < dst.Len() {
+			dst.SetLen(len(n.Content))
+		}
+		if len(n.Content) == 0 {
+			dst.Set(reflect.MakeSlice(dst.Type(), 0, 0)) // [] is an empty slice, not nil
+		}
+	}
 }
 
-func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
+func (c *converter) scalar(n *yaml.Node, typ reflect.Type, dst reflect.Value) {
 	v, err := resolveScalar(n)
 	if err != nil {
 		c.fail(n, RuleInvalidYAML, "%v", err)
@@ -326,6 +514,9 @@ func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
 	}
 	if v.kind == scalarNull {
 		c.buf = append(c.buf, "null"...)
+		if dst.IsValid() {
+			storeNull(dst)
+		}
 		return
 	}
 	if typ != nil {
@@ -349,6 +540,47 @@ func (c *converter) scalar(n *yaml.Node, typ reflect.Type) {
 			return
 		}
 		c.buf = appendJSONFloat(c.buf, v.f)
+	}
+	if dst.IsValid() {
+		c.store(derefValue(dst), v)
+	}
+}
+
+// store puts a scalar that mismatch accepted into dst as encoding/json
+// would decode its JSON: integral floats reach integer fields exactly, and
+// strings are what JSON escaping round-trips (valid UTF-8).
+func (c *converter) store(dst reflect.Value, v scalarValue) {
+	switch dst.Kind() {
+	case reflect.String:
+		if v.kind != scalarString || !utf8.ValidString(v.s) {
+			c.bad = true
+			return
+		}
+		dst.SetString(v.s)
+	case reflect.Bool:
+		dst.SetBool(v.b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		switch v.kind {
+		case scalarInt:
+			dst.SetInt(v.i)
+		case scalarFloat:
+			dst.SetInt(int64(v.f))
+		default:
+			c.bad = true
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		switch v.kind {
+		case scalarInt:
+			dst.SetUint(uint64(v.i))
+		case scalarUint:
+			dst.SetUint(v.u)
+		case scalarFloat:
+			dst.SetUint(uint64(v.f))
+		default:
+			c.bad = true
+		}
+	default:
+		c.bad = true
 	}
 }
 
@@ -374,8 +606,13 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 		case scalarUint:
 			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
 		case scalarFloat:
-			if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
+			if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 {
 				return fmt.Sprintf("expected %s, found %s; use a whole number", want, n.Value)
+			}
+			// Converting an out-of-range float to int64 is undefined, so
+			// check the range as a float first.
+			if v.f < -(1<<63) || v.f >= 1<<63 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
+				return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
 			}
 		default:
 			if v.kind == scalarString && isQuoted(n) {
@@ -398,6 +635,9 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 		case scalarFloat:
 			if v.f != math.Trunc(v.f) || v.f < 0 || v.f >= 1e21 {
 				return fmt.Sprintf("expected %s, found %s", want, n.Value)
+			}
+			if v.f >= 1<<64 || reflect.Zero(typ).OverflowUint(uint64(v.f)) {
+				return fmt.Sprintf("%s does not fit in %s", n.Value, want)
 			}
 		default:
 			return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
@@ -518,8 +758,13 @@ type structFields struct {
 }
 
 type fieldInfo struct {
-	name string
-	typ  reflect.Type
+	name  string
+	typ   reflect.Type
+	index []int // for reflect.Value.FieldByIndex
+	depth int   // of embedding
+	// viaPointer is set when the field is promoted through an embedded
+	// pointer, which FieldByIndex cannot allocate.
+	viaPointer bool
 }
 
 var fieldCache sync.Map // reflect.Type → *structFields
@@ -538,20 +783,26 @@ func cachedFields(t reflect.Type) *structFields {
 }
 
 func collectFields(t reflect.Type, sf *structFields) {
+	collectFieldsAt(t, sf, nil, false)
+}
+
+func collectFieldsAt(t reflect.Type, sf *structFields, index []int, viaPointer bool) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		if tag == "-" {
 			continue
 		}
+		idx := append(index[:len(index):len(index)], i)
 		name, _, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
+			ptr := ft.Kind() == reflect.Pointer
+			if ptr {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				collectFields(ft, sf)
+				collectFieldsAt(ft, sf, idx, viaPointer || ptr)
 				continue
 			}
 		}
@@ -561,10 +812,14 @@ func collectFields(t reflect.Type, sf *structFields) {
 		if name == "" {
 			name = f.Name
 		}
-		if _, dup := sf.byName[name]; dup {
-			continue // the shallower field wins, as in encoding/json
+		fi := &fieldInfo{name: name, typ: f.Type, index: idx, depth: len(index), viaPointer: viaPointer}
+		if old, dup := sf.byName[name]; dup {
+			if old.depth <= fi.depth {
+				continue // the shallower field wins, as in encoding/json
+			}
+			*old = *fi
+			continue
 		}
-		fi := &fieldInfo{name: name, typ: f.Type}
 		sf.byName[name] = fi
 		sf.list = append(sf.list, fi)
 	}

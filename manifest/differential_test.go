@@ -53,7 +53,7 @@ func TestDifferentialCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := Parse(path, data, DefaultLimits)
-		chunks := splitDocuments(normalized(data))
+		chunks := splitDocuments(normalized(data), 0)
 		// A document podlint refuses must be one kubectl refuses too.
 		for _, p := range res.Problems {
 			if p.Rule != RuleInvalidYAML && p.Rule != RuleInvalidManifest && p.Rule != RuleLimitExceeded {

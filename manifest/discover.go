@@ -141,21 +141,43 @@ func ReadSource(path string, max int64) (data []byte, tooBig bool, err error) {
 		return nil, false, pathError(path, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
-		return nil, true, nil
+	fi, err := f.Stat()
+	if err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > max {
+			return nil, true, nil
+		}
+		// Read a regular file into a buffer of its size (plus one byte to
+		// see it grew meanwhile) instead of growing one while reading.
+		return readCapped(f, path, max, fi.Size()+1)
 	}
-	return readCapped(f, path, max)
+	return readCapped(f, path, max, 0)
 }
 
 // ReadCapped reads r (standard input) up to max bytes.
 func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
-	return readCapped(r, path, max)
+	return readCapped(r, path, max, 0)
 }
 
-func readCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, false, pathError(path, err)
+// readCapped reads r until EOF or max+1 bytes, into a buffer of size hint
+// when the size is known.
+func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error) {
+	if hint <= 0 || hint > max+1 {
+		hint = min(max+1, 64<<10)
+	}
+	data := make([]byte, 0, hint)
+	lr := io.LimitReader(r, max+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grow as append does
+		}
+		n, err := lr.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, pathError(path, err)
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, true, nil

@@ -74,13 +74,24 @@ func deref(n *yaml.Node) *yaml.Node {
 // following merge keys. An exact spelling wins over a case-insensitive one,
 // which encoding/json would also accept.
 func lookupKey(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
-	if k, v = lookupKeyFold(m, key, false, depth); k == nil {
-		k, v = lookupKeyFold(m, key, true, depth)
+	l := keyLookup{key: key}
+	if k, v = l.find(m, depth); k == nil {
+		l.fold, l.memo = true, nil
+		k, v = l.find(m, depth)
 	}
 	return k, v
 }
 
-func lookupKeyFold(m *yaml.Node, key string, fold bool, depth int) (k, v *yaml.Node) {
+type keyLookup struct {
+	key  string
+	fold bool
+	// memo holds the answer for each merged mapping already searched: merge
+	// keys can name the same mapping many times over (`<<: [*a, *a, *a]`
+	// on every level), which would make the search exponential.
+	memo map[*yaml.Node][2]*yaml.Node
+}
+
+func (l *keyLookup) find(m *yaml.Node, depth int) (k, v *yaml.Node) {
 	if depth > 50 {
 		return nil, nil
 	}
@@ -93,13 +104,13 @@ func lookupKeyFold(m *yaml.Node, key string, fold bool, depth int) (k, v *yaml.N
 			}
 			switch mv.Kind {
 			case yaml.MappingNode:
-				if mk, mvv := lookupKeyFold(mv, key, fold, depth+1); mk != nil {
+				if mk, mvv := l.merged(mv, depth+1); mk != nil {
 					k, v = mk, mvv
 				}
 			case yaml.SequenceNode:
 				for j := len(mv.Content) - 1; j >= 0; j-- {
 					if item := deref(mv.Content[j]); item != nil && item.Kind == yaml.MappingNode {
-						if mk, mvv := lookupKeyFold(item, key, fold, depth+1); mk != nil {
+						if mk, mvv := l.merged(item, depth+1); mk != nil {
 							k, v = mk, mvv
 						}
 					}
@@ -111,10 +122,22 @@ func lookupKeyFold(m *yaml.Node, key string, fold bool, depth int) (k, v *yaml.N
 		if dk == nil || dk.Kind != yaml.ScalarNode {
 			continue
 		}
-		if dk.Value == key || (fold && strings.EqualFold(dk.Value, key)) {
+		if dk.Value == l.key || (l.fold && strings.EqualFold(dk.Value, l.key)) {
 			k, v = kn, vn
 		}
 	}
+	return k, v
+}
+
+func (l *keyLookup) merged(m *yaml.Node, depth int) (k, v *yaml.Node) {
+	if r, ok := l.memo[m]; ok {
+		return r[0], r[1]
+	}
+	k, v = l.find(m, depth)
+	if l.memo == nil {
+		l.memo = map[*yaml.Node][2]*yaml.Node{}
+	}
+	l.memo[m] = [2]*yaml.Node{k, v}
 	return k, v
 }
 
@@ -134,6 +157,24 @@ func scalarAt(m *yaml.Node, key string) (string, bool) {
 		return "", false
 	}
 	return v.Value, true
+}
+
+// typeMetaAt returns apiVersion or kind of mapping m as the API machinery
+// reads them: the key spelled exactly so (its JSON decoding of type
+// metadata is case-sensitive) and the value a string after YAML 1.1
+// resolution (`kind: 0` or `kind: true` is no kind).
+func typeMetaAt(m *yaml.Node, key string) (string, bool) {
+	l := keyLookup{key: key}
+	_, v := l.find(m, 0)
+	v = deref(v)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	sv, err := resolveScalar(v)
+	if err != nil || sv.kind != scalarString || sv.s == "" {
+		return "", false
+	}
+	return sv.s, true
 }
 
 // childAt returns the (dereferenced) value of key in mapping m.

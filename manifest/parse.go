@@ -31,7 +31,10 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 			Message: "this file is a Helm template, not a manifest: render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
 		return res
 	}
-	docs := splitDocuments(data)
+	// Split one document past the limit, so that the finding can point at
+	// it, and no further: a file of a million tiny documents costs no more
+	// than one of MaxDocuments.
+	docs := splitDocuments(data, lim.MaxDocuments+1)
 	if len(docs) > lim.MaxDocuments {
 		res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: docs[lim.MaxDocuments].line, Column: 1,
 			Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
@@ -46,9 +49,9 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 		first := len(res.Problems)
 		var root yaml.Node
 		if err := parseYAML(chunk.data, &root); err != nil {
-			line, msg := yamlErrorLine(err)
-			res.Problems = append(res.Problems, Problem{Rule: RuleInvalidYAML, Line: line + chunk.line - 1, Column: 1,
-				Message: msg + "; kubectl cannot read this document"})
+			res.Problems = append(res.Problems, yamlProblem(err, chunk))
+		} else if p := aliasProblem(&root, chunk, lim); p != nil {
+			res.Problems = append(res.Problems, *p)
 		} else {
 			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source}
 			loadDocument(doc, conv, lim, res)
@@ -71,7 +74,42 @@ func parseYAML(data []byte, n *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, n)
 }
 
-var lineInError = regexp.MustCompile(`^yaml: line (\d+): `)
+// aliasProblem checks a document with aliases the way kubectl's decoder
+// would (checkAliases). Aliases are the one way a small document becomes a
+// huge one; without a '*' there are none and the walk is skipped.
+func aliasProblem(root *yaml.Node, c chunk, lim Limits) *Problem {
+	if bytes.IndexByte(c.data, '*') < 0 {
+		return nil
+	}
+	p := checkAliases(root, lim.MaxNodes)
+	if p != nil {
+		p.Line += c.line - 1
+	}
+	return p
+}
+
+var (
+	lineInError   = regexp.MustCompile(`^yaml: line (\d+): `)
+	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// yamlProblem turns a parse error into a problem at the right file line.
+func yamlProblem(err error, c chunk) Problem {
+	line, msg := yamlErrorLine(err)
+	if strings.Contains(msg, "exceeded max depth") {
+		// yaml.v3 (like yaml.v2 under kubectl) stops at 10 000 levels of
+		// nesting, long before a deep document could cost much.
+		return Problem{Rule: RuleLimitExceeded, Line: line + c.line - 1, Column: 1,
+			Message: "document is nested more than 10000 levels deep, the YAML parser's own limit; kubectl cannot read it either"}
+	}
+	if m := unknownAnchor.FindStringSubmatch(msg); m != nil && line == 1 {
+		// The parser does not say where the alias is; the first "*name" is.
+		if i := bytes.Index(c.data, []byte("*"+m[1])); i >= 0 {
+			line = 1 + bytes.Count(c.data[:i], []byte("\n"))
+		}
+	}
+	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: 1, Message: msg + "; kubectl cannot read this document"}
+}
 
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
@@ -133,10 +171,13 @@ type chunk struct {
 // splitDocuments cuts a stream at `---` and `...` lines so that each
 // document is parsed on its own: a syntax error in one document does not
 // hide the others, and memory stays proportional to one document.
-func splitDocuments(data []byte) []chunk {
+//
+// At most limit chunks are returned (all when limit <= 0); the last one then
+// holds the rest of the input.
+func splitDocuments(data []byte, limit int) []chunk {
 	var out []chunk
 	start, startLine, line := 0, 1, 1
-	for i := 0; i < len(data); {
+	for i := 0; i < len(data) && (limit <= 0 || len(out) < limit-1); {
 		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
 		if end >= 0 {
@@ -250,8 +291,8 @@ func loadDocument(doc *Document, conv *converter, lim Limits, res *Result) {
 }
 
 func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, lim Limits, res *Result, depth int) {
-	apiVersion, okV := scalarAt(node, "apiVersion")
-	kind, okK := scalarAt(node, "kind")
+	apiVersion, okV := typeMetaAt(node, "apiVersion")
+	kind, okK := typeMetaAt(node, "kind")
 	if !okV || !okK {
 		return
 	}
@@ -285,6 +326,13 @@ func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, li
 		if spec := childAt(tmpl, "spec"); spec == nil || spec.Kind != yaml.MappingNode {
 			return
 		}
+		// kubectl converts the whole document to JSON before anything
+		// reads the template, so what YAML cannot turn into JSON anywhere
+		// in it (a null or composite key, .inf, bad !!binary) refuses the
+		// object; convert it all once, untyped, to find out.
+		if !decodeInto(doc, node, reflect.Value{}, conv, lim, obj, res) {
+			return
+		}
 		k = &genericTemplate
 		target = tmpl
 		targetPath = Field(Field(path, "spec"), "template")
@@ -302,7 +350,8 @@ func isListKind(kind string) bool {
 }
 
 // decodeInto converts node to JSON and decodes it into v, recording
-// problems. It reports whether the object could be decoded at all.
+// problems. It reports whether the object could be decoded at all. With a
+// zero v it only checks that node converts to JSON, as kubectl requires.
 func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter, lim Limits, obj *Object, res *Result) (ok bool) {
 	conv.buf = conv.buf[:0]
 	conv.problems = conv.problems[:0]
@@ -321,11 +370,20 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 				panic(r)
 			}
 			res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
-				Message: fmt.Sprintf("document expands to more than %d nodes, most likely through YAML aliases (a \"billion laughs\" document); kubectl refuses such documents too (limit: --max-nodes)", lim.MaxNodes)})
+				Message: fmt.Sprintf("%s expands to more than %d nodes through YAML aliases and merge keys; it was not linted (limit: --max-nodes)", obj.Ref.Kind, lim.MaxNodes)})
 			ok = false
 		}
 	}()
-	conv.convert(node, v.Type().Elem(), 0)
+	var typ reflect.Type
+	if v.IsValid() {
+		typ = v.Type().Elem()
+	}
+	conv.bad = false
+	var dst reflect.Value
+	if v.IsValid() {
+		dst = v.Elem()
+	}
+	conv.convert(node, typ, 0, dst)
 	if len(conv.errors) > 0 {
 		addProblems()
 		for _, p := range conv.errors {
@@ -334,7 +392,14 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 		}
 		return false
 	}
+	if !v.IsValid() {
+		return true // untyped: its unknown fields are not problems
+	}
 	addProblems()
+	if !conv.bad {
+		return true // convert stored every value already
+	}
+	v.Elem().SetZero()
 	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
 		res.Problems = append(res.Problems, Problem{Rule: RuleInvalidManifest, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
 			Message: "cannot decode " + obj.Ref.Kind + ": " + strings.TrimPrefix(err.Error(), "json: ")})

@@ -1,0 +1,328 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/report"
+	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/timeline"
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// The benchmark corpus: 10 000 workload documents of the shared corpus,
+// taken round-robin, 10 to a file, written to a temporary folder once per
+// run. Run everything with scripts/bench.sh, or e.g.
+//
+//	go test -run=NONE -bench=. -benchtime=5x ./bench
+const (
+	corpusDocs = 10_000
+	perFile    = 10
+)
+
+var sharedCorpus = filepath.Join("..", "..", "shared", "corpus")
+
+type fixture struct {
+	corpus *Corpus
+	paths  []string
+	data   [][]byte // file contents, for the stages that start after reading
+}
+
+var (
+	tmpDir   string
+	baseDocs []Doc
+	baseErr  error
+	baseOnce sync.Once
+	fixMu    sync.Mutex
+	fixtures = map[int]*fixture{}
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tmpDir != "" {
+		os.RemoveAll(tmpDir)
+	}
+	os.Exit(code)
+}
+
+// corpusAt returns the corpus scale times the size of the standard one.
+func corpusAt(b *testing.B, scale int) *fixture {
+	b.Helper()
+	baseOnce.Do(func() {
+		if _, err := os.Stat(sharedCorpus); err != nil {
+			baseErr = err
+			return
+		}
+		baseDocs, baseErr = Workloads(sharedCorpus)
+	})
+	if baseErr != nil {
+		b.Skipf("shared corpus not usable: %v", baseErr)
+	}
+	fixMu.Lock()
+	defer fixMu.Unlock()
+	if f := fixtures[scale]; f != nil {
+		return f
+	}
+	if tmpDir == "" {
+		d, err := os.MkdirTemp("", "podlint-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		tmpDir = d
+	}
+	dir := filepath.Join(tmpDir, fmt.Sprintf("x%d", scale))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	c := Build(baseDocs, corpusDocs*scale, perFile)
+	paths, err := c.Write(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &fixture{corpus: c, paths: paths}
+	if scale == 1 {
+		for _, p := range paths {
+			d, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f.data = append(f.data, d)
+		}
+	}
+	fixtures[scale] = f
+	return f
+}
+
+// cpuTime is the CPU time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func config() *analyzer.Config {
+	cfg := &analyzer.Config{Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	for _, r := range rules.All {
+		cfg.Severity[r] = r.Severity
+	}
+	return cfg
+}
+
+// perDoc runs body b.N times and reports bytes/s, time and allocations per
+// document of the corpus.
+func perDoc(b *testing.B, f *fixture, body func()) {
+	b.Helper()
+	b.SetBytes(f.corpus.Bytes())
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		body()
+	}
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
+	runtime.ReadMemStats(&after)
+	docs := float64(len(f.corpus.Docs)) * float64(b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/docs, "ns/doc")
+	// CPU time, all threads and the garbage collector included: on a
+	// shared machine it varies much less than wall time.
+	b.ReportMetric(float64(cpu.Nanoseconds())/docs, "cpu-ns/doc")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/docs, "allocs/doc")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/docs, "B/doc")
+}
+
+// BenchmarkFloor is what podlint is measured against: each document decoded
+// with sigs.k8s.io/yaml.Unmarshal into its k8s.io/api type, as kubectl does,
+// from memory (no reading, no splitting: the floor gets those for free).
+func BenchmarkFloor(b *testing.B) {
+	f := corpusAt(b, 1)
+	decode := func(d Doc) {
+		if err := sigsyaml.Unmarshal(d.Text, reflect.New(d.Type).Interface()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("sequential", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for _, d := range f.corpus.Docs {
+				decode(d)
+			}
+		})
+	})
+	workers := runtime.GOMAXPROCS(0)
+	b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+		perDoc(b, f, func() {
+			next := make(chan int)
+			var wg sync.WaitGroup
+			for range workers {
+				wg.Go(func() {
+					for first := range next {
+						for _, d := range f.corpus.Docs[first:min(first+perFile, len(f.corpus.Docs))] {
+							decode(d)
+						}
+					}
+				})
+			}
+			for first := 0; first < len(f.corpus.Docs); first += perFile {
+				next <- first
+			}
+			close(next)
+			wg.Wait()
+		})
+	})
+}
+
+// check is `podlint check` without the command line: read, load, analyze on
+// the worker pool, write the text report.
+func check(b *testing.B, cfg *analyzer.Config, paths []string) *finding.Result {
+	srcs := make([]manifest.Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = manifest.Source{Path: p}
+	}
+	res, errs := analyzer.Run(cfg, srcs)
+	if len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	if err := report.Write(io.Discard, "text", res, report.Options{Rules: ruleInfos(cfg)}); err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+func ruleInfos(cfg *analyzer.Config) []finding.RuleInfo {
+	var out []finding.RuleInfo
+	for _, r := range rules.All {
+		info := r.Info()
+		info.Severity = cfg.Severity[r]
+		out = append(out, info)
+	}
+	return out
+}
+
+// BenchmarkPipeline is the whole check over the corpus, with one worker per
+// CPU as podlint runs it.
+func BenchmarkPipeline(b *testing.B) {
+	f := corpusAt(b, 1)
+	cfg := config()
+	res := check(b, cfg, f.paths)
+	if res.Summary.Workloads != corpusDocs {
+		b.Fatalf("linted %d workloads, want %d", res.Summary.Workloads, corpusDocs)
+	}
+	perDoc(b, f, func() { check(b, cfg, f.paths) })
+}
+
+// BenchmarkStage measures each stage on its own, sequentially, so that their
+// costs add up to the single-worker pipeline.
+func BenchmarkStage(b *testing.B) {
+	f := corpusAt(b, 1)
+	cfg := config()
+	b.Run("read", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for _, p := range f.paths {
+				if _, _, err := manifest.ReadSource(p, cfg.Limits.MaxFileSize); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+	// parse is what the loader does before decoding: index the lines, split
+	// the stream (every document of the corpus starts with a "---" line) and
+	// parse each document into yaml.v3 nodes.
+	b.Run("parse", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for i, data := range f.data {
+				manifest.NewFile(f.paths[i], data)
+				for _, d := range bytes.Split(data[len("---\n"):], []byte("\n---\n")) {
+					var n yaml.Node
+					if err := yaml.Unmarshal(d, &n); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	})
+	// load is manifest.Parse: parse plus the typed decoding and
+	// normalization; decode = load - parse.
+	b.Run("load", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for i, data := range f.data {
+				manifest.Parse(f.paths[i], data, cfg.Limits)
+			}
+		})
+	})
+	var objs []*manifest.Object
+	for i, data := range f.data {
+		objs = append(objs, manifest.Parse(f.paths[i], data, cfg.Limits).Objects...)
+	}
+	b.Run("timeline", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for _, o := range objs {
+				timeline.Compute(o.Workload, cfg.Version, cfg.Params)
+			}
+		})
+	})
+	tls := make([]*timeline.Timeline, len(objs))
+	for i, o := range objs {
+		tls[i] = timeline.Compute(o.Workload, cfg.Version, cfg.Params)
+	}
+	b.Run("rules", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for i, o := range objs {
+				tl := func() *timeline.Timeline { return tls[i] }
+				for _, r := range rules.All {
+					if r.Check != nil && cfg.Enabled(r) {
+						r.Check(rules.NewPass(r, o, cfg.Version, cfg.Params, tl, func(rules.Diagnostic) {}))
+					}
+				}
+			}
+		})
+	})
+	// analyze is everything after reading, on one goroutine: load, timeline,
+	// rules, suppressions and positions (analyzer.Config.File).
+	b.Run("analyze", func(b *testing.B) {
+		perDoc(b, f, func() {
+			for i, data := range f.data {
+				cfg.File(f.paths[i], data, false)
+			}
+		})
+	})
+	res := check(b, cfg, f.paths)
+	b.Run("report", func(b *testing.B) {
+		opts := report.Options{Rules: ruleInfos(cfg)}
+		perDoc(b, f, func() {
+			if err := report.Write(io.Discard, "text", res, opts); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkScaling runs the pipeline on 1, 2 and 4 times the corpus: ns/doc
+// should stay flat.
+func BenchmarkScaling(b *testing.B) {
+	cfg := config()
+	for _, scale := range []int{1, 2, 4} {
+		f := corpusAt(b, scale)
+		b.Run(fmt.Sprintf("x%d", scale), func(b *testing.B) {
+			perDoc(b, f, func() { check(b, cfg, f.paths) })
+		})
+	}
+}

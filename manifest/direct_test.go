@@ -1,0 +1,53 @@
+package manifest
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestDirectDecoding checks that the converter stores corpus workloads
+// itself (falling back to encoding/json is correct but slow, so a fallback
+// on ordinary manifests is a performance bug) and that what it stores equals
+// what encoding/json decodes from the JSON it wrote.
+func TestDirectDecoding(t *testing.T) {
+	direct, fallback := 0, 0
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Parse(path, data, DefaultLimits)
+		for _, o := range res.Objects {
+			if o.Typed == nil || !IsWorkloadKind(o.Ref.APIVersion, o.Ref.Kind) {
+				continue
+			}
+			target := o.Node
+			typ := reflect.TypeOf(o.Typed).Elem()
+			c := &converter{maxDepth: DefaultLimits.MaxDepth, budget: DefaultLimits.MaxNodes, lineOff: o.Doc.LineOffset}
+			got := reflect.New(typ)
+			c.convert(target, typ, 0, got.Elem())
+			if len(c.errors) > 0 {
+				continue
+			}
+			if c.bad {
+				fallback++
+				continue
+			}
+			direct++
+			want := reflect.New(typ)
+			if err := json.Unmarshal(c.buf, want.Interface()); err != nil {
+				t.Errorf("%s: %s: encoding/json refuses the converter's JSON: %v", path, o.Ref.Kind, err)
+				continue
+			}
+			if !reflect.DeepEqual(got.Interface(), want.Interface()) {
+				t.Errorf("%s: %s %s: stored object differs from encoding/json's", path, o.Ref.Kind, o.Ref.Name)
+			}
+		}
+	}
+	t.Logf("%d workloads stored directly, %d through encoding/json", direct, fallback)
+	if fallback > direct/100 {
+		t.Errorf("%d of %d corpus workloads fell back to encoding/json", fallback, direct+fallback)
+	}
+}
