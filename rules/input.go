@@ -16,8 +16,9 @@ var InvalidYAML = &Rule{
 podlint reports the line of the syntax error and goes on with the other documents of the file,
 because each document between ` + "`---`" + ` lines is parsed on its own.
 
-Binary files, files that are not UTF-8 text, unknown anchors and other input that no YAML
-parser accepts are reported under this rule too.
+Binary files, files that are not UTF-8 text, unknown anchors, documents whose aliases expand
+out of all proportion (a "billion laughs" document, which kubectl's YAML decoder refuses as
+"excessive aliasing") and other input that kubectl cannot read are reported under this rule too.
 
 **Fix:** correct the syntax at the reported line: usually an indentation error, a tab used for
 indentation, a missing space after ` + "`:`" + `, or an unclosed quote.`,
@@ -75,8 +76,9 @@ var LimitExceeded = &Rule{
 	Severity: finding.Error,
 	Doc: `The input is larger or deeper than podlint's limits: a file over ` + "`--max-file-size`" + `, more documents
 than ` + "`--max-documents`" + `, nesting deeper than ` + "`--max-depth`" + `, or a document that expands to more than
-` + "`--max-nodes`" + ` nodes through YAML aliases (a "billion laughs" document). Such input is either an
-accident (a generated file, a binary) or hostile; kubectl refuses excessive aliasing as well.
+` + "`--max-nodes`" + ` nodes through YAML aliases and merge keys. Such input is either an accident (a
+generated file, a binary) or hostile. The finding names the limit and its flag; the rest of the
+input is still linted.
 
 **Fix:** split the input, or raise the limit named in the message if the input is genuine.`,
 }

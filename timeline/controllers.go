@@ -69,7 +69,7 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp string, podReady, ter
 	}
 	surge.V, unavail.V = float64(s), float64(u)
 	out.MaxSurge, out.MaxUnavailable = surge, unavail
-	out.MayExceedDeadline = !podReady.HiUnbounded && podReady.Hi > out.ProgressDeadline.V
+	out.MayExceedDeadline = podReady.HiUnbounded || podReady.Hi > out.ProgressDeadline.V
 
 	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
 	switch {

@@ -327,8 +327,9 @@ type Deployment struct {
 	Paused                   bool
 	// PodReady is creation → Ready of one new pod (Pod.Ready).
 	PodReady Span
-	// MayExceedDeadline is true when PodReady's bounded upper edge passes
-	// progressDeadlineSeconds (unknown Plus terms only make it worse).
+	// MayExceedDeadline is true when PodReady's upper edge passes
+	// ProgressDeadline, or has no bound at all (nothing in the spec limits
+	// how late the Pod can become Ready).
 	MayExceedDeadline bool
 	// Rollout is the rough rollout estimate
 	// ⌈replicas / (surge + unavailable)⌉ × (PodReady + minReadySeconds);

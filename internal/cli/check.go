@@ -22,7 +22,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 		Usage:     "lint manifests and report findings",
 		ArgsUsage: "PATH...",
 		Description: `Lints YAML and JSON manifests. PATH is a file, a directory (walked for
-.yaml, .yml and .json files; hidden folders are skipped) or - for standard
+.yaml, .yml and .json files; hidden files and folders are skipped) or - for standard
 input, e.g. helm template my-release ./chart | podlint check -
 
 Findings can be suppressed, with a reason, by the annotation

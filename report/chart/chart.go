@@ -161,7 +161,7 @@ func controllerSection(tl *timeline.Timeline) section {
 		s.Rows = append(s.Rows,
 			row{Group: "new pod", Label: "creation → Ready", Kind: kindReady, From: zero, To: d.PodReady.Interval},
 			row{Group: "new pod", Label: "progress deadline", Kind: kindKill, To: timeline.At(d.ProgressDeadline.V), Event: true},
-			row{Group: "rollout", Label: fmt.Sprintf("%g replicas", d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval})
+			row{Group: "rollout", Label: replicas(d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval})
 	}
 	if st := tl.StatefulSet; st != nil {
 		s.Title, s.Origin = "StatefulSet", "the rollout starts"
@@ -307,11 +307,11 @@ func summary(tl *timeline.Timeline) []string {
 		if d.MayExceedDeadline {
 			verdict = "may exceed"
 		}
-		out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %g replicas takes roughly %s",
-			between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), d.Replicas.V, between(d.Rollout.Interval)))
+		out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %s takes roughly %s",
+			between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), replicas(d.Replicas.V), between(d.Rollout.Interval)))
 	}
 	if s := tl.StatefulSet; s != nil {
-		line := fmt.Sprintf("StatefulSet (%s): creating %g replicas takes %s", s.PodManagementPolicy, s.Replicas.V, between(s.Creation.Interval))
+		line := fmt.Sprintf("StatefulSet (%s): creating %s takes %s", s.PodManagementPolicy, replicas(s.Replicas.V), between(s.Creation.Interval))
 		if s.RollingUpdate != nil {
 			line += ", a rolling update " + between(s.RollingUpdate.Interval)
 		}
@@ -331,4 +331,12 @@ func summary(tl *timeline.Timeline) []string {
 		out = append(out, "error: "+e.Error())
 	}
 	return out
+}
+
+// replicas is "1 replica" or "3 replicas".
+func replicas(n float64) string {
+	if n == 1 {
+		return "1 replica"
+	}
+	return fmt.Sprintf("%g replicas", n)
 }
