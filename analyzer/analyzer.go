@@ -5,7 +5,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"slices"
@@ -119,7 +118,7 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	res := manifest.Parse(path, data, cfg.Limits)
 	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File)}
 	sum := finding.Summary{Files: 1}
-	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && blankFile(data) {
+	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
 	}
 	for _, p := range res.Problems {
@@ -134,24 +133,6 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 		fl.object(o)
 	}
 	return fl.finish(), sum
-}
-
-// blankFile walks the lines in place: splitting a big file into strings
-// would copy it.
-func blankFile(data []byte) bool {
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		t := bytes.TrimSpace(line)
-		if len(t) > 0 && t[0] != '#' && string(t) != "---" && string(t) != "..." {
-			return false
-		}
-	}
-	return true
 }
 
 type fileLinter struct {

@@ -137,7 +137,7 @@ func checkDecode(t *testing.T, data []byte, lim Limits) {
 		chunks = chunks[:lim.MaxDocuments]
 	}
 	for i, c := range chunks {
-		if blank(c.data) {
+		if Blank(c.data) {
 			continue
 		}
 		end := len(res.File.lineStarts) + 1

@@ -42,7 +42,7 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 	}
 	conv := &converter{maxDepth: lim.MaxDepth}
 	for i, chunk := range docs {
-		if blank(chunk.data) {
+		if Blank(chunk.data) {
 			continue
 		}
 		source := renderedSource(chunk.data)
@@ -126,12 +126,8 @@ func yamlErrorLine(err error) (int, string) {
 // a ConfigMap's data, say) do not count.
 func renderedSource(b []byte) string {
 	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+		var line []byte
+		line, b = cutLine(b)
 		t := bytes.TrimSpace(line)
 		switch {
 		case len(t) == 0 || isMarker(t, "---"):
@@ -146,14 +142,20 @@ func renderedSource(b []byte) string {
 	return ""
 }
 
-func blank(b []byte) bool {
+// cutLine splits off the first line of b, without its line break.
+func cutLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
+}
+
+// Blank reports whether b holds no YAML content: only white space,
+// comments and document markers.
+func Blank(b []byte) bool {
 	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+		var line []byte
+		line, b = cutLine(b)
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
 			continue
@@ -264,12 +266,8 @@ func helmLine(data []byte) int {
 	line := 0
 	for len(data) > 0 {
 		line++
-		l := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+		var l []byte
+		l, data = cutLine(data)
 		t := bytes.TrimSpace(l)
 		if len(t) > 0 && t[0] == '#' {
 			continue

@@ -47,7 +47,7 @@ func addSeeds(f *testing.F, add func(data []byte)) {
 			continue
 		}
 		for _, c := range splitDocuments(norm, 0) {
-			if blank(c.data) || len(c.data) > 16<<10 || seen[string(c.data)] {
+			if Blank(c.data) || len(c.data) > 16<<10 || seen[string(c.data)] {
 				continue
 			}
 			seen[string(c.data)] = true
