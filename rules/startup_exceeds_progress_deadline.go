@@ -121,11 +121,7 @@ func earliestReadyCause(c *timeline.Container) (string, string) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
-		path := c.ExpectedStartup.Path
-		if path == "" {
-			path = c.Path
-		}
-		return sprintf("%q is expected to need %s to start (%s)", name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
+		return expectedCause(c)
 	case c.Readiness != nil && c.Readiness.InitialDelay.V > 0 && (c.Startup == nil || c.Readiness.InitialDelay.V >= c.Startup.InitialDelay.V):
 		rp := c.Readiness
 		return sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, durText(rp.InitialDelay.V)), rp.InitialDelay.Path
@@ -134,6 +130,16 @@ func earliestReadyCause(c *timeline.Container) (string, string) {
 		return sprintf("the startup probe of %q cannot pass before its initialDelaySeconds of %s", name, durText(sp.InitialDelay.V)), sp.InitialDelay.Path
 	}
 	return sprintf("%q cannot start before %s after the Pod is created (init containers, sidecars)", name, durText(c.Start.Lo)), c.Path
+}
+
+// expectedCause explains a late Ready by the user-stated start-up time and
+// points at where it is stated (the container when it comes from config).
+func expectedCause(c *timeline.Container) (string, string) {
+	path := c.ExpectedStartup.Path
+	if path == "" {
+		path = c.Path
+	}
+	return sprintf("%q is expected to need %s to start (%s)", c.Name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
 }
 
 // legacyDeploymentAPI reports the Deployment group versions whose
@@ -155,11 +161,7 @@ func readyCause(c *timeline.Container) (string, string) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
-		path := c.ExpectedStartup.Path
-		if path == "" {
-			path = c.Path
-		}
-		return sprintf("%q is expected to need %s to start (%s)", name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
+		return expectedCause(c)
 	case c.Startup != nil:
 		sp := c.Startup
 		path := sp.Path

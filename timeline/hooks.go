@@ -19,14 +19,9 @@ func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Ho
 	}
 	switch {
 	case h.Sleep != nil:
-		hk.Path = Join(p, "sleep.seconds")
-		if !v.SleepAction() {
-			hk.Skipped = sleepUnsupported(v)
-			hk.Duration = span(At(0), hk.Path)
+		if !sleepHook(hk, h.Sleep, p, v, G) {
 			return hk
 		}
-		hk.Exact = true
-		hk.Duration = span(At(math.Min(math.Max(float64(h.Sleep.Seconds), 0), G)), hk.Path)
 	case h.Exec != nil:
 		if s, _, ok := StatedSleep(h.Exec.Command); ok {
 			hk.Duration = bounded(s)
@@ -58,14 +53,9 @@ func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *
 	unknown := "postStart of " + container
 	switch {
 	case h.Sleep != nil:
-		hk.Path = Join(p, "sleep.seconds")
-		if !v.SleepAction() {
-			hk.Skipped = sleepUnsupported(v)
-			hk.Duration = span(At(0), hk.Path)
+		if !sleepHook(hk, h.Sleep, p, v, math.Inf(1)) {
 			return hk
 		}
-		hk.Exact = true
-		hk.Duration = span(At(math.Max(float64(h.Sleep.Seconds), 0)), hk.Path)
 	case h.Exec != nil:
 		hk.Path = Join(p, "exec.command")
 		s, _, ok := StatedSleep(h.Exec.Command)
@@ -95,6 +85,21 @@ func lifecycleKind(h corev1.LifecycleHandler) string {
 		return "tcpSocket"
 	}
 	return ""
+}
+
+// sleepHook fills in a sleep action: its exact seconds, at most limit (a
+// preStop is cut at the grace period). It reports false when the action does
+// not run on this version, with the reason in hk.Skipped.
+func sleepHook(hk *Hook, sl *corev1.SleepAction, p string, v Version, limit float64) bool {
+	hk.Path = Join(p, "sleep.seconds")
+	if !v.SleepAction() {
+		hk.Skipped = sleepUnsupported(v)
+		hk.Duration = span(At(0), hk.Path)
+		return false
+	}
+	hk.Exact = true
+	hk.Duration = span(At(math.Min(math.Max(float64(sl.Seconds), 0), limit)), hk.Path)
+	return true
 }
 
 // sleepUnsupported says what happens to a sleep hook before 1.30: 1.29 has
