@@ -27,6 +27,9 @@ type Config struct {
 	// Workers bounds how many files are in memory at once; 0 means one per
 	// CPU.
 	Workers int
+	// Render lints a source that is a Helm chart or a kustomization
+	// (Source.Render set); nil when rendering is off.
+	Render func(*Config, manifest.Source) ([]finding.Finding, finding.Summary, error)
 }
 
 // Enabled reports whether r runs.
@@ -70,6 +73,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		res.Summary.Files += r.sum.Files
 		res.Summary.Objects += r.sum.Objects
 		res.Summary.Workloads += r.sum.Workloads
+		res.Summary.Rendered = append(res.Summary.Rendered, r.sum.Rendered...)
 		if r.err != nil {
 			errs = append(errs, r.err)
 		}
@@ -87,6 +91,12 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 }
 
 func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+	if src.Render != "" {
+		if cfg.Render == nil {
+			return nil, finding.Summary{}, fmt.Errorf("%s: rendering is off", src.Path)
+		}
+		return cfg.Render(cfg, src)
+	}
 	data := src.Data
 	if data == nil {
 		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)

@@ -83,9 +83,21 @@ type Finding struct {
 	Container string     `json:"container,omitempty"`
 	Message   string     `json:"message"`
 	Related   []Location `json:"related,omitempty"`
+	// Rendered is set for findings in the output of a Helm chart or a
+	// kustomization: which root produced the object, while Location is in
+	// the template or patch the user edits.
+	Rendered *Rendered `json:"rendered,omitempty"`
 	// SourceLine is the text of the line Location points at, without its
 	// line break; the text writer prints it under the message with a caret.
 	SourceLine string `json:"-"`
+}
+
+// Rendered identifies where in a rendered chart or kustomization a
+// finding's object and field are.
+type Rendered struct {
+	Root string `json:"root"`           // the chart or kustomization folder
+	Name string `json:"name,omitempty"` // Helm's template name ("podinfo/templates/deployment.yaml")
+	Path string `json:"path,omitempty"` // the field in the rendered object
 }
 
 // Less orders findings by file, line, column, rule, then message, which is the
@@ -122,6 +134,8 @@ type Summary struct {
 	Files     int `json:"files"`
 	Objects   int `json:"objects"`
 	Workloads int `json:"workloads"`
+	// Rendered names the charts and kustomizations that were rendered.
+	Rendered []string `json:"rendered,omitempty"`
 }
 
 // Result is everything one run produced.

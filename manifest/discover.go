@@ -20,6 +20,13 @@ type Source struct {
 	// Explicit sources were named on the command line; an empty one is
 	// reported, while empty files found by walking a directory are not.
 	Explicit bool
+	// Render is set when Path is a folder to render (RenderHelm,
+	// RenderKustomize) rather than a file; Named are the files given on the
+	// command line inside it, whose findings alone are reported, and
+	// Through the kustomizations of the run that it renders as bases.
+	Render  string
+	Named   []string
+	Through []string
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart
@@ -33,7 +40,14 @@ type Hint struct {
 // for .yaml, .yml and .json files (hidden files and folders, non-regular files and
 // symbolic links to folders are skipped, so loops cannot hang the walk).
 // Errors name the path and do not stop the other paths.
-func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, errs []error) {
+//
+// With render set, a folder holding a Helm chart or a kustomization is one
+// source to render (Source.Render), its files are not linted one by one,
+// and a file named inside one renders the enclosing root.
+func Discover(paths []string, excludes []string, render bool) (srcs []Source, hints []Hint, errs []error) {
+	if render {
+		defer func() { srcs = mergeRoots(srcs) }()
+	}
 	ex, err := compileGlobs(excludes)
 	if err != nil {
 		return nil, nil, []error{err}
@@ -48,6 +62,12 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 			continue
 		}
 		if !info.IsDir() {
+			if render && !ex.match(p) {
+				if root, ok := enclosingRoot(p); ok {
+					srcs = append(srcs, root)
+					continue
+				}
+			}
 			if !ex.match(p) {
 				srcs = append(srcs, Source{Path: p, Explicit: true})
 			}
@@ -65,6 +85,10 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 			name := d.Name()
 			if d.IsDir() {
 				if path != p && (strings.HasPrefix(name, ".") || ex.match(path)) {
+					return fs.SkipDir
+				}
+				if k := RootKind(path); render && k != "" {
+					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p})
 					return fs.SkipDir
 				}
 				if h := chartHint(path); h != "" {

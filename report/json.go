@@ -33,6 +33,16 @@ type jsonFinding struct {
 	Container string         `json:"container"`
 	Message   string         `json:"message"`
 	Related   []jsonLocation `json:"related"`
+	// Rendered is set for findings in a rendered Helm chart or
+	// kustomization: the file above is the template or patch, this is the
+	// root and the field in the rendered object.
+	Rendered *jsonRendered `json:"rendered"`
+}
+
+type jsonRendered struct {
+	Root     string `json:"root"`
+	Template string `json:"template"`
+	Path     string `json:"path"`
 }
 
 type jsonObject struct {
@@ -56,6 +66,8 @@ type jsonSummary struct {
 	Errors    int `json:"errors"`
 	Warnings  int `json:"warnings"`
 	Infos     int `json:"infos"`
+	// Rendered lists the charts and kustomizations that were rendered.
+	Rendered []string `json:"rendered"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -80,13 +92,16 @@ func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
 		if f.Object != nil {
 			jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
 		}
+		if r := f.Rendered; r != nil {
+			jf.Rendered = &jsonRendered{displayPath(r.Root), r.Name, r.Path}
+		}
 		for _, r := range f.Related {
 			jf.Related = append(jf.Related, jsonLocation{displayPath(r.File), r.Line, r.Column, r.Message})
 		}
 		out.Findings = append(out.Findings, jf)
 	}
 	e, w, i := res.Counts()
-	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i}
+	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i, append([]string{}, res.Summary.Rendered...)}
 	return encodeJSON(buf, out)
 }
 

@@ -228,11 +228,15 @@ func summaryLine(res *finding.Result) string {
 	s := res.Summary
 	head := fmt.Sprintf("%s, %s (%s)", plural(s.Files, "file", "files"),
 		plural(s.Objects, "object", "objects"), plural(s.Workloads, "workload", "workloads"))
-	if e+w+i == 0 {
-		return head + ": no findings"
+	tail := ""
+	if len(s.Rendered) > 0 {
+		tail = "; rendered " + strings.Join(s.Rendered, "; ")
 	}
-	return fmt.Sprintf("%s: %s, %s, %s", head, plural(e, "error", "errors"),
-		plural(w, "warning", "warnings"), plural(i, "info", "infos"))
+	if e+w+i == 0 {
+		return head + ": no findings" + tail
+	}
+	return fmt.Sprintf("%s: %s, %s, %s%s", head, plural(e, "error", "errors"),
+		plural(w, "warning", "warnings"), plural(i, "info", "infos"), tail)
 }
 
 func plural(n int, one, many string) string {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -141,6 +142,16 @@ func sarifProperties(f *finding.Finding) sarif.Properties {
 	}
 	if f.Container != "" {
 		props["container"] = f.Container
+	}
+	if r := f.Rendered; r != nil {
+		rendered := map[string]string{"root": filepath.ToSlash(r.Root)}
+		if r.Name != "" {
+			rendered["template"] = r.Name
+		}
+		if r.Path != "" {
+			rendered["path"] = r.Path
+		}
+		props["rendered"] = rendered
 	}
 	if len(props) == 0 {
 		return nil

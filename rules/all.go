@@ -14,6 +14,7 @@ var All = []*Rule{
 	InternalError,
 	DuplicateContainerName,
 	SuppressionMissingReason,
+	ChartRenderError,
 	LivenessKillsBeforeReady,
 	StartupBudgetTooShort,
 	LivenessDelayInsteadOfStartupProbe,

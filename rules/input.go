@@ -122,3 +122,24 @@ whether it still holds: ` + "`ignore-check.podlint.dev/PL101: \"starts in 2s, me
 
 **Fix:** add the reason after the rule name.`,
 }
+
+var ChartRenderError = &Rule{
+	ID: "PL012", Name: "chart-render-error", Title: "Helm chart or kustomization cannot be rendered",
+	Severity: finding.Error,
+	Doc: `podlint renders Helm charts (a folder with ` + "`Chart.yaml`" + `) and kustomizations (a folder with
+` + "`kustomization.yaml`" + `) itself, as ` + "`helm template`" + ` and ` + "`kustomize build`" + ` would, and lints what they
+produce. This finding says that part of it could not be rendered, so its objects were not linted:
+
+- a template does not parse or fails to execute: reported at the template line Helm names; the
+  chart's other templates are still rendered and linted;
+- a dependency declared in ` + "`Chart.yaml`" + ` is missing from ` + "`charts/`" + `: reported at its entry; the chart
+  is rendered without it;
+- a kustomization names a remote base (` + "`github.com/…`" + `, a URL): podlint never fetches over the
+  network, so the kustomization is not built;
+- a values file, a resource or a patch that does not exist, or any other error Helm or kustomize
+  reports.
+
+**Fix:** correct the template at the reported line; run ` + "`helm dependency build CHART`" + ` so the
+dependencies are in ` + "`charts/`" + `; vendor remote bases into the repository, or lint the output of
+` + "`kustomize build`" + ` through standard input. ` + "`--render=never`" + ` turns rendering off.`,
+}

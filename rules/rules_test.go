@@ -19,6 +19,7 @@ import (
 // analyzer's own tests.
 var testedElsewhere = map[string]string{
 	"PL009": "internal-error needs a crashing rule: analyzer.TestRulePanicBecomesFinding",
+	"PL012": "chart-render-error needs a chart or kustomization folder: render.TestRenderErrors",
 }
 
 // TestRules runs every rule over its rules/testdata/<ID>/ files through the

@@ -16,7 +16,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning or info (default error)"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
-	}, commonFlags()...)
+	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{
 		Name:      "check",
 		Usage:     "lint manifests and report findings",
@@ -36,6 +36,9 @@ line a finding points at.`,
 			}
 			s, err := loadSettings(c, env, true)
 			if err != nil {
+				return err
+			}
+			if err := s.renderSetup(c); err != nil {
 				return err
 			}
 			if !validFormat(s.format) {

@@ -15,6 +15,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
@@ -102,8 +103,11 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		ErrWriter:            env.stderr,
 		EnableBashCompletion: true,
 		Suggest:              true,
-		HideHelpCommand:      false,
-		ExitErrHandler:       func(*ucli.Context, error) {},
+		// --set a={x,y} and values file names may hold commas; the rule
+		// lists split on commas themselves.
+		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           false,
+		ExitErrHandler:            func(*ucli.Context, error) {},
 		OnUsageError: func(c *ucli.Context, err error, isSubcommand bool) error {
 			return &exitError{code: ExitError, msg: err.Error() + " (see podlint " + c.Command.Name + " --help)"}
 		},
@@ -220,6 +224,7 @@ type settings struct {
 	color    bool
 	excludes []string
 	workDir  string
+	render   bool // render charts and kustomizations
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
@@ -409,7 +414,10 @@ func firstNonEmpty(ss ...string) string {
 // sources expands the command-line paths; standard input is read here.
 func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
 	paths := c.Args().Slice()
-	srcs, hints, errs := manifest.Discover(paths, s.excludes)
+	srcs, hints, errs := manifest.Discover(paths, s.excludes, s.render)
+	if s.render {
+		srcs = render.Plan(srcs)
+	}
 	for _, p := range paths {
 		if p != "-" {
 			continue

@@ -28,6 +28,9 @@ type Config struct {
 	// Container-name glob → duration ("90s", "2m").
 	ExpectedStartup  yaml.Node `yaml:"expected-startup"`
 	ExpectedShutdown yaml.Node `yaml:"expected-shutdown"`
+	// Rendering of Helm charts and kustomizations.
+	Render string                 `yaml:"render"` // auto | never
+	Charts map[string]ChartConfig `yaml:"charts"` // chart folder → Helm options
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative

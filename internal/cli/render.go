@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/podlint/podlint/render"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// ChartConfig is what .podlint.yaml says about one chart (the key of
+// "charts" is the chart folder, relative to the config file).
+type ChartConfig struct {
+	Values      []string `yaml:"values"` // relative to the config file
+	Set         []string `yaml:"set"`
+	ReleaseName string   `yaml:"release-name"`
+	Namespace   string   `yaml:"namespace"`
+}
+
+func renderFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "render", Usage: "`MODE` auto renders Helm charts and kustomizations found in the paths; never lints their files one by one", Value: "auto"},
+		&ucli.StringSliceFlag{Name: "values", Usage: "Helm values `FILE` for every chart (repeatable; later files win)"},
+		&ucli.StringSliceFlag{Name: "set", Usage: "Helm value `KEY=VALUE` for every chart (repeatable)"},
+		&ucli.StringFlag{Name: "release-name", Usage: "Helm release `NAME` (default release-name, as helm template)"},
+		&ucli.StringFlag{Name: "namespace", Usage: "Helm release `NAMESPACE` (default default)"},
+	}
+}
+
+// renderSetup reads --render and the Helm options, and hands rendering to
+// the analyzer.
+func (s *settings) renderSetup(c *ucli.Context) error {
+	mode := firstNonEmpty(c.String("render"), s.cfg.Render, "auto")
+	switch mode {
+	case "auto":
+		s.render = true
+	case "never":
+		return nil
+	default:
+		return &exitError{ExitError, fmt.Sprintf("--render %q: want auto or never", mode)}
+	}
+	cfg := s.cfg
+	charts := map[string]ChartConfig{}
+	for k, v := range cfg.Charts {
+		charts[s.configRel(k)] = v
+	}
+	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
+	release, ns := c.String("release-name"), c.String("namespace")
+	opts := &render.Options{KubeVersion: s.an.Version.String(), Helm: func(dir string) render.HelmOptions {
+		cc := charts[filepath.Clean(dir)]
+		var ho render.HelmOptions
+		for _, v := range cc.Values {
+			ho.Values = append(ho.Values, s.configRel(v))
+		}
+		ho.Values = append(ho.Values, flagValues...)
+		ho.Set = append(append(ho.Set, cc.Set...), flagSet...)
+		ho.ReleaseName = firstNonEmpty(release, cc.ReleaseName)
+		ho.Namespace = firstNonEmpty(ns, cc.Namespace)
+		return ho
+	}}
+	s.an.Render = opts.Lint
+	return nil
+}
+
+// configRel turns a path of the config file (relative to its folder) into
+// one relative to the working directory, as paths are given.
+func (s *settings) configRel(p string) string {
+	if s.cfg.dir == "" || filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if rel, err := filepath.Rel(s.workDir, filepath.Join(s.cfg.dir, p)); err == nil {
+		return rel
+	}
+	return filepath.Clean(p)
+}

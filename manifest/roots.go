@@ -1,0 +1,95 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kinds of render roots (Source.Render).
+const (
+	RenderHelm      = "helm"
+	RenderKustomize = "kustomize"
+)
+
+// RootKind says whether dir is a Helm chart (it holds Chart.yaml) or a
+// kustomization (kustomization.yaml, .yml or Kustomization), or neither ("").
+func RootKind(dir string) string {
+	if isFile(filepath.Join(dir, "Chart.yaml")) {
+		return RenderHelm
+	}
+	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if isFile(filepath.Join(dir, k)) {
+			return RenderKustomize
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// enclosingRoot returns the chart or kustomization a file lies in: the
+// nearest folder above it that is one, or for a subchart the chart whose
+// charts/ folder holds it. ok is false when there is none.
+func enclosingRoot(file string) (src Source, ok bool) {
+	d := filepath.Dir(file)
+	for range 64 {
+		if k := RootKind(d); k != "" {
+			for k == RenderHelm && filepath.Base(d) != "." && filepath.Base(filepath.Dir(d)) == "charts" && RootKind(filepath.Dir(filepath.Dir(d))) == RenderHelm {
+				d = filepath.Dir(filepath.Dir(d))
+			}
+			src = Source{Path: d, Render: k, Explicit: true}
+			// A template or a resource stands for itself; Chart.yaml,
+			// values files and the kustomization stand for the whole root.
+			rel, _ := filepath.Rel(d, file)
+			rel = filepath.ToSlash(rel)
+			if (k == RenderHelm && (strings.HasPrefix(rel, "templates/") || strings.Contains(rel, "/templates/"))) ||
+				(k == RenderKustomize && RootKind(filepath.Dir(file)) == RenderKustomize && !isKustomizationName(filepath.Base(file))) {
+				src.Named = []string{file}
+			}
+			return src, true
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil || abs == filepath.Dir(abs) {
+			break
+		}
+		d = filepath.Join(d, "..")
+	}
+	return Source{}, false
+}
+
+func isKustomizationName(n string) bool {
+	return n == "kustomization.yaml" || n == "kustomization.yml" || n == "Kustomization"
+}
+
+// mergeRoots folds sources that render the same root into one: a root
+// walked whole or named whole is reported whole, otherwise for the union of
+// its named files.
+func mergeRoots(srcs []Source) []Source {
+	at := map[string]int{}
+	out := srcs[:0]
+	for _, s := range srcs {
+		if s.Render == "" {
+			out = append(out, s)
+			continue
+		}
+		key := filepath.Clean(s.Path)
+		i, seen := at[key]
+		if !seen {
+			at[key] = len(out)
+			out = append(out, s)
+			continue
+		}
+		o := &out[i]
+		if o.Named == nil || s.Named == nil {
+			o.Named = nil
+		} else {
+			o.Named = append(o.Named, s.Named...)
+		}
+		o.Explicit = o.Explicit || s.Explicit
+	}
+	return out
+}

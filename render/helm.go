@@ -1,0 +1,365 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/releaseutil"
+	"helm.sh/helm/v3/pkg/strvals"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// HelmOptions are what `helm template` takes on its command line.
+type HelmOptions struct {
+	ReleaseName string   // default "release-name", as helm template
+	Namespace   string   // default "default"
+	Values      []string // values files, later ones win
+	Set         []string // k=v, after the values files
+	// KubeVersion is .Capabilities.KubeVersion, "1.30" or "v1.30.0".
+	KubeVersion string
+}
+
+// Problem is a render failure with its position in a source file.
+type Problem struct {
+	File    string
+	Line    int
+	Column  int
+	Message string
+}
+
+// Rendered is one root's output: documents in the order the tool prints
+// them, each with the file it came from.
+type Rendered struct {
+	Docs     []Doc
+	Problems []Problem
+	// values files in precedence order (chart values.yaml first), for
+	// related locations.
+	valuesFiles []string
+}
+
+// Doc is one rendered document.
+type Doc struct {
+	// Source is the file that produced it: the chart template (a path on
+	// disk) or the kustomize resource file.
+	Source string
+	// Name is how the tool names it: the template name
+	// ("podinfo/templates/deployment.yaml") for Helm.
+	Name string
+	YAML string
+	// Template is the template's text, for Helm documents.
+	Template []byte
+	// Kustomize documents: the patches that can have set fields of it.
+	origin *kOrigin
+}
+
+// RenderChart renders the chart in dir as `helm template` does, without
+// ever touching the network. Problems are positioned in the chart's files;
+// a chart with problems still renders as much as it can.
+func RenderChart(dir string, opt HelmOptions) *Rendered {
+	out := &Rendered{}
+	chartFile := filepath.Join(dir, "Chart.yaml")
+	ch, err := loader.LoadDir(dir)
+	if err != nil {
+		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
+			Message: "Helm cannot load the chart: " + err.Error()})
+		return out
+	}
+	out.valuesFiles = append(out.valuesFiles, filepath.Join(dir, "values.yaml"))
+	out.Problems = append(out.Problems, missingDependencies(ch, chartFile)...)
+
+	vals := map[string]any{}
+	for _, f := range opt.Values {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
+				Message: fmt.Sprintf("values file %s cannot be read: %v", f, unwrap(err))})
+			continue
+		}
+		cur := map[string]any{}
+		if err := sigsyaml.Unmarshal(data, &cur); err != nil {
+			out.Problems = append(out.Problems, Problem{File: f, Line: yamlErrLine(err), Column: 1,
+				Message: "values file is not valid YAML: " + err.Error()})
+			continue
+		}
+		vals = mergeMaps(vals, cur)
+		out.valuesFiles = append(out.valuesFiles, f)
+	}
+	for _, s := range opt.Set {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
+				Message: fmt.Sprintf("--set %q: %v", s, err)})
+		}
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
+		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1, Message: err.Error()})
+		return out
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	if opt.KubeVersion != "" {
+		kv, err := chartutil.ParseKubeVersion(opt.KubeVersion)
+		if err == nil {
+			caps.KubeVersion = *kv
+		}
+	}
+	if ch.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(ch.Metadata.KubeVersion, caps.KubeVersion.String()) {
+		out.Problems = append(out.Problems, Problem{File: chartFile, Line: lineOfKey(ch, "kubeVersion"), Column: 1,
+			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version); helm install would refuse it", ch.Metadata.KubeVersion, caps.KubeVersion.String())})
+		return out
+	}
+	rel := chartutil.ReleaseOptions{Name: firstOf(opt.ReleaseName, "release-name"), Namespace: firstOf(opt.Namespace, "default"), Revision: 1, IsInstall: true}
+	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
+	if err != nil {
+		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1, Message: "the values do not fit the chart: " + err.Error()})
+		return out
+	}
+	files := renderAll(ch, rv, dir, out)
+	for k := range files {
+		if strings.HasSuffix(k, "NOTES.txt") {
+			delete(files, k)
+		}
+	}
+	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	if err != nil {
+		// A rendered template that is not YAML: the loader reports it
+		// with its line, so lint the raw output instead.
+		names := make([]string, 0, len(files))
+		for k := range files {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			out.addHelmDoc(ch, dir, n, files[n])
+		}
+		return out
+	}
+	for _, m := range manifests {
+		out.addHelmDoc(ch, dir, m.Name, m.Content)
+	}
+	for _, h := range hooks {
+		out.addHelmDoc(ch, dir, h.Path, h.Manifest)
+	}
+	return out
+}
+
+// renderAll renders the chart; when a template fails to parse or execute,
+// its error becomes a problem at the line Helm reports and the chart is
+// rendered again without that template, so the others are still linted.
+func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) map[string]string {
+	for range 50 {
+		files, err := engine.Render(ch, rv)
+		if err == nil {
+			return files
+		}
+		name, line, col, msg := templateError(err.Error())
+		p := Problem{File: filepath.Join(dir, "Chart.yaml"), Line: 1, Column: 1, Message: "Helm cannot render the chart: " + err.Error()}
+		if name != "" {
+			p = Problem{File: templatePath(ch, dir, name), Line: max(line, 1), Column: max(col, 1), Message: "Helm cannot render this template: " + msg}
+		}
+		out.Problems = append(out.Problems, p)
+		if name == "" || !removeTemplate(ch, name) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Helm reports "parse error at (chart/templates/x.yaml:6): unexpected …"
+// and "execution error at (chart/templates/x.yaml:3:11): …", or
+// "template: chart/templates/x.yaml:3:11: executing …".
+var (
+	helmErrAt  = regexp.MustCompile(`\(([^():]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)\s*:?\s*(.*)$`)
+	helmErrTpl = regexp.MustCompile(`template: ([^:]+):(\d+)(?::(\d+))?: (.*)$`)
+)
+
+func templateError(s string) (name string, line, col int, msg string) {
+	s = strings.TrimSpace(s)
+	for _, re := range []*regexp.Regexp{helmErrAt, helmErrTpl} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			line, _ = strconv.Atoi(m[2])
+			col, _ = strconv.Atoi(m[3])
+			return m[1], line, col, m[4]
+		}
+	}
+	return "", 0, 0, s
+}
+
+// removeTemplate drops the template Helm names name from the chart or the
+// subchart that holds it.
+func removeTemplate(ch *chart.Chart, name string) bool {
+	prefix := ch.Name() + "/"
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	rest := strings.TrimPrefix(name, prefix)
+	for i, t := range ch.Templates {
+		if t.Name == rest {
+			ch.Templates = append(ch.Templates[:i:i], ch.Templates[i+1:]...)
+			return true
+		}
+	}
+	if sub, ok := strings.CutPrefix(rest, "charts/"); ok {
+		for _, d := range ch.Dependencies() {
+			if strings.HasPrefix(sub, d.Name()+"/") && removeTemplate(d, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// templatePath turns Helm's template name ("podinfo/charts/redis/templates/x.yaml")
+// into the file on disk. Subcharts packed as .tgz have no file on disk; their
+// name is kept under the chart folder.
+func templatePath(ch *chart.Chart, dir, name string) string {
+	rest, _ := strings.CutPrefix(name, ch.Name()+"/")
+	return filepath.Join(dir, filepath.FromSlash(rest))
+}
+
+func (out *Rendered) addHelmDoc(ch *chart.Chart, dir, name, content string) {
+	if strings.TrimSpace(content) == "" {
+		return
+	}
+	out.Docs = append(out.Docs, Doc{Source: templatePath(ch, dir, name), Name: name, YAML: content, Template: templateText(ch, name)})
+}
+
+func templateText(ch *chart.Chart, name string) []byte {
+	rest, ok := strings.CutPrefix(name, ch.Name()+"/")
+	if !ok {
+		return nil
+	}
+	for _, t := range ch.Templates {
+		if t.Name == rest {
+			return t.Data
+		}
+	}
+	if sub, ok := strings.CutPrefix(rest, "charts/"); ok {
+		for _, d := range ch.Dependencies() {
+			if strings.HasPrefix(sub, d.Name()+"/") {
+				return templateText(d, sub)
+			}
+		}
+	}
+	return nil
+}
+
+// missingDependencies reports each dependency of Chart.yaml that is not in
+// charts/, at its entry, as `helm template` would refuse the chart. The
+// chart is rendered without it: podlint never downloads.
+func missingDependencies(ch *chart.Chart, chartFile string) []Problem {
+	var out []Problem
+	have := map[string]bool{}
+	for _, d := range ch.Dependencies() {
+		have[d.Name()] = true
+	}
+	for _, r := range ch.Metadata.Dependencies {
+		if have[r.Name] {
+			continue
+		}
+		line := lineOfDependency(ch, r.Name)
+		out = append(out, Problem{File: chartFile, Line: line, Column: 1,
+			Message: fmt.Sprintf("dependency %q (%s %s) is declared in Chart.yaml but missing from charts/, so the chart renders without it; podlint never downloads charts: run `helm dependency build %s` first, then lint again",
+				r.Name, r.Repository, r.Version, filepath.Dir(chartFile))})
+	}
+	// The rest of the chart is rendered without the missing ones, which
+	// ProcessDependencies would otherwise look for.
+	if len(out) > 0 {
+		var keep []*chart.Dependency
+		for _, r := range ch.Metadata.Dependencies {
+			if have[r.Name] {
+				keep = append(keep, r)
+			}
+		}
+		ch.Metadata.Dependencies = keep
+	}
+	return out
+}
+
+func chartYAML(ch *chart.Chart) *yaml.Node {
+	for _, f := range ch.Raw {
+		if f.Name == "Chart.yaml" {
+			var n yaml.Node
+			if yaml.Unmarshal(f.Data, &n) == nil {
+				return deref(&n)
+			}
+		}
+	}
+	return nil
+}
+
+func lineOfKey(ch *chart.Chart, key string) int {
+	if k, _ := mapGet(chartYAML(ch), key); k != nil {
+		return k.Line
+	}
+	return 1
+}
+
+func lineOfDependency(ch *chart.Chart, name string) int {
+	_, deps := mapGet(chartYAML(ch), "dependencies")
+	if deps == nil || deps.Kind != yaml.SequenceNode {
+		return 1
+	}
+	for _, d := range deps.Content {
+		if _, v := mapGet(d, "name"); v != nil && v.Value == name {
+			return d.Line
+		}
+	}
+	return deps.Line
+}
+
+// mergeMaps is Helm's merge of values files: b wins, maps merge deeply.
+func mergeMaps(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if v, ok := v.(map[string]any); ok {
+			if bv, ok := out[k]; ok {
+				if bv, ok := bv.(map[string]any); ok {
+					out[k] = mergeMaps(bv, v)
+					continue
+				}
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrLine(err error) int {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return max(n, 1)
+	}
+	return 1
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func unwrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

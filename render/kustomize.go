@@ -1,0 +1,385 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// KustomizationFiles are the names kustomize looks for, in its order.
+var KustomizationFiles = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// kustFile returns the kustomization file of dir, or "".
+func kustFile(dir string) string {
+	for _, n := range KustomizationFiles {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
+			return filepath.Join(dir, n)
+		}
+	}
+	return ""
+}
+
+// kust is one kustomization of a tree, as podlint reads it to find bases,
+// refuse remote ones and locate patches.
+type kust struct {
+	dir, file string
+	children  []*kust // local kustomizations in resources, bases and components
+	patches   []*kPatch
+	problems  []Problem
+}
+
+// kPatch is a patch a kustomization applies.
+type kPatch struct {
+	file string // the patch file, or the kustomization for an inline patch
+	// lineOffset and indent place an inline patch's text in file.
+	lineOffset, indent int
+	text               []byte
+	targetKind         string
+	targetName         string
+}
+
+type kOrigin struct {
+	root         *kust
+	file         string // resource file on disk ("" if generated)
+	configuredIn string
+	kind         string
+	// name is the rendered name; a source names the resource by a part
+	// of it (before namePrefix and nameSuffix were added).
+	name string
+}
+
+var quietLog sync.Once
+
+// remoteRef matches what kustomize would fetch: URLs, git and ssh
+// addresses, and host/org/repo paths.
+var remoteRef = regexp.MustCompile(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}/|github\.com|gitlab\.com|bitbucket\.org)`)
+
+// loadKust reads the kustomization in dir and, recursively, the local
+// kustomizations it uses. seen guards against cycles.
+func loadKust(dir string, seen map[string]*kust) *kust {
+	abs, _ := filepath.Abs(dir)
+	if k, ok := seen[abs]; ok {
+		return k
+	}
+	k := &kust{dir: dir, file: kustFile(dir)}
+	seen[abs] = k
+	if k.file == "" {
+		return k
+	}
+	data, err := os.ReadFile(k.file)
+	if err != nil {
+		k.problems = append(k.problems, Problem{File: k.file, Line: 1, Column: 1, Message: fmt.Sprintf("cannot read the kustomization: %v", unwrap(err))})
+		return k
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		k.problems = append(k.problems, Problem{File: k.file, Line: yamlErrLine(err), Column: 1, Message: "the kustomization is not valid YAML: " + err.Error()})
+		return k
+	}
+	root := deref(&doc)
+	for _, field := range []string{"resources", "bases", "components"} {
+		_, list := mapGet(root, field)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, e := range list.Content {
+			if e.Kind != yaml.ScalarNode {
+				continue
+			}
+			p := filepath.Join(dir, filepath.FromSlash(e.Value))
+			fi, err := os.Stat(p)
+			switch {
+			case err == nil && fi.IsDir():
+				k.children = append(k.children, loadKust(p, seen))
+			case err == nil:
+			case remoteRef.MatchString(e.Value):
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry %q is a remote base: podlint never fetches over the network, so this kustomization was not built; vendor the base into the repository (or lint the output of `kustomize build %s | podlint check -`)", field, e.Value, dir)})
+			default:
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry %q does not exist (relative to %s), so kustomize build fails", field, e.Value, dir)})
+			}
+		}
+	}
+	k.patches = readPatches(k, root, data)
+	return k
+}
+
+// readPatches lists the patches of a kustomization in the order kustomize
+// applies them.
+func readPatches(k *kust, root *yaml.Node, data []byte) []*kPatch {
+	var out []*kPatch
+	add := func(entry *yaml.Node, pathOrInline *yaml.Node, inline bool) {
+		p := &kPatch{file: k.file}
+		if entry != nil && entry.Kind == yaml.MappingNode {
+			if _, t := mapGet(entry, "target"); t != nil {
+				if _, v := mapGet(t, "kind"); v != nil {
+					p.targetKind = v.Value
+				}
+				if _, v := mapGet(t, "name"); v != nil {
+					p.targetName = v.Value
+				}
+			}
+		}
+		if inline {
+			p.text = []byte(pathOrInline.Value)
+			p.lineOffset = pathOrInline.Line
+			if pathOrInline.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+				p.lineOffset--
+			}
+			p.indent = 0
+			if l := lineOf(data, pathOrInline.Line+1); p.lineOffset == pathOrInline.Line {
+				p.indent = len(l) - len(strings.TrimLeft(l, " "))
+			}
+		} else {
+			p.file = filepath.Join(k.dir, filepath.FromSlash(pathOrInline.Value))
+			data, err := os.ReadFile(p.file)
+			if err != nil {
+				return
+			}
+			p.text = data
+		}
+		out = append(out, p)
+	}
+	if _, l := mapGet(root, "patchesStrategicMerge"); l != nil && l.Kind == yaml.SequenceNode {
+		for _, e := range l.Content {
+			add(nil, e, strings.Contains(e.Value, "\n"))
+		}
+	}
+	for _, field := range []string{"patches", "patchesJson6902"} {
+		_, l := mapGet(root, field)
+		if l == nil || l.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, e := range l.Content {
+			if _, v := mapGet(e, "path"); v != nil {
+				add(e, v, false)
+			} else if _, v := mapGet(e, "patch"); v != nil {
+				add(e, v, true)
+			}
+		}
+	}
+	return out
+}
+
+// allProblems collects the problems of k and everything it uses.
+func (k *kust) allProblems() []Problem {
+	var out []Problem
+	k.walk(func(n *kust) { out = append(out, n.problems...) })
+	return out
+}
+
+// walk visits k and the kustomizations it uses, each once.
+func (k *kust) walk(f func(*kust)) {
+	seen := map[*kust]bool{}
+	var rec func(*kust)
+	rec = func(n *kust) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		f(n)
+		for _, c := range n.children {
+			rec(c)
+		}
+	}
+	rec(k)
+}
+
+// chain returns the kustomizations from k down to the one in dir, outermost
+// first, or nil.
+func (k *kust) chain(dir string) []*kust {
+	want, _ := filepath.Abs(dir)
+	seen := map[*kust]bool{}
+	var rec func(n *kust) []*kust
+	rec = func(n *kust) []*kust {
+		if seen[n] {
+			return nil
+		}
+		seen[n] = true
+		if abs, _ := filepath.Abs(n.dir); abs == want {
+			return []*kust{n}
+		}
+		for _, c := range n.children {
+			if p := rec(c); p != nil {
+				return append([]*kust{n}, p...)
+			}
+		}
+		return nil
+	}
+	return rec(k)
+}
+
+// originFS reads the disk, adding originAnnotations to the build metadata
+// of the top kustomization so that every resource says which file it came
+// from (the annotations are removed again before linting).
+type originFS struct {
+	filesys.FileSystem
+	top string
+}
+
+func (o originFS) ReadFile(p string) ([]byte, error) {
+	data, err := o.FileSystem.ReadFile(p)
+	if err != nil || filepath.Clean(p) != o.top {
+		return data, err
+	}
+	var m map[string]any
+	if yaml.Unmarshal(data, &m) != nil || m == nil {
+		return data, nil
+	}
+	bm, _ := m["buildMetadata"].([]any)
+	m["buildMetadata"] = append(bm, "originAnnotations")
+	return yaml.Marshal(m)
+}
+
+// RenderKustomization builds dir as `kustomize build` does. Remote bases are
+// refused before anything is built.
+func RenderKustomization(dir string) *Rendered {
+	// kustomize prints deprecation warnings ("'commonLabels' is
+	// deprecated") through the standard logger; podlint's output is its
+	// report, and the logger is used by nothing else.
+	quietLog.Do(func() { log.SetOutput(io.Discard) })
+	out := &Rendered{}
+	k := loadKust(dir, map[string]*kust{})
+	if k.file == "" {
+		out.Problems = append(out.Problems, Problem{File: dir, Line: 1, Column: 1, Message: "no kustomization file in this folder"})
+		return out
+	}
+	if ps := k.allProblems(); len(ps) > 0 {
+		out.Problems = ps
+		return out
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		out.Problems = append(out.Problems, Problem{File: k.file, Line: 1, Column: 1, Message: err.Error()})
+		return out
+	}
+	top, _ := filepath.Abs(k.file)
+	fs := originFS{FileSystem: filesys.MakeFsOnDisk(), top: top}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, absDir)
+	if err != nil {
+		out.Problems = append(out.Problems, kustomizeProblem(k, err))
+		return out
+	}
+	for _, r := range m.Resources() {
+		o := &kOrigin{root: k, kind: r.GetKind(), name: r.GetName()}
+		if or, err := r.GetOrigin(); err == nil && or != nil {
+			if or.Path != "" {
+				o.file = filepath.Join(dir, filepath.FromSlash(or.Path))
+			} else if or.ConfiguredIn != "" {
+				o.configuredIn = filepath.Join(dir, filepath.FromSlash(or.ConfiguredIn))
+			}
+		}
+		stripOrigin(r.GetAnnotations(), func(a map[string]string) { _ = r.SetAnnotations(a) })
+		data, err := r.AsYAML()
+		if err != nil {
+			out.Problems = append(out.Problems, Problem{File: k.file, Line: 1, Column: 1, Message: err.Error()})
+			continue
+		}
+		src := o.file
+		if src == "" {
+			src = firstOf(o.configuredIn, k.file)
+		}
+		out.Docs = append(out.Docs, Doc{Source: src, YAML: string(data), origin: o})
+	}
+	return out
+}
+
+func stripOrigin(a map[string]string, set func(map[string]string)) {
+	if _, ok := a["config.kubernetes.io/origin"]; !ok {
+		return
+	}
+	delete(a, "config.kubernetes.io/origin")
+	set(a)
+}
+
+// kustomizeProblem positions a build error at the kustomization it names,
+// or the top one.
+func kustomizeProblem(k *kust, err error) Problem {
+	msg := err.Error()
+	file := k.file
+	k.walk(func(n *kust) {
+		if abs, _ := filepath.Abs(n.dir); abs != "" && strings.Contains(msg, abs+string(filepath.Separator)) && file == k.file {
+			file = n.file
+		}
+	})
+	return Problem{File: file, Line: 1, Column: 1, Message: "kustomize cannot build this kustomization: " + msg}
+}
+
+// sets reports whether the patch sets field p of the origin's resource, and
+// where.
+func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
+	if pt.targetKind != "" && pt.targetKind != o.kind {
+		return 0, 0, false
+	}
+	if pt.targetName != "" {
+		re, err := regexp.Compile("^(?:" + pt.targetName + ")$")
+		if err != nil || !nameMatch(o.name, re.MatchString) {
+			return 0, 0, false
+		}
+	}
+	docs := yamlDocs(pt.text)
+	if len(docs) == 0 {
+		return 0, 0, false
+	}
+	at := func(l, c int) (int, int, bool) { return l + pt.lineOffset, c + pt.indent, true }
+	if ops := deref(docs[0]); ops != nil && ops.Kind == yaml.SequenceNode {
+		// A JSON 6902 patch: the last add or replace whose path is the
+		// field or one of its parents.
+		for i := len(ops.Content) - 1; i >= 0; i-- {
+			op := ops.Content[i]
+			_, kind := mapGet(op, "op")
+			_, path := mapGet(op, "path")
+			if kind == nil || path == nil || (kind.Value != "add" && kind.Value != "replace") {
+				continue
+			}
+			ptr := strings.Split(strings.TrimPrefix(path.Value, "/"), "/")
+			if len(ptr) > len(p) || !pointerPrefix(ptr, p) {
+				continue
+			}
+			vk, v := mapGet(op, "value")
+			if v == nil {
+				return at(path.Line, path.Column)
+			}
+			l, c, depth := walkNode(v, p[len(ptr):])
+			if depth == len(p)-len(ptr) && l > 0 {
+				return at(l, c)
+			}
+			return at(vk.Line, vk.Column)
+		}
+		return 0, 0, false
+	}
+	for _, d := range docs {
+		if pt.targetKind == "" && !kindName(d, o) {
+			continue
+		}
+		if l, c, depth := walkNode(d, p); depth == len(p) && l > 0 {
+			return at(l, c)
+		}
+	}
+	return 0, 0, false
+}
+
+func pointerPrefix(ptr []string, p []seg) bool {
+	for i, t := range ptr {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		s := p[i]
+		if s.index >= 0 {
+			if t != fmt.Sprint(s.index) {
+				return false
+			}
+		} else if t != s.key {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,368 @@
+// Package render lints Helm charts and Kustomize directories: it renders
+// them in process (Helm's engine, kustomize's krusty; never the network),
+// lints the rendered objects with the analyzer, and maps every finding back
+// to the template, patch or resource file the user edits.
+//
+// It is linked only for its Lint function, which the command line hands to
+// the analyzer for sources that are render roots; plain YAML files never
+// reach it.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Options configure rendering for a run.
+type Options struct {
+	// Helm returns the options for the chart in dir (values files, --set,
+	// release name, namespace); nil means defaults.
+	Helm func(dir string) HelmOptions
+	// KubeVersion is .Capabilities.KubeVersion ("1.30").
+	KubeVersion string
+}
+
+// Lint renders one root and lints its output. It has the signature of
+// analyzer.Config.Render.
+func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+	var r *Rendered
+	label := src.Path
+	switch src.Render {
+	case manifest.RenderHelm:
+		var ho HelmOptions
+		if o.Helm != nil {
+			ho = o.Helm(src.Path)
+		}
+		if ho.KubeVersion == "" {
+			ho.KubeVersion = o.KubeVersion
+		}
+		r = RenderChart(src.Path, ho)
+		label += " (helm chart)"
+	case manifest.RenderKustomize:
+		r = RenderKustomization(src.Path)
+		label += " (kustomization)"
+	default:
+		return nil, finding.Summary{}, fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
+	}
+	if len(src.Through) > 0 {
+		label += ", also rendering " + strings.Join(src.Through, ", ")
+	}
+	return lintRendered(cfg, src, r, label)
+}
+
+// lintRendered lints the rendered stream and positions findings in the
+// source files.
+func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label string) ([]finding.Finding, finding.Summary, error) {
+	sum := finding.Summary{Rendered: []string{label}}
+	var out []finding.Finding
+	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
+		for _, p := range r.Problems {
+			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
+				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message,
+				SourceLine: fileLine(p.File, p.Line)})
+		}
+	}
+	stream, starts := r.stream()
+	m := &mapper{r: r, starts: starts, root: src.Path}
+	if len(r.Docs) > 0 {
+		fs, s := cfg.File(src.Path, stream, false)
+		sum.Objects, sum.Workloads = s.Objects, s.Workloads
+		for i := range fs {
+			m.remap(&fs[i])
+		}
+		out = append(out, fs...)
+	}
+	files := map[string]bool{}
+	for _, d := range r.Docs {
+		files[d.Source] = true
+	}
+	sum.Files = len(files)
+	if len(src.Named) > 0 {
+		named := map[string]bool{}
+		for _, n := range src.Named {
+			named[filepath.Clean(n)] = true
+		}
+		keep := out[:0]
+		for _, f := range out {
+			if named[filepath.Clean(f.File)] || f.RuleID == rules.ChartRenderError.ID {
+				keep = append(keep, f)
+			}
+		}
+		out = keep
+	}
+	return out, sum, nil
+}
+
+// stream is the rendered output as one YAML stream, each document preceded
+// by "---" and, for Helm, the "# Source:" comment `helm template` writes.
+// starts[i] is the stream line of document i's first line.
+func (r *Rendered) stream() ([]byte, []int) {
+	var b bytes.Buffer
+	starts := make([]int, len(r.Docs))
+	line := 1
+	for i, d := range r.Docs {
+		b.WriteString("---\n")
+		line++
+		if d.Name != "" {
+			fmt.Fprintf(&b, "# Source: %s\n", d.Name)
+			line++
+		}
+		starts[i] = line
+		b.WriteString(d.YAML)
+		line += strings.Count(d.YAML, "\n")
+		if !strings.HasSuffix(d.YAML, "\n") {
+			b.WriteByte('\n')
+			line++
+		}
+	}
+	return b.Bytes(), starts
+}
+
+type mapper struct {
+	r      *Rendered
+	starts []int
+	root   string
+	nodes  map[int]*yaml.Node
+	tmpls  map[int][]tline
+	files  map[string][]byte
+}
+
+// where is a position in a source file.
+type where struct {
+	file      string
+	line, col int
+	exact     bool
+	path      string
+	values    *finding.Location
+}
+
+func (m *mapper) doc(line int) int {
+	i := sort.Search(len(m.starts), func(i int) bool { return m.starts[i] > line }) - 1
+	if i < 0 && len(m.starts) > 0 {
+		i = 0
+	}
+	return i
+}
+
+func (m *mapper) node(i int) *yaml.Node {
+	if m.nodes == nil {
+		m.nodes = map[int]*yaml.Node{}
+	}
+	if n, ok := m.nodes[i]; ok {
+		return n
+	}
+	var n yaml.Node
+	if yaml.Unmarshal([]byte(m.r.Docs[i].YAML), &n) != nil {
+		m.nodes[i] = nil
+		return nil
+	}
+	m.nodes[i] = &n
+	return &n
+}
+
+func (m *mapper) file(p string) []byte {
+	if m.files == nil {
+		m.files = map[string][]byte{}
+	}
+	if d, ok := m.files[p]; ok {
+		return d
+	}
+	d, _ := os.ReadFile(p)
+	m.files[p] = d
+	return d
+}
+
+// locate maps a stream position to the source.
+func (m *mapper) locate(line, col int) where {
+	i := m.doc(line)
+	if i < 0 {
+		return where{file: m.root, line: 1, col: 1}
+	}
+	d := &m.r.Docs[i]
+	local := line - m.starts[i] + 1
+	p := pathAt(m.node(i), local, col)
+	renderedText := lineOf([]byte(d.YAML), local)
+	if d.Template != nil {
+		return m.locateHelm(i, d, p, renderedText)
+	}
+	return m.locateKustomize(d, p, renderedText)
+}
+
+func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
+	if m.tmpls == nil {
+		m.tmpls = map[int][]tline{}
+	}
+	tl, ok := m.tmpls[i]
+	if !ok {
+		tl = scanTemplate(d.Template)
+		m.tmpls[i] = tl
+	}
+	w := where{file: d.Source, line: 1, col: 1, path: pathString(p)}
+	if p == nil {
+		if l, c, ok := uniqueLine(d.Template, renderedText); ok {
+			w.line, w.col, w.exact = l, c, true
+		}
+		return w
+	}
+	idx, col, depth := locateTemplate(tl, p)
+	if idx >= 0 {
+		w.line, w.col = idx+1, col
+		// A scalar value written literally on the key's line is what
+		// the analyzer points at.
+		if depth == len(p) && len(p) > 0 && p[len(p)-1].index < 0 {
+			if j := strings.Index(tl[idx].text, p[len(p)-1].key+":"); j >= 0 {
+				rest := tl[idx].text[j+len(p[len(p)-1].key)+1:]
+				if v := strings.TrimLeft(rest, " "); v != "" && !strings.HasPrefix(v, "{{") && !strings.HasPrefix(v, "#") && !strings.HasPrefix(v, "|") && !strings.HasPrefix(v, ">") {
+					w.col = j + len(p[len(p)-1].key) + 1 + (len(rest) - len(v)) + 1
+				}
+			}
+		}
+	}
+	w.exact = depth == len(p) && idx >= 0
+	if vp := valuesPath(tl, idx); vp != nil {
+		keys := append([]string{}, vp...)
+		for _, s := range p[depth:] {
+			if s.index >= 0 {
+				break
+			}
+			keys = append(keys, s.key)
+		}
+		best, bestDepth := (*finding.Location)(nil), 0
+		for j := len(m.r.valuesFiles) - 1; j >= 0; j-- {
+			vf := m.r.valuesFiles[j]
+			if l, c, dep := locateValues(vf, keys); dep > bestDepth && dep >= len(vp) {
+				best, bestDepth = &finding.Location{File: vf, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
+			}
+		}
+		w.values = best
+	}
+	return w
+}
+
+func (m *mapper) locateKustomize(d *Doc, p []seg, renderedText string) where {
+	o := d.origin
+	w := where{file: d.Source, line: 1, col: 1, path: pathString(p)}
+	if o == nil {
+		return w
+	}
+	dir := filepath.Dir(firstOf(o.file, o.configuredIn))
+	if p != nil {
+		for _, k := range o.root.chain(dir) {
+			for j := len(k.patches) - 1; j >= 0; j-- {
+				if l, c, ok := k.patches[j].sets(o, p); ok {
+					return where{file: k.patches[j].file, line: l, col: c, exact: true, path: w.path}
+				}
+			}
+		}
+	}
+	if o.file == "" {
+		return w
+	}
+	data := m.file(o.file)
+	if p == nil {
+		if l, c, ok := uniqueLine(data, renderedText); ok {
+			w.line, w.col, w.exact = l, c, true
+		}
+		return w
+	}
+	for _, doc := range yamlDocs(data) {
+		if kindName(doc, o) {
+			l, c, depth := walkNode(doc, p)
+			if l > 0 {
+				w.line, w.col = l, c
+			}
+			w.exact = depth == len(p)
+			break
+		}
+	}
+	return w
+}
+
+// remap moves a finding from the rendered stream to the source files.
+func (m *mapper) remap(f *finding.Finding) {
+	i := m.doc(f.Line)
+	rendered := &finding.Rendered{Root: m.root}
+	if i >= 0 {
+		rendered.Name = m.r.Docs[i].Name
+	}
+	w := m.locate(f.Line, f.Column)
+	rendered.Path = w.path
+	if i >= 0 {
+		f.Message = strings.TrimSuffix(f.Message, " (rendered from "+m.r.Docs[i].Name+")")
+	}
+	if !w.exact {
+		if w.path != "" {
+			f.Message += " (in the rendered output, at " + w.path + ")"
+		} else {
+			f.Message += " (in the rendered output)"
+		}
+	}
+	f.File, f.Line, f.Column = w.file, w.line, w.col
+	f.SourceLine = lineOf(m.file(w.file), w.line)
+	for j := range f.Related {
+		rw := m.locate(f.Related[j].Line, f.Related[j].Column)
+		f.Related[j].File, f.Related[j].Line, f.Related[j].Column = rw.file, rw.line, rw.col
+	}
+	if w.values != nil {
+		f.Related = append(f.Related, *w.values)
+	}
+	f.Rendered = rendered
+}
+
+func fileLine(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return lineOf(data, n)
+}
+
+// yamlDocs parses every document of a stream; node lines count from the
+// start of the stream.
+func yamlDocs(data []byte) []*yaml.Node {
+	var out []*yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for range 10000 {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			break
+		}
+		out = append(out, &n)
+	}
+	return out
+}
+
+// kindName reports whether a source document is the origin's resource
+// (by kind and the name it had before prefixes and suffixes).
+func kindName(doc *yaml.Node, o *kOrigin) bool {
+	_, k := mapGet(doc, "kind")
+	_, md := mapGet(doc, "metadata")
+	_, n := mapGet(md, "name")
+	if k == nil || k.Value != o.kind {
+		return false
+	}
+	return n == nil || strings.Contains(o.name, n.Value)
+}
+
+// nameMatch tries match on the rendered name and on every part of it that
+// prefixes and suffixes could have been added to.
+func nameMatch(name string, match func(string) bool) bool {
+	for i := 0; i <= len(name); i++ {
+		for j := len(name); j > i; j-- {
+			if (i == 0 || name[i-1] == '-') && (j == len(name) || name[j] == '-') && match(name[i:j]) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,404 @@
+package render
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// seg is one step of a field path: a key, or an index into a list with the
+// rendered item (to match list items by name, as strategic merge does).
+type seg struct {
+	key   string
+	index int // -1 for a key
+	item  *yaml.Node
+}
+
+func pathString(p []seg) string {
+	var b strings.Builder
+	for _, s := range p {
+		if s.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.key)
+	}
+	return b.String()
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 100; i++ {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		case yaml.AliasNode:
+			n = n.Alias
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// mapGet returns the last key and value named key in mapping m.
+func mapGet(m *yaml.Node, key string) (k, v *yaml.Node) {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			k, v = m.Content[i], deref(m.Content[i+1])
+		}
+	}
+	return k, v
+}
+
+// pathAt finds the field at line:col of a rendered document: the key or
+// scalar value there, or the list item starting there (the shorter path
+// wins, as the analyzer points at list items by their first key).
+func pathAt(n *yaml.Node, line, col int) []seg {
+	n = deref(n)
+	if n == nil {
+		return nil
+	}
+	var found []seg
+	var rec func(n *yaml.Node, p []seg) bool
+	rec = func(n *yaml.Node, p []seg) bool {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				kp := append(p[:len(p):len(p)], seg{key: k.Value, index: -1})
+				if (k.Line == line && k.Column == col) || (v.Kind == yaml.ScalarNode && v.Line == line && v.Column == col) {
+					found = kp
+					return true
+				}
+				if rec(v, kp) {
+					return true
+				}
+			}
+		case yaml.SequenceNode:
+			for i, it := range n.Content {
+				ip := append(p[:len(p):len(p)], seg{index: i, item: it})
+				if it.Line == line && it.Column == col {
+					found = ip
+					return true
+				}
+				if rec(it, ip) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if n.Line == line && n.Column == col {
+		return []seg{}
+	}
+	rec(n, nil)
+	return found
+}
+
+// mergeKeys identify list items the way strategic merge patches do for the
+// Pod spec's lists.
+var mergeKeys = []string{"name", "containerPort", "mountPath", "devicePath", "ip", "topologyKey"}
+
+func itemKey(it *yaml.Node) (string, string) {
+	for _, k := range mergeKeys {
+		if _, v := mapGet(it, k); v != nil && v.Kind == yaml.ScalarNode {
+			return k, v.Value
+		}
+	}
+	return "", ""
+}
+
+// walkNode follows p through src, a source document (a resource file or a
+// patch), matching list items by their merge key. It returns the position
+// of the deepest field found and how many segments were found.
+func walkNode(src *yaml.Node, p []seg) (line, col, depth int) {
+	n := deref(src)
+	if n == nil {
+		return 0, 0, 0
+	}
+	line, col = n.Line, n.Column
+	for i, s := range p {
+		n = deref(n)
+		if n == nil {
+			return line, col, i
+		}
+		if s.index >= 0 {
+			if n.Kind != yaml.SequenceNode {
+				return line, col, i
+			}
+			var it *yaml.Node
+			if k, v := itemKey(s.item); k != "" {
+				for _, c := range n.Content {
+					if _, cv := mapGet(c, k); cv != nil && cv.Value == v {
+						it = c
+					}
+				}
+			} else if s.index < len(n.Content) {
+				it = n.Content[s.index]
+			}
+			if it == nil {
+				return line, col, i
+			}
+			n = it
+			line, col = it.Line, it.Column
+			continue
+		}
+		k, v := mapGet(n, s.key)
+		if k == nil {
+			return line, col, i
+		}
+		line, col = k.Line, k.Column
+		if v != nil && v.Kind == yaml.ScalarNode && v.Line == k.Line {
+			line, col = v.Line, v.Column
+		}
+		n = v
+	}
+	return line, col, len(p)
+}
+
+// tline is one line of a template, as its indentation structure sees it.
+type tline struct {
+	indent int    // column of the key (after "- ")
+	dash   int    // column of "- ", or -1
+	key    string // a literal key, or ""
+	opaque bool   // only template actions, blank or a comment
+	text   string
+}
+
+var (
+	tKey     = regexp.MustCompile(`^(\s*)(- +)?("[^"]*"|'[^']*'|[A-Za-z0-9_.\-/$]+)\s*:(\s|$)`)
+	tDash    = regexp.MustCompile(`^(\s*)- `)
+	tActions = regexp.MustCompile(`\{\{.*?\}\}`)
+)
+
+func scanTemplate(data []byte) []tline {
+	var out []tline
+	for _, raw := range strings.Split(string(data), "\n") {
+		raw = strings.TrimRight(raw, "\r")
+		l := tline{text: raw, dash: -1}
+		rest := strings.TrimSpace(tActions.ReplaceAllString(raw, ""))
+		if rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(strings.TrimSpace(raw), "{{") && !strings.Contains(raw, "}}") {
+			l.opaque = true
+			out = append(out, l)
+			continue
+		}
+		if m := tKey.FindStringSubmatchIndex(raw); m != nil && !strings.Contains(raw[m[6]:m[7]], "{{") {
+			l.indent = m[6]
+			if m[4] >= 0 {
+				l.dash = m[4]
+			}
+			l.key = strings.Trim(raw[m[6]:m[7]], `"'`)
+		} else {
+			l.indent = len(raw) - len(strings.TrimLeft(raw, " "))
+			if d := tDash.FindStringIndex(raw); d != nil {
+				l.dash = d[1] - 2
+				l.indent = d[1]
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// locateTemplate finds the line of field p in a template by its indentation
+// structure: template actions are opaque, literal keys are followed. It
+// returns the 0-based index of the deepest literal line found, the column,
+// and how many segments were matched.
+func locateTemplate(tl []tline, p []seg) (idx, col, depth int) {
+	start, end, parent := 0, len(tl), -1 // the block being searched
+	idx, col = -1, 1
+	for i := 0; i < len(p); i++ {
+		s := p[i]
+		if s.index >= 0 {
+			items := listItems(tl, start, end)
+			if len(items) == 0 {
+				// The list is generated by an action (range, toYaml):
+				// nothing literal below this.
+				return idx, col, i
+			}
+			pick := -1
+			if k, v := itemKey(s.item); k != "" {
+				for j, it := range items {
+					for x := it; x < itemEnd(tl, items, j, end); x++ {
+						if tl[x].key == k && strings.Contains(tl[x].text, ": "+v) || tl[x].key == k && strings.HasSuffix(strings.TrimSpace(tl[x].text), ": \""+v+"\"") {
+							pick = j
+						}
+					}
+				}
+			}
+			if pick < 0 {
+				if s.index >= len(items) {
+					return idx, col, i
+				}
+				pick = s.index
+			}
+			it := items[pick]
+			start, end = it, itemEnd(tl, items, pick, end)
+			parent = tl[it].dash
+			idx, col = it, tl[it].dash+1
+			// The item's first key is on the dash line: let the next key
+			// search include it.
+			continue
+		}
+		found := -1
+		minIndent := -1
+		for x := start; x < end; x++ {
+			l := tl[x]
+			if l.opaque || l.key == "" || l.indent <= parent {
+				continue
+			}
+			if minIndent < 0 || l.indent < minIndent {
+				minIndent = l.indent
+			}
+		}
+		for x := start; x < end; x++ {
+			l := tl[x]
+			if !l.opaque && l.key == s.key && l.indent == minIndent {
+				found = x
+			}
+		}
+		if found < 0 {
+			return idx, col, i
+		}
+		idx, col = found, tl[found].indent+1
+		parent = tl[found].indent
+		start, end = found+1, blockEnd(tl, found, end)
+	}
+	return idx, col, len(p)
+}
+
+// blockEnd is the line after the block of key line k: lines indented deeper
+// (or opaque) that follow it.
+func blockEnd(tl []tline, k, limit int) int {
+	ind := tl[k].indent
+	for x := k + 1; x < limit; x++ {
+		l := tl[x]
+		if l.opaque {
+			continue
+		}
+		li := l.indent
+		if l.dash >= 0 {
+			li = l.dash
+		}
+		if li < ind || (li == ind && l.dash < 0) {
+			return x
+		}
+	}
+	return limit
+}
+
+// listItems returns the "- " lines at the shallowest dash column of a block.
+func listItems(tl []tline, start, end int) []int {
+	minDash := -1
+	for x := start; x < end; x++ {
+		if l := tl[x]; !l.opaque && l.dash >= 0 && (minDash < 0 || l.dash < minDash) {
+			minDash = l.dash
+		}
+	}
+	var out []int
+	for x := start; x < end; x++ {
+		if l := tl[x]; !l.opaque && l.dash == minDash && minDash >= 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func itemEnd(tl []tline, items []int, j, end int) int {
+	if j+1 < len(items) {
+		return items[j+1]
+	}
+	return end
+}
+
+var valuesRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z0-9_]+)+)`)
+
+// valuesPath returns the .Values path a template line (or, for a key whose
+// value is written by an action on the lines below, those lines) reads.
+func valuesPath(tl []tline, idx int) []string {
+	if idx < 0 || idx >= len(tl) {
+		return nil
+	}
+	cand := []string{tl[idx].text}
+	for x := idx + 1; x < len(tl) && tl[x].opaque && strings.Contains(tl[x].text, "{{"); x++ {
+		cand = append(cand, tl[x].text)
+	}
+	for _, c := range cand {
+		if m := valuesRef.FindStringSubmatch(c); m != nil {
+			return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+		}
+	}
+	return nil
+}
+
+// locateValues finds keys in a values file: the deepest of them present.
+func locateValues(file string, keys []string) (line, col, depth int) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, 0, 0
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return 0, 0, 0
+	}
+	n := deref(&doc)
+	for i, k := range keys {
+		kn, v := mapGet(n, k)
+		if kn == nil {
+			return line, col, i
+		}
+		line, col = kn.Line, kn.Column
+		n = v
+	}
+	return line, col, len(keys)
+}
+
+// lineOf returns 1-based line n of data.
+func lineOf(data []byte, n int) string {
+	for i := 1; len(data) > 0; i++ {
+		var l []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			l, data = data[:j], data[j+1:]
+		} else {
+			l, data = data, nil
+		}
+		if i == n {
+			return strings.TrimRight(string(l), "\r")
+		}
+	}
+	return ""
+}
+
+// uniqueLine finds the one line of data whose trimmed text is text.
+func uniqueLine(data []byte, text string) (line, col int, ok bool) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return 0, 0, false
+	}
+	found := 0
+	for i, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimSpace(l) == text {
+			if found > 0 {
+				return 0, 0, false
+			}
+			found = i + 1
+			col = len(l) - len(strings.TrimLeft(l, " \t")) + 1
+		}
+	}
+	return found, col, found > 0
+}
