@@ -182,12 +182,21 @@ var (
 	helmErrTpl = regexp.MustCompile(`template: ([^:]+):(\d+)(?::(\d+))?: (.*)$`)
 )
 
+var startedAt = regexp.MustCompile(`started at ([^:\s]+):(\d+)`)
+
 func templateError(s string) (name string, line, col int, msg string) {
 	s = strings.TrimSpace(s)
 	for _, re := range []*regexp.Regexp{helmErrAt, helmErrTpl} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			line, _ = strconv.Atoi(m[2])
 			col, _ = strconv.Atoi(m[3])
+			// "unclosed action started at x.yaml:6" is reported at the
+			// end of the file; the action that is not closed is the place
+			// to fix.
+			if st := startedAt.FindStringSubmatch(m[4]); st != nil && st[1] == m[1] {
+				line, _ = strconv.Atoi(st[2])
+				col = 0
+			}
 			return m[1], line, col, m[4]
 		}
 	}

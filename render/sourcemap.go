@@ -325,6 +325,9 @@ func itemEnd(tl []tline, items []int, j, end int) int {
 	return end
 }
 
+// condition matches actions that test values rather than write them.
+var condition = regexp.MustCompile(`^\{\{-?\s*(?:if|else|end)\b`)
+
 var valuesRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z0-9_]+)+)`)
 
 // valuesPath returns the .Values path a template line (or, for a key whose
@@ -334,12 +337,62 @@ func valuesPath(tl []tline, idx int) []string {
 		return nil
 	}
 	cand := []string{tl[idx].text}
-	for x := idx + 1; x < len(tl) && tl[x].opaque && strings.Contains(tl[x].text, "{{"); x++ {
-		cand = append(cand, tl[x].text)
+	// "livenessProbe:" with its value written by actions below it
+	// ({{- toYaml .Values.probe | nindent 12 }}, or a with block).
+	if strings.HasSuffix(strings.TrimSpace(tl[idx].text), ":") {
+		for x := idx + 1; x < len(tl) && tl[x].opaque && strings.Contains(tl[x].text, "{{"); x++ {
+			cand = append(cand, tl[x].text)
+		}
 	}
 	for _, c := range cand {
-		if m := valuesRef.FindStringSubmatch(c); m != nil {
-			return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+		for _, a := range tActions.FindAllString(c, -1) {
+			if condition.MatchString(a) {
+				continue
+			}
+			if m := valuesRef.FindStringSubmatch(a); m != nil {
+				return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+			}
+			// {{ .initialDelaySeconds }} inside {{- with .Values.probes.liveness }}
+			if m := dotRef.FindStringSubmatch(a); m != nil {
+				if base := enclosingWith(tl, idx); base != nil {
+					return append(base, strings.Split(m[1], ".")...)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var (
+	dotRef    = regexp.MustCompile(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
+	blockOpen = regexp.MustCompile(`^\{\{-?\s*(if|with|range|define|block)\b`)
+	endAction = regexp.MustCompile(`^\{\{-?\s*end\b`)
+)
+
+// enclosingWith returns the .Values path of the innermost
+// {{ with .Values.x }} block around line idx, or nil.
+func enclosingWith(tl []tline, idx int) []string {
+	depth := 0
+	for x := idx - 1; x >= 0 && x > idx-200; x-- {
+		acts := tActions.FindAllString(tl[x].text, -1)
+		for j := len(acts) - 1; j >= 0; j-- {
+			a := acts[j]
+			switch {
+			case endAction.MatchString(a):
+				depth++
+			case blockOpen.MatchString(a):
+				if depth > 0 {
+					depth--
+					continue
+				}
+				if m := blockOpen.FindStringSubmatch(a); m[1] != "with" {
+					return nil
+				}
+				if m := valuesRef.FindStringSubmatch(a); m != nil {
+					return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+				}
+				return nil
+			}
 		}
 	}
 	return nil

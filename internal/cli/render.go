@@ -42,12 +42,12 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	cfg := s.cfg
 	charts := map[string]ChartConfig{}
 	for k, v := range cfg.Charts {
-		charts[s.configRel(k)] = v
+		charts[absPath(s.configRel(k))] = v
 	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	release, ns := c.String("release-name"), c.String("namespace")
 	opts := &render.Options{KubeVersion: s.an.Version.String(), Helm: func(dir string) render.HelmOptions {
-		cc := charts[filepath.Clean(dir)]
+		cc := charts[absPath(dir)]
 		var ho render.HelmOptions
 		for _, v := range cc.Values {
 			ho.Values = append(ho.Values, s.configRel(v))
@@ -60,6 +60,13 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	}}
 	s.an.Render = opts.Lint
 	return nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // configRel turns a path of the config file (relative to its folder) into

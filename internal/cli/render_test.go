@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const renderData = "../../render/testdata"
+
+type jsonOut struct {
+	Findings []struct {
+		ID      string
+		File    string
+		Line    int
+		Column  int
+		Message string
+		Related []struct {
+			File    string
+			Line    int
+			Message string
+		}
+		Object   *struct{ Kind, Name string }
+		Rendered *struct{ Root, Template, Path string }
+	}
+	Summary struct {
+		Files, Objects, Workloads int
+		Rendered                  []string
+	}
+}
+
+// checkJSON runs podlint check -f json and decodes the report.
+func checkJSON(t *testing.T, args ...string) (jsonOut, int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Run(append([]string{"podlint", "check", "-f", "json", "--no-config"}, args...), strings.NewReader(""), &stdout, &stderr)
+	var out jsonOut
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("podlint %v: exit %d, stderr %s: %v", args, code, stderr.String(), err)
+	}
+	return out, code, stderr.String()
+}
+
+// slowApps makes every container need more start-up and shutdown time
+// than the charts allow, so that the charts have findings to map.
+func slowApps(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "podlint.yaml")
+	if err := os.WriteFile(p, []byte("expected-startup:\n  \"*\": 300s\nexpected-shutdown:\n  \"*\": 120s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestChartsLintedInTemplates is the acceptance test of rendering: the real
+// charts, with their default values and with a values file from their ci/
+// folder, are rendered and every finding is in a template of the chart,
+// with values files only as related locations; none is PL005.
+func TestChartsLintedInTemplates(t *testing.T) {
+	cfg := slowApps(t)
+	for _, tc := range []struct {
+		chart  string
+		values string
+	}{
+		{"podinfo", ""},
+		{"podinfo", "values-prod.yaml"},
+		{"ingress-nginx", ""},
+		{"ingress-nginx", "ci/controller-deployment-values.yaml"},
+		{"ingress-nginx", "ci/controller-daemonset-metrics-values.yaml"},
+		{"promtail", ""},
+		{"promtail", "ci/deployment-values.yaml"},
+	} {
+		t.Run(tc.chart+"/"+tc.values, func(t *testing.T) {
+			dir := filepath.Join(renderData, "helm", tc.chart)
+			args := []string{"--config", cfg, dir}
+			if tc.values != "" {
+				args = append(args, "--values", filepath.Join(dir, tc.values))
+			}
+			out, code, stderr := checkJSON(t, append(args, "--fail-on", "info")...)
+			if stderr != "" {
+				t.Errorf("stderr: %s", stderr)
+			}
+			if out.Summary.Workloads == 0 || len(out.Summary.Rendered) != 1 {
+				t.Fatalf("summary %+v: want the chart rendered with its workloads", out.Summary)
+			}
+			if len(out.Findings) == 0 || code != ExitFindings {
+				t.Fatalf("exit %d with %d findings; the slow apps must give findings", code, len(out.Findings))
+			}
+			templates := filepath.Join(dir, "templates") + string(filepath.Separator)
+			for _, f := range out.Findings {
+				if f.ID == "PL005" || f.ID == "PL012" {
+					t.Errorf("%s:%d: %s %s", f.File, f.Line, f.ID, f.Message)
+				}
+				if !strings.HasPrefix(f.File, templates) || f.Line < 1 || f.Column < 1 {
+					t.Errorf("finding at %s:%d:%d, not in a template of the chart", f.File, f.Line, f.Column)
+				}
+				if f.Rendered == nil || f.Rendered.Root != dir || !strings.HasPrefix(f.Rendered.Template, tc.chart+"/templates/") || f.Object == nil {
+					t.Errorf("%s:%d: rendered %+v object %+v: want the root, the template and the object", f.File, f.Line, f.Rendered, f.Object)
+				}
+				for _, r := range f.Related {
+					ok := strings.HasPrefix(r.File, templates) || r.File == filepath.Join(dir, "values.yaml") || (tc.values != "" && r.File == filepath.Join(dir, tc.values))
+					if !ok {
+						t.Errorf("%s:%d: related location %s:%d is neither a template nor a values file", f.File, f.Line, r.File, r.Line)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestValuesRelatedLocation: a probe written by toYaml .Values.… points at
+// the template line, and at the values line as related location.
+func TestValuesRelatedLocation(t *testing.T) {
+	dir := filepath.Join(renderData, "helm", "ingress-nginx")
+	out, _, _ := checkJSON(t, "--config", slowApps(t), dir)
+	for _, f := range out.Findings {
+		if f.ID != "PL101" {
+			continue
+		}
+		if f.File != filepath.Join(dir, "templates/controller-deployment.yaml") || f.Line != 116 {
+			t.Errorf("PL101 at %s:%d, want controller-deployment.yaml:116 (livenessProbe: {{ toYaml .Values.controller.livenessProbe … }})", f.File, f.Line)
+		}
+		for _, r := range f.Related {
+			if r.File == filepath.Join(dir, "values.yaml") && r.Line == 352 && strings.Contains(r.Message, ".Values.controller.livenessProbe") {
+				return
+			}
+		}
+		t.Fatalf("PL101 related %+v: want values.yaml:352 (controller.livenessProbe)", f.Related)
+	}
+	t.Fatal("no PL101 finding in ingress-nginx with a 300s start-up")
+}
+
+// TestKustomizePatchedProbe: the overlay's patch raises the liveness
+// initialDelaySeconds to 90; the finding is about 90s and points at the
+// patch line, not at the base.
+func TestKustomizePatchedProbe(t *testing.T) {
+	dir := filepath.Join(renderData, "kustomize", "probe-patch")
+	out, code, _ := checkJSON(t, dir)
+	var hit bool
+	for _, f := range out.Findings {
+		if f.ID != "PL103" {
+			continue
+		}
+		hit = true
+		if f.File != filepath.Join(dir, "overlay/slow-start.yaml") || f.Line != 12 || f.Column != 34 || !strings.Contains(f.Message, "90s") {
+			t.Errorf("PL103 at %s:%d:%d %q, want overlay/slow-start.yaml:12:34 about 90s", f.File, f.Line, f.Column, f.Message)
+		}
+		if f.Object == nil || f.Object.Name != "prod-api" {
+			t.Errorf("object %+v, want the rendered prod-api", f.Object)
+		}
+	}
+	if !hit || code != ExitOK {
+		// PL103 is a warning: exit 0 at the default --fail-on.
+		t.Errorf("PL103 found %v, exit %d", hit, code)
+	}
+	want := filepath.Join(dir, "overlay") + " (kustomization), also rendering " + filepath.Join(dir, "base")
+	if len(out.Summary.Rendered) != 1 || out.Summary.Rendered[0] != want {
+		t.Errorf("rendered %q, want only %q: the base is rendered through its overlay", out.Summary.Rendered, want)
+	}
+}
+
+// TestRenderErrors: a missing dependency, a template syntax error and a
+// remote base are each a positioned finding; exit 1; the rest of each chart
+// and the other inputs are still linted.
+func TestRenderErrors(t *testing.T) {
+	h := func(p string) string { return filepath.Join(renderData, "helm", p) }
+	k := func(p string) string { return filepath.Join(renderData, "kustomize", p) }
+	out, code, _ := checkJSON(t, h("missing-dep"), h("syntax-error"), k("remote-base"), k("helloWorld"))
+	if code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
+	}
+	type at struct {
+		id, file string
+		line     int
+		msg      string
+	}
+	wants := []at{
+		{"PL012", h("missing-dep/Chart.yaml"), 5, "helm dependency build"},
+		{"PL103", h("missing-dep/templates/deployment.yaml"), 17, "120s"},
+		{"PL012", h("syntax-error/templates/broken.yaml"), 6, "unclosed action"},
+		{"PL110", h("syntax-error/templates/pod.yaml"), 10, "never restarted"},
+		{"PL012", k("remote-base/kustomization.yaml"), 2, "remote base"},
+		{"PL111", k("helloWorld/deployment.yaml"), 16, "no readinessProbe"},
+	}
+	for _, w := range wants {
+		found := false
+		for _, f := range out.Findings {
+			if f.ID == w.id && f.File == w.file && f.Line == w.line && strings.Contains(f.Message, w.msg) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s at %s:%d (%q)", w.id, w.file, w.line, w.msg)
+		}
+	}
+	if t.Failed() {
+		for _, f := range out.Findings {
+			t.Logf("%s:%d %s %s", f.File, f.Line, f.ID, f.Message)
+		}
+	}
+}
+
+// TestNamedFileInChart: a template named on the command line (as
+// pre-commit passes changed files) renders its chart and reports the
+// findings in that file only.
+func TestNamedFileInChart(t *testing.T) {
+	named := filepath.Join(renderData, "helm", "podinfo", "templates", "tests", "jwt.yaml")
+	out, _, _ := checkJSON(t, "--config", slowApps(t), named)
+	if len(out.Findings) == 0 {
+		t.Fatal("no findings in the named template")
+	}
+	for _, f := range out.Findings {
+		if f.File != named {
+			t.Errorf("finding in %s:%d, want only %s", f.File, f.Line, named)
+		}
+	}
+	whole, _, _ := checkJSON(t, "--config", slowApps(t), filepath.Join(renderData, "helm", "podinfo", "values.yaml"))
+	if len(whole.Findings) <= len(out.Findings) {
+		t.Errorf("naming values.yaml gave %d findings, naming one template %d: a values file stands for the whole chart", len(whole.Findings), len(out.Findings))
+	}
+}
+
+// TestRenderNever keeps the old behaviour: the templates are files, PL005.
+func TestRenderNever(t *testing.T) {
+	out, code, stderr := checkJSON(t, "--render=never", filepath.Join(renderData, "helm", "podinfo"))
+	if code != ExitFindings || len(out.Summary.Rendered) != 0 || !strings.Contains(stderr, "is a Helm chart") {
+		t.Errorf("exit %d, rendered %v, stderr %q", code, out.Summary.Rendered, stderr)
+	}
+	for _, f := range out.Findings {
+		if f.ID != "PL005" {
+			t.Errorf("%s:%d %s, want only PL005", f.File, f.Line, f.ID)
+		}
+	}
+}
+
+// TestChartConfig: release name, namespace and values per chart in
+// .podlint.yaml (paths relative to it), and --set for every chart.
+func TestChartConfig(t *testing.T) {
+	dir := t.TempDir()
+	chart, _ := filepath.Abs(filepath.Join(renderData, "helm", "podinfo"))
+	writeFiles(t, dir, map[string]string{
+		".podlint.yaml": "expected-startup:\n  \"*\": 300s\ncharts:\n  " + chart + ":\n    release-name: shop\n    namespace: web\n    values: [prod.yaml]\n",
+		"prod.yaml":     "replicaCount: 3\nprobes:\n  liveness:\n    initialDelaySeconds: 7\n",
+	})
+	out, _, _ := checkJSON(t, "--config", filepath.Join(dir, ".podlint.yaml"), "--set", "hpa.enabled=true", filepath.Join(renderData, "helm", "podinfo"))
+	var hit bool
+	for _, f := range out.Findings {
+		if f.ID != "PL101" {
+			continue
+		}
+		hit = true
+		if f.Object == nil || f.Object.Name != "shop-podinfo" {
+			t.Errorf("object %+v, want shop-podinfo (release-name from the config)", f.Object)
+		}
+		if !strings.Contains(f.Message, "37s") {
+			t.Errorf("message %q: want the initialDelaySeconds 7 of the config's values file (7s + 3 × 10s)", f.Message)
+		}
+	}
+	if !hit {
+		t.Fatalf("no PL101 in %+v", out.Findings)
+	}
+	if out.Summary.Objects != 6 {
+		t.Errorf("%d objects, want 6 (--set hpa.enabled=true adds the HorizontalPodAutoscaler)", out.Summary.Objects)
+	}
+}
