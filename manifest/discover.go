@@ -45,6 +45,7 @@ type Hint struct {
 // source to render (Source.Render), its files are not linted one by one,
 // and a file named inside one renders the enclosing root.
 func Discover(paths []string, excludes []string, render bool) (srcs []Source, hints []Hint, errs []error) {
+	kinds := map[string]string{} // RootKind per folder
 	if render {
 		defer func() { srcs = mergeRoots(srcs) }()
 	}
@@ -63,7 +64,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 		}
 		if !info.IsDir() {
 			if render && !ex.match(p) {
-				if root, ok := enclosingRoot(p); ok {
+				if root, ok := enclosingRoot(p, kinds); ok {
 					srcs = append(srcs, root)
 					continue
 				}

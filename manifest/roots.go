@@ -34,10 +34,21 @@ func isFile(p string) bool {
 // enclosingRoot returns the chart or kustomization a file lies in: the
 // nearest folder above it that is one, or for a subchart the chart whose
 // charts/ folder holds it. ok is false when there is none.
-func enclosingRoot(file string) (src Source, ok bool) {
+//
+// kinds caches RootKind per folder: pre-commit names many files of the
+// same folders.
+func enclosingRoot(file string, kinds map[string]string) (src Source, ok bool) {
+	kind := func(d string) string {
+		k, seen := kinds[d]
+		if !seen {
+			k = RootKind(d)
+			kinds[d] = k
+		}
+		return k
+	}
 	d := filepath.Dir(file)
 	for range 64 {
-		if k := RootKind(d); k != "" {
+		if k := kind(d); k != "" {
 			for k == RenderHelm && filepath.Base(d) != "." && filepath.Base(filepath.Dir(d)) == "charts" && RootKind(filepath.Dir(filepath.Dir(d))) == RenderHelm {
 				d = filepath.Dir(filepath.Dir(d))
 			}

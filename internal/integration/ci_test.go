@@ -70,6 +70,68 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 	}
 }
 
+// TestCIDocGitHubCharts runs the action as the chart example configures
+// it, on a chart and a kustomization overlay: both are rendered by podlint
+// with no step before it, and the findings are annotated in the template
+// and the patch.
+func TestCIDocGitHubCharts(t *testing.T) {
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(snippet(t, "github-charts")), &wf); err != nil {
+		t.Fatalf("the workflow is not valid YAML: %v", err)
+	}
+	var with map[string]string
+	for _, s := range wf.Jobs["podlint"].Steps {
+		if !commitPin.MatchString(s.Uses) {
+			t.Errorf("uses: %s is not pinned to a commit", s.Uses)
+		}
+		if strings.HasPrefix(s.Uses, "podlint/podlint@") {
+			with = s.With
+		}
+	}
+	if with == nil {
+		t.Fatal("the workflow has no podlint/podlint step")
+	}
+	root := repoRoot(t)
+	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
+	ws := t.TempDir()
+	files := shopChart("charts/shop", false)
+	// The values file the example passes breaks the liveness probe.
+	files["charts/shop/ci/prod-values.yaml"] = "livenessProbe:\n  httpGet: {path: /healthz, port: 8080}\n  successThreshold: 3\n"
+	for k, v := range map[string]string{
+		"deploy/base/kustomization.yaml": "resources: [api.yaml]\n",
+		"deploy/base/api.yaml":           goodPod,
+		"deploy/prod/kustomization.yaml": "resources: [../base]\npatches:\n  - path: never.yaml\n",
+		"deploy/prod/never.yaml":         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  restartPolicy: Never\n  containers:\n    - name: app\n      livenessProbe:\n        exec: {command: [\"true\"]}\n",
+	} {
+		files[k] = v
+	}
+	writeFiles(t, ws, files)
+	r := newRunner(t, a, root, ws, with)
+	r.run()
+	if r.failedStep != "Fail on findings" || r.exitCode != 1 {
+		t.Fatalf("step %q exited %d; want the last step to fail with 1:\n%s", r.failedStep, r.exitCode, &r.log)
+	}
+	log := r.log.String()
+	for _, want := range []string{
+		fmt.Sprintf("::error file=charts/shop/templates/deployment.yaml,line=%d,", shopChartLine),
+		"::warning file=deploy/prod/never.yaml,line=9,",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks the annotation %s:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "helm-template") || strings.Contains(log, "PL005") {
+		t.Errorf("chart templates were linted as files:\n%s", log)
+	}
+}
+
 // gitlabJob is the part of a .gitlab-ci.yml job the snippet uses.
 type gitlabJob struct {
 	Stage        string   `yaml:"stage"`
@@ -385,21 +447,19 @@ func TestCIDocHelm(t *testing.T) {
 		t.Errorf("exit %d, want 1 and %s … rendered from:\n%s", code, want, out)
 	}
 
-	// A chart directory is not linted as manifests; the hint says what to do.
+	// A chart directory is rendered in process: the finding is in the
+	// template, the value's line in values.yaml is related, no hint.
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"shop/Chart.yaml":                 "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
-		"shop/values.yaml":                "replicaCount: 1\n",
-		"shop/templates/deployment.yaml":  "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include \"shop.fullname\" . }}\n",
-		"shop/templates/_helpers.tpl":     "{{- define \"shop.fullname\" -}}shop{{- end }}\n",
-		"shop/templates/tests/.gitignore": "",
-	})
+	writeFiles(t, dir, shopChart("shop", true))
 	code, out, errOut = runCLI(t, dir, "", "check", "shop")
-	if !strings.Contains(errOut, "podlint: hint: shop is a Helm chart") || !strings.Contains(errOut, "helm template RELEASE shop | podlint check -") {
-		t.Errorf("no Helm hint on stderr:\n%s", errOut)
+	if errOut != "" || code != 1 || !strings.Contains(out, fmt.Sprintf("shop/templates/deployment.yaml:%d:", shopChartLine)) ||
+		!strings.Contains(out, "[PL113") || !strings.Contains(out, "shop/values.yaml:5:") || strings.Contains(out, "helm-template") {
+		t.Errorf("exit %d, stderr %q; want PL113 in the template, values.yaml related:\n%s", code, errOut, out)
 	}
-	if code != 1 || !strings.Contains(out, "shop/templates/deployment.yaml:4:") || !strings.Contains(out, "helm-template") {
-		t.Errorf("the template should be reported as helm-template (exit %d):\n%s", code, out)
+	// --render=never is the old way: templates are helm-template, with a hint.
+	code, out, errOut = runCLI(t, dir, "", "check", "--render=never", "shop")
+	if !strings.Contains(errOut, "podlint: hint: shop is a Helm chart") || code != 1 || !strings.Contains(out, "helm-template") {
+		t.Errorf("--render=never: exit %d:\n%s%s", code, out, errOut)
 	}
 }
 
@@ -413,17 +473,27 @@ func TestCIDocKustomize(t *testing.T) {
 		t.Errorf("exit %d; want the PL113 finding on <stdin> and no template name:\n%s%s", code, out, errOut)
 	}
 
+	// A kustomization directory is built in process, its patches applied:
+	// the overlay's patch fixes the base's PL113, and adds a PL110.
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"base/kustomization.yaml": "resources: [api.yaml]\n",
 		"base/api.yaml":           badPod,
+		"prod/kustomization.yaml": "resources: [../base]\npatches:\n  - path: probe.yaml\n",
+		"prod/probe.yaml":         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: api\nspec:\n  restartPolicy: Never\n  containers:\n    - name: app\n      livenessProbe:\n        successThreshold: 1\n",
 	})
-	code, out, errOut = runCLI(t, dir, "", "check", "base")
+	code, out, errOut = runCLI(t, dir, "", "check", ".")
+	if errOut != "" || code != 0 || strings.Contains(out, "PL113") || !strings.Contains(out, "prod/probe.yaml:6:") || !strings.Contains(out, "PL110") {
+		t.Errorf("exit %d, stderr %q; want the patched Pod: no PL113, PL110 at the patch's restartPolicy:\n%s", code, errOut, out)
+	}
+	if !strings.Contains(out, "rendered prod (kustomization), also rendering base") {
+		t.Errorf("the summary should say the base was rendered through the overlay:\n%s", out)
+	}
+	// --render=never lints the files one by one, with a hint.
+	code, out, errOut = runCLI(t, dir, "", "check", "--render=never", "base")
 	if !strings.Contains(errOut, "podlint: hint: base is a kustomization") || !strings.Contains(errOut, "kustomize build base | podlint check -") {
 		t.Errorf("no kustomize hint on stderr:\n%s", errOut)
 	}
-	// The files are still linted one by one; kustomization.yaml itself has
-	// no apiVersion/kind here and is skipped.
 	if code != 1 || !strings.Contains(out, fmt.Sprintf("base/api.yaml:%d:", badPodLine)) || strings.Contains(out, "kustomization.yaml") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}

@@ -116,3 +116,42 @@ jobs:
     runs-on: ubuntu-latest
 `
 )
+
+// shopChart is a Helm chart whose liveness probe comes from the values
+// (livenessProbe: {{ toYaml … }}, the usual chart style), under dir/. With
+// badValues the probe's successThreshold is 3: one PL113 error at the
+// template's livenessProbe line (shopChartLine), with values.yaml's
+// livenessProbe.successThreshold (line 5) as related location.
+func shopChart(dir string, badValues bool) map[string]string {
+	threshold := "1"
+	if badValues {
+		threshold = "3"
+	}
+	return map[string]string{
+		dir + "/Chart.yaml":  "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+		dir + "/values.yaml": "image: nginx\nport: 8080\nlivenessProbe:\n  httpGet: {path: /healthz, port: 8080}\n  successThreshold: " + threshold + "\n",
+		dir + "/templates/_helpers.tpl": `{{- define "shop.fullname" -}}{{ .Release.Name }}-shop{{- end }}
+`,
+		dir + "/templates/deployment.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "shop.fullname" . }}
+spec:
+  selector:
+    matchLabels: {app: shop}
+  template:
+    metadata:
+      labels: {app: shop}
+    spec:
+      containers:
+        - name: shop
+          image: {{ .Values.image }}
+          resources: {requests: {cpu: 10m}}
+          readinessProbe:
+            httpGet: {path: /ready, port: {{ .Values.port }}}
+          livenessProbe: {{ toYaml .Values.livenessProbe | nindent 12 }}
+`,
+	}
+}
+
+const shopChartLine = 18

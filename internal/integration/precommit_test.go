@@ -118,17 +118,9 @@ func TestPreCommit(t *testing.T) {
 				"k8s/web.yaml":              goodPod,
 				".github/workflows/ci.yaml": notKubernetes, // not Kubernetes: skipped silently
 				"k8s/empty.yaml":            "# nothing here yet\n",
-				// A chart template, excluded by the snippet's exclude (the
-				// whole-repository hook walks it and gets the hint instead).
-				"charts/shop/Chart.yaml":                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
-				"charts/shop/templates/deployment.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n",
 			})
-			if c.snippet == "pre-commit-all" {
-				// podlint-all walks directories, where chart templates are
-				// reported; a repository using it keeps them out with an
-				// exclude in .podlint.yaml.
-				writeFiles(t, project, map[string]string{".podlint.yaml": "exclude: [charts/**]\n"})
-			}
+			// A chart: rendered, without any step before the hook.
+			writeFiles(t, project, shopChart("charts/shop", false))
 			git(t, project, "add", "-A")
 
 			run := func() (int, string) {
@@ -158,6 +150,17 @@ func TestPreCommit(t *testing.T) {
 			}
 			if strings.Contains(out, "ci.yaml") || strings.Contains(out, "templates/deployment.yaml") {
 				t.Errorf("hook reported a file it should skip:\n%s", out)
+			}
+
+			// A values change breaks the chart: the hook reports it in the
+			// template, with the values line.
+			writeFiles(t, project, shopChart("charts/shop", true))
+			writeFiles(t, project, map[string]string{"k8s/api.yaml": goodPod})
+			git(t, project, "add", "-A")
+			code, out = run()
+			if want := fmt.Sprintf("charts/shop/templates/deployment.yaml:%d:", shopChartLine); code != 1 || !strings.Contains(out, want) ||
+				!strings.Contains(out, "charts/shop/values.yaml:5:") || strings.Contains(out, "helm-template") {
+				t.Errorf("hook exit %d; want PL113 at %s with values.yaml related:\n%s", code, want, out)
 			}
 		})
 	}

@@ -18,6 +18,7 @@ var (
 // snippetTests names the test that runs each snippet of docs/ci.md.
 var snippetTests = map[string]string{
 	"github-workflow": "TestCIDocGitHubWorkflow",
+	"github-charts":   "TestCIDocGitHubCharts",
 	"gitlab-ci":       "TestCIDocGitLab",
 	"pre-commit":      "TestPreCommit",
 	"pre-commit-all":  "TestPreCommit",
