@@ -113,3 +113,15 @@ func keyColumn(line, key string, fallback int) int {
 	}
 	return fallback
 }
+
+// CommentSuppresses reports whether a `# podlint:ignore` comment in data
+// (the file f points into) suppresses f. It serves findings made outside a
+// file's linting, such as a chart's render errors in Chart.yaml.
+func CommentSuppresses(data []byte, f *finding.Finding) bool {
+	for _, s := range scanComments(manifest.NewFile(f.File, data)) {
+		if s.line == f.Line && s.matches(f) {
+			return true
+		}
+	}
+	return false
+}

@@ -67,9 +67,13 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 	var out []finding.Finding
 	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
 		for _, p := range r.Problems {
-			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
+			data, _ := os.ReadFile(p.File)
+			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message,
-				SourceLine: fileLine(p.File, p.Line)})
+				SourceLine: lineOf(data, p.Line)}
+			if !analyzer.CommentSuppresses(data, &f) {
+				out = append(out, f)
+			}
 		}
 	}
 	stream, starts := r.stream()
@@ -317,14 +321,6 @@ func (m *mapper) remap(f *finding.Finding) {
 		f.Related = append(f.Related, *w.values)
 	}
 	f.Rendered = rendered
-}
-
-func fileLine(path string, n int) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	return lineOf(data, n)
 }
 
 // yamlDocs parses every document of a stream; node lines count from the

@@ -265,3 +265,20 @@ func TestChartConfig(t *testing.T) {
 		t.Errorf("%d objects, want 6 (--set hpa.enabled=true adds the HorizontalPodAutoscaler)", out.Summary.Objects)
 	}
 }
+
+// TestRenderErrorSuppressed: a render error is suppressed, with a reason, by
+// a comment above the line it points at, like any finding.
+func TestRenderErrorSuppressed(t *testing.T) {
+	dir := t.TempDir()
+	chart := "apiVersion: v2\nname: web\nversion: 0.1.0\ndependencies:\n  # podlint:ignore chart-render-error CI runs helm dependency build first\n  - name: redis\n    version: 19.x.x\n    repository: oci://registry-1.docker.io/bitnamicharts\n"
+	writeFiles(t, dir, map[string]string{"web/Chart.yaml": chart, "web/templates/pod.yaml": goodPod})
+	out, code, _ := checkJSON(t, filepath.Join(dir, "web"))
+	if code != ExitOK || len(out.Findings) != 0 || out.Summary.Workloads != 1 {
+		t.Errorf("exit %d, findings %+v, summary %+v: want the suppressed dependency and the pod linted", code, out.Findings, out.Summary)
+	}
+	writeFiles(t, dir, map[string]string{"web/Chart.yaml": strings.Replace(chart, "  # podlint:ignore chart-render-error CI runs helm dependency build first\n", "", 1)})
+	out, code, _ = checkJSON(t, filepath.Join(dir, "web"))
+	if code != ExitFindings || len(out.Findings) != 1 || out.Findings[0].ID != "PL012" || out.Findings[0].Line != 5 {
+		t.Errorf("exit %d, findings %+v: want PL012 at Chart.yaml:5", code, out.Findings)
+	}
+}
