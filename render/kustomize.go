@@ -33,6 +33,9 @@ func kustFile(dir string) string {
 type kust struct {
 	dir, file string
 	children  []*kust // local kustomizations in resources, bases and components
+	// components are the children named in components:, which patch this
+	// kustomization's resources before its own patches do.
+	components []*kust
 	patches   []*kPatch
 	problems  []Problem
 }
@@ -99,7 +102,11 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 			fi, err := os.Stat(p)
 			switch {
 			case err == nil && fi.IsDir():
-				k.children = append(k.children, loadKust(p, seen))
+				c := loadKust(p, seen)
+				k.children = append(k.children, c)
+				if field == "components" {
+					k.components = append(k.components, c)
+				}
 			case err == nil:
 			case remoteRef.MatchString(e.Value):
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
@@ -167,6 +174,19 @@ func readPatches(k *kust, root *yaml.Node, data []byte) []*kPatch {
 				add(e, v, true)
 			}
 		}
+	}
+	return out
+}
+
+// patchesLastFirst lists the patches that apply to k's resources, the last
+// applied first: its own, then its components' in reverse order.
+func (k *kust) patchesLastFirst() []*kPatch {
+	var out []*kPatch
+	for i := len(k.patches) - 1; i >= 0; i-- {
+		out = append(out, k.patches[i])
+	}
+	for i := len(k.components) - 1; i >= 0; i-- {
+		out = append(out, k.components[i].patchesLastFirst()...)
 	}
 	return out
 }

@@ -262,9 +262,9 @@ func (m *mapper) locateKustomize(d *Doc, p []seg, renderedText string) where {
 	dir := filepath.Dir(firstOf(o.file, o.configuredIn))
 	if p != nil {
 		for _, k := range o.root.chain(dir) {
-			for j := len(k.patches) - 1; j >= 0; j-- {
-				if l, c, ok := k.patches[j].sets(o, p); ok {
-					return where{file: k.patches[j].file, line: l, col: c, exact: true, path: w.path}
+			for _, pt := range k.patchesLastFirst() {
+				if l, c, ok := pt.sets(o, p); ok {
+					return where{file: pt.file, line: l, col: c, exact: true, path: w.path}
 				}
 			}
 		}

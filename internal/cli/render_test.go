@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,9 +20,9 @@ type jsonOut struct {
 		Column  int
 		Message string
 		Related []struct {
-			File    string
-			Line    int
-			Message string
+			File         string
+			Line, Column int
+			Message      string
 		}
 		Object   *struct{ Kind, Name string }
 		Rendered *struct{ Root, Template, Path string }
@@ -280,5 +281,39 @@ func TestRenderErrorSuppressed(t *testing.T) {
 	out, code, _ = checkJSON(t, filepath.Join(dir, "web"))
 	if code != ExitFindings || len(out.Findings) != 1 || out.Findings[0].ID != "PL012" || out.Findings[0].Line != 5 {
 		t.Errorf("exit %d, findings %+v: want PL012 at Chart.yaml:5", code, out.Findings)
+	}
+}
+
+// TestKustomizeFeatures: a component's patch, a JSON 6902 patch file,
+// images, replicas, namePrefix and a merged generator: each finding points
+// at the file that set its field.
+func TestKustomizeFeatures(t *testing.T) {
+	dir := filepath.Join(renderData, "kustomize", "features")
+	out, code, _ := checkJSON(t, dir)
+	if code != ExitFindings {
+		t.Errorf("exit %d", code)
+	}
+	got := map[string]string{}
+	for _, f := range out.Findings {
+		rel := ""
+		for _, r := range f.Related {
+			rel += fmt.Sprintf(" %s:%d:%d", r.File, r.Line, r.Column)
+		}
+		got[f.ID] = fmt.Sprintf("%s:%d:%d%s %s", f.File, f.Line, f.Column, rel, f.Object.Name)
+	}
+	want := map[string]string{
+		"PL106": filepath.Join(dir, "components/probes/liveness.yaml") + ":15:29 prod-app",
+		"PL201": filepath.Join(dir, "base/deployment.yaml") + ":31:17 " + filepath.Join(dir, "overlay/grace.yaml") + ":3:10 prod-app",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s at %q, want %q", id, got[id], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings %v, want only %v", got, want)
+	}
+	if len(out.Summary.Rendered) != 1 || out.Summary.Objects != 2 {
+		t.Errorf("summary %+v: want the overlay rendered (base and component through it), 2 objects", out.Summary)
 	}
 }

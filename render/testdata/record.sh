@@ -20,6 +20,7 @@ helm_t helm-promtail-ci-deployment helm/promtail --values helm/promtail/ci/deplo
 helm template shop helm/podinfo --kube-version "$KV" --namespace web --set replicaCount=3 > golden/helm-podinfo-named.yaml
 for k in helloWorld podinfo ldap/base ldap/overlays/staging ldap/overlays/production multibases \
 	multibases/dev multibases/staging multibases/production podinfo-deploy/overlays/dev \
-	podinfo-deploy/overlays/staging podinfo-deploy/overlays/production probe-patch/overlay; do
+	podinfo-deploy/overlays/staging podinfo-deploy/overlays/production probe-patch/overlay \
+	features/overlay; do
 	kustomize build "kustomize/$k" > "golden/kustomize-$(echo "$k" | tr / -).yaml"
 done
