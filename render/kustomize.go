@@ -36,8 +36,8 @@ type kust struct {
 	// components are the children named in components:, which patch this
 	// kustomization's resources before its own patches do.
 	components []*kust
-	patches   []*kPatch
-	problems  []Problem
+	patches    []*kPatch
+	problems   []Problem
 }
 
 // kPatch is a patch a kustomization applies.
