@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Kinds of render roots (Source.Render).
@@ -25,6 +27,9 @@ func RootKind(dir string) string {
 	}
 	return ""
 }
+
+// Deref follows document and alias nodes to the node they stand for.
+func Deref(n *yaml.Node) *yaml.Node { return deref(n) }
 
 func isFile(p string) bool {
 	fi, err := os.Stat(p)

@@ -36,6 +36,7 @@ func TestGolden(t *testing.T) {
 		"helm-ingress-nginx-ci-daemonset":  helm("ingress-nginx", HelmOptions{Values: []string{"testdata/helm/ingress-nginx/ci/controller-daemonset-metrics-values.yaml"}}),
 		"helm-promtail":                    helm("promtail", HelmOptions{}),
 		"helm-promtail-ci-deployment":      helm("promtail", HelmOptions{Values: []string{"testdata/helm/promtail/ci/deployment-values.yaml"}}),
+		"helm-subchart":                    helm("subchart", HelmOptions{Set: []string{"token=x"}}),
 	}
 	kdirs, _ := filepath.Glob("testdata/golden/kustomize-*.yaml")
 	for _, g := range kdirs {

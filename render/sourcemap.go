@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -33,22 +34,7 @@ func pathString(p []seg) string {
 	return b.String()
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && i < 100; i++ {
-		switch n.Kind {
-		case yaml.DocumentNode:
-			if len(n.Content) == 0 {
-				return nil
-			}
-			n = n.Content[0]
-		case yaml.AliasNode:
-			n = n.Alias
-		default:
-			return n
-		}
-	}
-	return n
-}
+func deref(n *yaml.Node) *yaml.Node { return manifest.Deref(n) }
 
 // mapGet returns the last key and value named key in mapping m.
 func mapGet(m *yaml.Node, key string) (k, v *yaml.Node) {

@@ -20,7 +20,10 @@ var commitPin = regexp.MustCompile(`^[\w.-]+/[\w.-]+@[0-9a-f]{40}$`)
 
 // TestCIDocGitHubWorkflow checks the workflow of docs/ci.md against
 // action.yml and runs the action with its inputs.
-func TestCIDocGitHubWorkflow(t *testing.T) {
+// workflowStep reads the workflow of a docs/ci.md snippet: its permissions
+// and the with: of its podlint/podlint step. Every uses: must be pinned.
+func workflowStep(t *testing.T, name string) (permissions, with map[string]string) {
+	t.Helper()
 	var wf struct {
 		Permissions map[string]string `yaml:"permissions"`
 		Jobs        map[string]struct {
@@ -30,15 +33,9 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 			} `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
-	if err := yaml.Unmarshal([]byte(snippet(t, "github-workflow")), &wf); err != nil {
+	if err := yaml.Unmarshal([]byte(snippet(t, name)), &wf); err != nil {
 		t.Fatalf("the workflow is not valid YAML: %v", err)
 	}
-	if wf.Permissions["security-events"] != "write" {
-		t.Errorf("upload-sarif needs permissions security-events: write, the workflow has %v", wf.Permissions)
-	}
-	root := repoRoot(t)
-	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
-	var with map[string]string
 	for _, s := range wf.Jobs["podlint"].Steps {
 		if !commitPin.MatchString(s.Uses) {
 			t.Errorf("uses: %s is not pinned to a commit", s.Uses)
@@ -50,6 +47,16 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 	if with == nil {
 		t.Fatal("the workflow has no podlint/podlint step")
 	}
+	return wf.Permissions, with
+}
+
+func TestCIDocGitHubWorkflow(t *testing.T) {
+	permissions, with := workflowStep(t, "github-workflow")
+	if permissions["security-events"] != "write" {
+		t.Errorf("upload-sarif needs permissions security-events: write, the workflow has %v", permissions)
+	}
+	root := repoRoot(t)
+	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
 	if with["upload-sarif"] != "true" {
 		t.Errorf("the example should show the SARIF upload, with is %v", with)
 	}
@@ -75,29 +82,7 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 // with no step before it, and the findings are annotated in the template
 // and the patch.
 func TestCIDocGitHubCharts(t *testing.T) {
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string            `yaml:"uses"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal([]byte(snippet(t, "github-charts")), &wf); err != nil {
-		t.Fatalf("the workflow is not valid YAML: %v", err)
-	}
-	var with map[string]string
-	for _, s := range wf.Jobs["podlint"].Steps {
-		if !commitPin.MatchString(s.Uses) {
-			t.Errorf("uses: %s is not pinned to a commit", s.Uses)
-		}
-		if strings.HasPrefix(s.Uses, "podlint/podlint@") {
-			with = s.With
-		}
-	}
-	if with == nil {
-		t.Fatal("the workflow has no podlint/podlint step")
-	}
+	_, with := workflowStep(t, "github-charts")
 	root := repoRoot(t)
 	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
 	ws := t.TempDir()
