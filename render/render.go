@@ -34,7 +34,16 @@ type Options struct {
 
 // Lint renders one root and lints its output. It has the signature of
 // analyzer.Config.Render.
-func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) (fs []finding.Finding, sum finding.Summary, err error) {
+	// Helm and kustomize are large libraries fed whatever a repository
+	// holds; a panic in one of them must not take the other inputs down.
+	defer func() {
+		if p := recover(); p != nil {
+			r := &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
+				Message: fmt.Sprintf("rendering failed inside %s: %v; the other inputs were still linted; please report this bug with the chart or kustomization", src.Render, p)}}}
+			fs, sum, err = lintRendered(cfg, src, r, src.Path)
+		}
+	}()
 	var r *Rendered
 	label := src.Path
 	switch src.Render {
@@ -78,6 +87,14 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 	}
 	stream, starts := r.stream()
 	m := &mapper{r: r, starts: starts, root: src.Path}
+	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
+		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
+			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
+				Location: finding.Location{File: rootFile(src), Line: 1, Column: 1},
+				Message:  fmt.Sprintf("the rendered output is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)})
+		}
+		r.Docs = nil
+	}
 	if len(r.Docs) > 0 {
 		fs, s := cfg.File(src.Path, stream, false)
 		sum.Objects, sum.Workloads = s.Objects, s.Workloads
@@ -105,6 +122,18 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		out = keep
 	}
 	return out, sum, nil
+}
+
+// rootFile is the file that stands for a root: Chart.yaml or the
+// kustomization.
+func rootFile(src manifest.Source) string {
+	if src.Render == manifest.RenderHelm {
+		return filepath.Join(src.Path, "Chart.yaml")
+	}
+	if f := kustFile(src.Path); f != "" {
+		return f
+	}
+	return src.Path
 }
 
 // stream is the rendered output as one YAML stream, each document preceded
