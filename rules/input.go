@@ -67,8 +67,12 @@ var HelmTemplate = &Rule{
 	Doc: `The file contains Helm template actions (` + "`{{ .Values.x }}`" + `, ` + "`{{- if … }}`" + `), so it is not a
 Kubernetes manifest until Helm renders it. podlint reports the file once and does not lint it.
 
-**Fix:** lint what Helm renders: ` + "`helm template my-release ./chart | podlint check -`" + `, or exclude the
-chart's ` + "`templates/`" + ` folder in ` + "`.podlint.yaml`" + `.`,
+podlint renders a chart itself when it walks the chart's folder (the folder holding ` + "`Chart.yaml`" + `) or
+is given a file inside it, so this finding appears only for a template outside any chart, or with
+` + "`--render=never`" + `.
+
+**Fix:** lint the chart's folder (` + "`podlint check ./chart`" + `), or what Helm renders:
+` + "`helm template my-release ./chart | podlint check -`" + `.`,
 }
 
 var LimitExceeded = &Rule{
