@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,6 +63,12 @@ type kOrigin struct {
 
 var quietLog sync.Once
 
+type offline struct{}
+
+func (offline) RoundTrip(r *http.Request) (*http.Response, error) {
+	return nil, fmt.Errorf("podlint never fetches over the network (%s); vendor the file into the repository", r.URL.Host)
+}
+
 // remoteRef matches what kustomize would fetch: URLs, git and ssh
 // addresses, and host/org/repo paths.
 var remoteRef = regexp.MustCompile(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}/|github\.com|gitlab\.com|bitbucket\.org)`)
@@ -89,7 +96,9 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 		return k
 	}
 	root := deref(&doc)
-	for _, field := range []string{"resources", "bases", "components"} {
+	// Every list whose entries kustomize loads as resources: a remote one
+	// would be cloned with git or fetched over HTTP.
+	for _, field := range []string{"resources", "bases", "components", "generators", "transformers", "validators"} {
 		_, list := mapGet(root, field)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
@@ -267,7 +276,14 @@ func RenderKustomization(dir string) *Rendered {
 	// kustomize prints deprecation warnings ("'commonLabels' is
 	// deprecated") through the standard logger; podlint's output is its
 	// report, and the logger is used by nothing else.
-	quietLog.Do(func() { log.SetOutput(io.Discard) })
+	quietLog.Do(func() {
+		log.SetOutput(io.Discard)
+		// kustomize fetches a URL named anywhere it reads a file (a patch,
+		// an OpenAPI schema, a generator's file) with an http.Client on the
+		// default transport. podlint never uses the network: any such
+		// fetch fails, and its error becomes the finding.
+		http.DefaultTransport = offline{}
+	})
 	out := &Rendered{}
 	k := loadKust(dir, map[string]*kust{})
 	if k.file == "" {
