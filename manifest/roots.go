@@ -60,7 +60,9 @@ func enclosingRoot(file string, kinds map[string]string) (src Source, ok bool) {
 			src = Source{Path: d, Render: k, Explicit: true}
 			// A template or a resource stands for itself; Chart.yaml,
 			// values files and the kustomization stand for the whole root.
-			rel, _ := filepath.Rel(d, file)
+			absD, _ := filepath.Abs(d)
+			absF, _ := filepath.Abs(file)
+			rel, _ := filepath.Rel(absD, absF)
 			rel = filepath.ToSlash(rel)
 			if (k == RenderHelm && (strings.HasPrefix(rel, "templates/") || strings.Contains(rel, "/templates/"))) ||
 				(k == RenderKustomize && RootKind(filepath.Dir(file)) == RenderKustomize && !isKustomizationName(filepath.Base(file))) {

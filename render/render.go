@@ -109,19 +109,36 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 	}
 	sum.Files = len(files)
 	if len(src.Named) > 0 {
-		named := map[string]bool{}
+		// Findings keep the spelling the file was named with.
+		named := map[string]string{}
 		for _, n := range src.Named {
-			named[filepath.Clean(n)] = true
+			named[absPath(n)] = n
 		}
 		keep := out[:0]
 		for _, f := range out {
-			if named[filepath.Clean(f.File)] || f.RuleID == rules.ChartRenderError.ID {
+			for i := range f.Related {
+				if n, ok := named[absPath(f.Related[i].File)]; ok {
+					f.Related[i].File = n
+				}
+			}
+			n, ok := named[absPath(f.File)]
+			if ok {
+				f.File = n
+			}
+			if ok || f.RuleID == rules.ChartRenderError.ID {
 				keep = append(keep, f)
 			}
 		}
 		out = keep
 	}
 	return out, sum, nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // rootFile is the file that stands for a root: Chart.yaml or the

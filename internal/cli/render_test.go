@@ -317,3 +317,22 @@ func TestKustomizeFeatures(t *testing.T) {
 		t.Errorf("summary %+v: want the overlay rendered (base and component through it), 2 objects", out.Summary)
 	}
 }
+
+// TestNamedFileFromInsideChart: run from inside the chart, a template named
+// by its short path renders the chart above and keeps that spelling.
+func TestNamedFileFromInsideChart(t *testing.T) {
+	cfg, err := filepath.Abs(slowApps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(renderData, "helm", "podinfo", "templates", "tests"))
+	out, _, _ := checkJSON(t, "--config", cfg, "jwt.yaml")
+	if len(out.Findings) == 0 || len(out.Summary.Rendered) != 1 {
+		t.Fatalf("findings %+v, rendered %v", out.Findings, out.Summary.Rendered)
+	}
+	for _, f := range out.Findings {
+		if f.File != "jwt.yaml" {
+			t.Errorf("finding in %s, want jwt.yaml as named", f.File)
+		}
+	}
+}
