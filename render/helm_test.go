@@ -1,6 +1,7 @@
 package render
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +52,31 @@ func TestRenderedSizeLimit(t *testing.T) {
 	cfg.Limits.MaxFileSize = manifest.DefaultLimits.MaxFileSize
 	if fs, _, _ := (&Options{KubeVersion: "1.30"}).Lint(cfg, src); len(fs) == 0 {
 		t.Error("no finding within the limit: the test would pass for the wrong reason")
+	}
+}
+
+// TestKubeVersion: .Capabilities.KubeVersion is --kube-version, and a
+// chart's kubeVersion constraint is checked against it, as helm template
+// --kube-version does.
+func TestKubeVersion(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"Chart.yaml":         "apiVersion: v2\nname: kv\nversion: 0.1.0\nkubeVersion: \">=1.25.0-0\"\n",
+		"templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kv\ndata:\n  minor: {{ .Capabilities.KubeVersion.Minor | quote }}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := RenderChart(dir, HelmOptions{KubeVersion: "1.31"})
+	if len(r.Problems) != 0 || len(r.Docs) != 1 || !strings.Contains(r.Docs[0].YAML, `minor: "31"`) {
+		t.Errorf("1.31: problems %+v, docs %+v", r.Problems, r.Docs)
+	}
+	r = RenderChart(dir, HelmOptions{KubeVersion: "1.24"})
+	if len(r.Problems) != 1 || r.Problems[0].Line != 4 || !strings.Contains(r.Problems[0].Message, "incompatible with Kubernetes v1.24 ") {
+		t.Errorf("1.24: problems %+v", r.Problems)
 	}
 }
