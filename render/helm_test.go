@@ -61,8 +61,8 @@ func TestRenderedSizeLimit(t *testing.T) {
 func TestKubeVersion(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{
-		"Chart.yaml":         "apiVersion: v2\nname: kv\nversion: 0.1.0\nkubeVersion: \">=1.25.0-0\"\n",
-		"templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kv\ndata:\n  minor: {{ .Capabilities.KubeVersion.Minor | quote }}\n",
+		"Chart.yaml":        "apiVersion: v2\nname: kv\nversion: 0.1.0\nkubeVersion: \">=1.25.0-0\"\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kv\ndata:\n  minor: {{ .Capabilities.KubeVersion.Minor | quote }}\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
