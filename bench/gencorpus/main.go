@@ -1,7 +1,13 @@
+//go:build gencorpus
+
 // Command gencorpus writes the benchmark corpus (see package bench) to a
 // folder, for measuring the real binary:
 //
-//	go run ./bench/gencorpus -from ../shared/corpus -scale 1 OUTDIR
+//	go run -tags gencorpus ./bench/gencorpus -from ../shared/corpus -scale 1 OUTDIR
+//
+// The build tag keeps it out of `go install ./...`, which is how
+// pre-commit installs podlint's hook: cmd/podlint is the only command a
+// user gets (internal/integration checks it).
 package main
 
 import (
