@@ -136,6 +136,19 @@ func TestActionInstall(t *testing.T) {
 	goSum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
 	wantKey := fmt.Sprintf("podlint-go-%s-%s-%s", runnerOS(), runnerArch(), sha256Hex(append(append([]byte{}, goMod...), goSum...)))
 
+	// The action's repository as git ls-remote sees it: v1.2.3 is an
+	// annotated tag on one commit, v1.2.4 a lightweight tag on the next.
+	tags := t.TempDir()
+	git(t, tags, "init", "-q")
+	git(t, tags, "commit", "-q", "--allow-empty", "-m", "one")
+	git(t, tags, "tag", "-a", "-m", "release", tag)
+	annotated := git(t, tags, "rev-parse", "HEAD")
+	git(t, tags, "commit", "-q", "--allow-empty", "-m", "two")
+	git(t, tags, "tag", "v1.2.4")
+	lightweight := git(t, tags, "rev-parse", "HEAD")
+	git(t, tags, "commit", "-q", "--allow-empty", "-m", "three")
+	untagged := git(t, tags, "rev-parse", "HEAD")
+
 	run := func(t *testing.T, ref string, assets map[string][]byte) (*runner, *fakeRelease) {
 		t.Helper()
 		ws := t.TempDir()
@@ -143,7 +156,7 @@ func TestActionInstall(t *testing.T) {
 		fr := serveRelease(t, assets)
 		r := newRunner(t, a, root, ws, map[string]string{"paths": "k8s"})
 		r.ref = ref
-		r.extraEnv = []string{"PODLINT_RELEASE_BASE_URL=" + fr.URL}
+		r.extraEnv = append(r.extraEnv, "PODLINT_RELEASE_BASE_URL="+fr.URL, "PODLINT_RELEASE_GIT_URL="+tags)
 		r.run()
 		t.Logf("requests to the fake release: %q\n%s", fr.requests, r.stepLog("Install podlint"))
 		return r, fr
@@ -219,8 +232,22 @@ func TestActionInstall(t *testing.T) {
 		}
 	})
 
+	for kind, c := range map[string]struct{ sha, tag string }{"annotated": {annotated, tag}, "lightweight": {lightweight, "v1.2.4"}} {
+		t.Run("commit of a release ("+kind+" tag): download", func(t *testing.T) {
+			name := releaseAsset(c.tag)
+			r, fr := run(t, c.sha, map[string][]byte{
+				c.tag + "/checksums.txt": []byte(sha256Hex(good) + "  " + name + "\n"),
+				c.tag + "/" + name:       good,
+			})
+			linted(t, r)
+			if r.outputs["install"]["build"] != "false" || !strings.Contains(r.log.String(), "podlint "+c.sha+" is release "+c.tag) {
+				t.Errorf("the commit %s tagged %s must get the release binary; requests %q:\n%s", c.sha, c.tag, fr.requests, &r.log)
+			}
+		})
+	}
+
 	t.Run("commit ref: build from source with a cache", func(t *testing.T) {
-		const sha = "0123456789abcdef0123456789abcdef01234567"
+		sha := untagged
 		r, fr := run(t, sha, nil)
 		linted(t, r)
 		if len(fr.requests) != 0 {
@@ -235,7 +262,7 @@ func TestActionInstall(t *testing.T) {
 		}
 		t.Logf("cache key for the build from source: %s", cache.With["key"])
 		out, err := exec.Command(filepath.Join(r.temp, "podlint"+exe), "version").Output()
-		if err != nil || !strings.HasPrefix(string(out), "podlint devel (commit 0123456789ab") {
+		if err != nil || !strings.HasPrefix(string(out), "podlint devel (commit "+sha[:12]) {
 			t.Errorf("the podlint built at %s says %q (%v)", sha, out, err)
 		}
 	})
@@ -243,7 +270,7 @@ func TestActionInstall(t *testing.T) {
 	t.Run("unsupported runner", func(t *testing.T) {
 		ws := t.TempDir()
 		r := newRunner(t, a, root, ws, nil)
-		r.extraEnv = []string{"RUNNER_ARCH=X86"}
+		r.extraEnv = append(r.extraEnv, "RUNNER_ARCH=X86")
 		r.run()
 		if r.failedStep != "Install podlint" || !strings.Contains(r.log.String(), "::error title=podlint::podlint's action runs on X64 and ARM64 runners, not on 'X86'") {
 			t.Errorf("want a clear refusal of a 32-bit runner; step %q:\n%s", r.failedStep, &r.log)
@@ -274,7 +301,7 @@ func releasedRunner(t *testing.T, a *action, actionPath, workspace string, input
 	})
 	r := newRunner(t, a, actionPath, workspace, inputs)
 	r.ref = tag
-	r.extraEnv = []string{"PODLINT_RELEASE_BASE_URL=" + fr.URL}
+	r.extraEnv = append(r.extraEnv, "PODLINT_RELEASE_BASE_URL="+fr.URL)
 	return r
 }
 

@@ -256,7 +256,7 @@ type runner struct {
 	pathFile   string                       // GITHUB_PATH; must stay empty
 	ref        string                       // github.action_ref
 	github     map[string]string            // other github.* expressions
-	extraEnv   []string                     // the job's env
+	extraEnv   []string                     // the job's env; later entries win
 	env        map[string]string            // from GITHUB_ENV
 	outputs    map[string]map[string]string // step id → outputs
 	skipped    []actionStep                 // uses steps that would have run
@@ -281,6 +281,12 @@ func newRunner(t *testing.T, a *action, actionPath, workspace string, inputs map
 		github: map[string]string{
 			"github.event_name": "push", "github.actor": "octocat", "github.repository": "octocat/manifests",
 			"github.event.pull_request.head.repo.full_name": "",
+		},
+		// No test reaches the real releases: tests that download serve
+		// their own (see action_install_test.go).
+		extraEnv: []string{
+			"PODLINT_RELEASE_BASE_URL=http://127.0.0.1:9/no-release",
+			"PODLINT_RELEASE_GIT_URL=" + filepath.Join(workspace, "no-such-repository"),
 		}}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default

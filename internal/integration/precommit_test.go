@@ -65,6 +65,7 @@ func hookRepo(t *testing.T) (dir, rev string) {
 }
 
 var (
+	summaryLine = regexp.MustCompile(`(?m)^\d+ files?, \d+ objects? `)
 	snippetRepo = regexp.MustCompile(`(?m)^(\s*- repo: ).*$`)
 	snippetRev  = regexp.MustCompile(`(?m)^(\s*rev: ).*$`)
 )
@@ -87,8 +88,9 @@ func TestPreCommit(t *testing.T) {
 	// to its own directory, which would mean an empty module cache and a
 	// download. GOMODCACHE wins over GOPATH, so the modules already on this
 	// machine are used; GOPROXY=off proves nothing is fetched.
+	home := t.TempDir()
 	env := append(os.Environ(),
-		"PRE_COMMIT_HOME="+t.TempDir(),
+		"PRE_COMMIT_HOME="+home,
 		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
 		"GOFLAGS=-mod=mod",
 		"GOPROXY=off",
@@ -158,6 +160,17 @@ func TestPreCommit(t *testing.T) {
 			}
 			if strings.Contains(out, "ci.yaml") || strings.Contains(out, "templates/deployment.yaml") {
 				t.Errorf("hook reported a file it should skip:\n%s", out)
+			}
+			// require_serial: one podlint process gets every file, so one
+			// summary line (pre-commit would otherwise split the files
+			// between processes, one per CPU).
+			if n := len(summaryLine.FindAllString(out, -1)); n != 1 {
+				t.Errorf("want one podlint summary line, got %d:\n%s", n, out)
+			}
+			// go install ./... in the hook repository installs podlint only.
+			bins, _ := filepath.Glob(filepath.Join(home, "*", "golangenv-*", "bin", "*"))
+			if len(bins) != 1 || filepath.Base(bins[0]) != "podlint" {
+				t.Errorf("pre-commit installed %v, want podlint alone", bins)
 			}
 		})
 	}

@@ -126,7 +126,7 @@ func TestGoreleaserConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`asset="podlint_${ref#v}_${os}_${arch}.$ext"`, "ext=tar.gz", "ext=zip", "fetch checksums.txt"} {
+	for _, want := range []string{`asset="podlint_${tag#v}_${os}_${arch}.$ext"`, "ext=tar.gz", "ext=zip", "fetch checksums.txt"} {
 		if !strings.Contains(string(action), want) {
 			t.Errorf("action.yml's install step no longer has %s; keep it in step with .goreleaser.yaml", want)
 		}
