@@ -267,6 +267,49 @@ func TestActionInstall(t *testing.T) {
 		}
 	})
 
+	// Hosted runners keep Go in the tool cache; the build finds it there
+	// when no go is on the PATH, and says what to do when there is none.
+	t.Run("Go from the tool cache", func(t *testing.T) {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Skip("no go on PATH")
+		}
+		var path []string
+		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+			if _, err := os.Stat(filepath.Join(dir, "go")); err != nil {
+				path = append(path, dir)
+			}
+		}
+		goroot, err := exec.Command(goBin, "env", "GOROOT").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		toolCache := t.TempDir()
+		arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+		if err := os.MkdirAll(filepath.Join(toolCache, "go", "1.26.8"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(strings.TrimSpace(string(goroot)), filepath.Join(toolCache, "go", "1.26.8", arch)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ name, cache, want string }{
+			{"found", toolCache, "go version go"},
+			{"missing", t.TempDir(), "::error title=podlint::building podlint from source needs a Go toolchain on the runner, and there is none"},
+		} {
+			ws := t.TempDir()
+			writeFiles(t, ws, map[string]string{"k8s/api.yaml": badPod})
+			r := newRunner(t, a, root, ws, nil)
+			r.extraEnv = append(r.extraEnv, "PATH="+strings.Join(path, string(filepath.ListSeparator)), "RUNNER_TOOL_CACHE="+c.cache)
+			r.run()
+			if log := r.stepLog("Build podlint"); !strings.Contains(log, c.want) {
+				t.Errorf("%s: the build step's log lacks %q:\n%s", c.name, c.want, log)
+			}
+			if want := map[string]string{"found": "Fail on findings", "missing": "Build podlint"}[c.name]; r.failedStep != want {
+				t.Errorf("%s: step %q failed, want %q:\n%s", c.name, r.failedStep, want, &r.log)
+			}
+		}
+	})
+
 	t.Run("unsupported runner", func(t *testing.T) {
 		ws := t.TempDir()
 		r := newRunner(t, a, root, ws, nil)
