@@ -175,3 +175,24 @@ func TestPreCommit(t *testing.T) {
 		})
 	}
 }
+
+// TestGoInstallInstallsOnlyPodlint: pre-commit's golang language installs a
+// hook with `go install ./...`, so cmd/podlint must be the only command the
+// pattern matches. bench/gencorpus is kept out by a build tag; it must
+// still build with it.
+func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
+	list := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+	list.Dir = repoRoot(t)
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/podlint/podlint/cmd/podlint" {
+		t.Errorf("go install ./... would install %v; want cmd/podlint alone (put other commands behind a build tag)", got)
+	}
+	vet := exec.Command("go", "vet", "-tags", "gencorpus", "./bench/gencorpus")
+	vet.Dir = repoRoot(t)
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("go vet -tags gencorpus ./bench/gencorpus: %v\n%s", err, out)
+	}
+}
