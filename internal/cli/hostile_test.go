@@ -308,7 +308,7 @@ func TestNothingLost(t *testing.T) {
 	// files that must simply be linted).
 	expect := map[string]string{
 		"billion-laughs.yaml": "invalid-yaml", "merge-bomb.yaml": "invalid-yaml", "tabs.yaml": "invalid-yaml",
-		"unknown-anchor.yaml": "invalid-yaml", "nul.yaml": "invalid-yaml",
+		"unknown-anchor.yaml": "invalid-yaml", "nul-bytes.yaml": "invalid-yaml",
 		"overflow.yaml": "invalid-manifest", "strings-for-numbers.yaml": "invalid-manifest",
 		"duplicate-keys.yaml": "duplicate-key",
 		"crlf.yaml":           "unknown-field", "bom.yaml": "unknown-field", "utf16le.yaml": "unknown-field", "utf16be.yaml": "unknown-field",

@@ -329,3 +329,43 @@ func goreleaserVersion(t *testing.T) string {
 	}
 	return string(m[1])
 }
+
+// TestFileNamesPortable: every file name in the repository must be valid
+// in a Go module zip and on Windows. One that is not (testdata/nul.yaml
+// once) makes `go install …@vX.Y.Z` fail for everyone, because the module
+// proxy refuses the whole version, and breaks checkouts on Windows.
+func TestFileNamesPortable(t *testing.T) {
+	root := repoRoot(t)
+	reserved := regexp.MustCompile(`(?i)^(con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+	folded := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && (d.Name() == ".git" || rel == "dist") {
+			return filepath.SkipDir
+		}
+		if rel == "." {
+			return nil
+		}
+		for _, elem := range strings.Split(rel, "/") {
+			base, _, _ := strings.Cut(elem, ".")
+			if reserved.MatchString(base) {
+				t.Errorf("%s: %q is a reserved name on Windows", rel, elem)
+			}
+			if strings.ContainsAny(elem, `"*:<>?\|`) || strings.HasSuffix(elem, ".") || strings.HasSuffix(elem, " ") {
+				t.Errorf("%s: %q is not a valid file name on Windows", rel, elem)
+			}
+		}
+		if other, ok := folded[strings.ToLower(rel)]; ok {
+			t.Errorf("%s and %s differ only in case", rel, other)
+		}
+		folded[strings.ToLower(rel)] = rel
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
