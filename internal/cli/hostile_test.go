@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -120,7 +119,7 @@ func TestHostileEndlessStreams(t *testing.T) {
 	})
 	t.Run("FIFO", func(t *testing.T) {
 		fifo := filepath.Join(t.TempDir(), "stream.yaml")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		if err := mkfifo(fifo); err != nil {
 			t.Skipf("mkfifo: %v", err)
 		}
 		go func() {
@@ -167,7 +166,7 @@ func (endless) Read(p []byte) (int, error) {
 func TestHostileWalkSkipsSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "good.yaml"), []byte(plainPod), 0o644)
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o600); err != nil {
+	if err := mkfifo(filepath.Join(dir, "fifo.yaml")); err != nil {
 		t.Skipf("mkfifo: %v", err) // opening it would block forever: no writer
 	}
 	for name, target := range map[string]string{"zero.yaml": "/dev/zero", "loop.yaml": "loop.yaml", "sub": ".", "up.yaml": ".."} {
