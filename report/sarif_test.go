@@ -371,3 +371,19 @@ func TestFirstParagraph(t *testing.T) {
 		}
 	}
 }
+
+func TestAbsoluteLinks(t *testing.T) {
+	const page = "https://github.com/podlint/podlint/blob/main/docs/rules/PL101.md"
+	for _, c := range []struct{ doc, help, want string }{
+		{"See [F-4](../semantics.md#f-4).", page,
+			"See [F-4](https://github.com/podlint/podlint/blob/main/docs/semantics.md#f-4)."},
+		{"[PL102](PL102.md) and [x](https://example.com/a#b) and [here](#fix)", page,
+			"[PL102](https://github.com/podlint/podlint/blob/main/docs/rules/PL102.md) and [x](https://example.com/a#b) and [here](#fix)"},
+		{"See [F-4](../semantics.md#f-4).", "", "See [F-4](../semantics.md#f-4)."},
+		{"`f(x)` and [a] (b)", page, "`f(x)` and [a] (b)"},
+	} {
+		if got := absoluteLinks(c.doc, c.help); got != c.want {
+			t.Errorf("absoluteLinks(%q, %q) = %q, want %q", c.doc, c.help, got, c.want)
+		}
+	}
+}
