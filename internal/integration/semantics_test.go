@@ -31,6 +31,9 @@ var (
 	itemLabel = regexp.MustCompile(`\b(PH|[PTRVXFEQ])-[0-9]+\b`)
 	// mdLink is the target of a Markdown inline link.
 	mdLink = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+	// mdCode is a fenced code block or an inline code span, where link
+	// syntax is only text.
+	mdCode = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`")
 )
 
 // semanticsAnchors reads the anchors of docs/semantics.md and fails on
@@ -70,7 +73,7 @@ func citationProblems(text, file string, anchors map[string]bool, labels bool) [
 	}
 	if strings.HasSuffix(file, ".md") || strings.HasPrefix(file, "rules.All") {
 		// A relative link must reach docs/semantics.md from the page it is on.
-		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+		for _, m := range mdLink.FindAllStringSubmatch(mdCode.ReplaceAllString(text, ""), -1) {
 			u, err := url.Parse(m[1])
 			if err != nil || u.IsAbs() || path.Base(u.Path) != "semantics.md" {
 				continue
@@ -229,6 +232,7 @@ func TestCitationProblemsCatchBreakage(t *testing.T) {
 		{"see [F-4](semantics.md#f-4)", "docs/rules/PL101.md", true, "docs/rules/semantics.md, not docs/semantics.md"},
 		{"see [F-4](semantics.md#f-4)", "rules.All/PL101", true, "docs/rules/semantics.md"},
 		{"see [x](semantics.md#deployment)", "docs/timeline-output.md", false, ""},
+		{"write `[F-4](../semantics.md#f-4)` in rule docs", "docs/semantics.md", false, ""},
 		{"// stall detector (docs/semantics.md#deployments)", "timeline/x.go", true, `no anchor "deployments"`},
 		{"// (F-4, F-9)", "timeline/x.go", true, `item F-9`},
 		{"// (F-4, F-9)", "timeline/x.go", false, ""},
