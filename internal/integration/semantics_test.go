@@ -54,6 +54,16 @@ func semanticsAnchors(t *testing.T, root string) map[string]bool {
 	if len(anchors) == 0 {
 		t.Fatalf("%s defines no anchors", semanticsDoc)
 	}
+	// Every item is introduced by its label in bold, directly below its
+	// anchor: "<a id=\"f-7\"></a>" then "**F-7 …".
+	items := regexp.MustCompile(`(?m)^\*\*((?:PH|[PTRVXFEQ])-[0-9]+)\b`)
+	for _, loc := range items.FindAllStringSubmatchIndex(string(data), -1) {
+		label := string(data[loc[2]:loc[3]])
+		before := strings.TrimRight(string(data[:loc[0]]), "\n")
+		if want := `<a id="` + strings.ToLower(label) + `"></a>`; !strings.HasSuffix(before, want) {
+			t.Errorf("%s: item %s is not directly below %s", semanticsDoc, label, want)
+		}
+	}
 	// Its own cross-references, such as [F-7](#f-7).
 	for _, m := range mdLink.FindAllStringSubmatch(mdCode.ReplaceAllString(string(data), ""), -1) {
 		if target, ok := strings.CutPrefix(m[1], "#"); ok && !anchors[target] {
