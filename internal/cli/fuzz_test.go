@@ -22,19 +22,17 @@ func FuzzRun(f *testing.F) {
 	formats := []string{"text", "json", "sarif", "github"}
 	// Every hostile file and every fourth corpus file: plain `go test` runs
 	// each seed, so the set stays small.
-	seeds := []struct {
+	type seedDir struct {
 		dir   string
 		every int
-	}{{filepath.Join("..", "..", "testdata", "hostile"), 1}}
+	}
+	seeds := []seedDir{{filepath.Join("..", "..", "testdata", "hostile"), 1}}
 	sets, err := testcorpus.Sets(f.Logf)
 	if err != nil {
 		f.Fatal(err)
 	}
 	for _, set := range sets {
-		seeds = append(seeds, struct {
-			dir   string
-			every int
-		}{set.Dir, 4})
+		seeds = append(seeds, seedDir{set.Dir, 4})
 	}
 	for _, seeds := range seeds {
 		i := 0
