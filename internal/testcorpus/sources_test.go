@@ -30,7 +30,7 @@ func parseSources(r io.Reader) (map[string]source, []string, error) {
 	inFiles := false
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+		line := strings.TrimSuffix(sc.Text(), "\r")
 		if strings.HasPrefix(line, "## ") {
 			inFiles = line == "## Files"
 			continue

@@ -26,7 +26,7 @@ type Set struct {
 	Dir  string
 }
 
-const module = "module github.com/podlint/podlint\n"
+const module = "module github.com/podlint/podlint"
 
 // Root returns the repository root: the nearest folder at or above the
 // working directory whose go.mod declares podlint's module. Tests run in
@@ -37,7 +37,7 @@ func Root() (string, error) {
 		return "", err
 	}
 	for {
-		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(data, []byte(module)) {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && isPodlintMod(data) {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
@@ -46,6 +46,13 @@ func Root() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// isPodlintMod reports whether a go.mod's first line declares podlint's
+// module (a Windows checkout may end it with CRLF).
+func isPodlintMod(data []byte) bool {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	return string(bytes.TrimSpace(first)) == module
 }
 
 // Sample returns the folder of the committed sample corpus.
