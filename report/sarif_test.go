@@ -15,9 +15,9 @@ import (
 	"github.com/podlint/podlint/finding"
 )
 
-// sarifSchemaPath is the official SARIF 2.1.0 schema shipped next to the
-// checkout (repository root/../shared/schemas).
-var sarifSchemaPath = filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json")
+// sarifSchemaPath is the official SARIF 2.1.0 schema (OASIS, errata 01),
+// committed unchanged; testdata/README.md says where it comes from.
+var sarifSchemaPath = filepath.Join("testdata", "sarif-schema-2.1.0.json")
 
 // sarifSchema compiles the official schema. A missing schema fails the
 // test rather than skipping it: a validation that silently does not run
