@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 // This file reads what an init container runs: its command and args, and
@@ -18,7 +19,7 @@ import (
 
 // cmdWord is one element of command or args with its field path.
 type cmdWord struct {
-	Path string
+	Path workload.Path
 	Text string
 }
 

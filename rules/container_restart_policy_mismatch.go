@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -121,6 +122,6 @@ func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartP
 
 // builtinLongRunning reports the controllers that require restartPolicy
 // Always and forbid activeDeadlineSeconds (R-6, V-11).
-func builtinLongRunning(w *timeline.Workload) bool {
+func builtinLongRunning(w *workload.Workload) bool {
 	return w.Deployment != nil || w.StatefulSet != nil || w.DaemonSet != nil || w.ReplicaSet != nil || w.ReplicationController != nil
 }

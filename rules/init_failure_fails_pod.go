@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -50,7 +50,7 @@ raise ` + "`backoffLimit`" + `.`,
 			if limit != 0 {
 				return // the Job replaces the failed Pod (counted against backoffLimit)
 			}
-			related = append(related, Related{Path: timeline.Join(p.Workload.JobPath, field), Message: field + " 0: the Job does not replace a failed Pod"})
+			related = append(related, Related{Path: p.Workload.JobPath.Join(field), Message: field + " 0: the Job does not replace a failed Pod"})
 			outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
 		}
 		for _, c := range p.Containers() {
@@ -136,7 +136,7 @@ func nameList(names []string, limit int) string {
 
 // transientCall finds a network call whose failure fails the init
 // container, and the path of the command word or script that holds it.
-func transientCall(c ContainerRef) (call, at string) {
+func transientCall(c ContainerRef) (call string, at workload.Path) {
 	words := containerCommand(c)
 	cs := scriptOf(words)
 	retries := func(ws []string) bool {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var LivenessKillsBeforeReady = &Rule{
@@ -68,7 +69,8 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	name := c.C.Name
 
 	var h float64
-	var against, relPath, relMsg string
+	var against, relMsg string
+	var relPath workload.Path
 	switch exp := tc.ExpectedStartup; {
 	case exp.OK:
 		h = exp.Seconds

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
@@ -98,7 +99,7 @@ other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it do
 // neverReady says why the spec keeps a container from ever becoming Ready,
 // the field to fix, and, for the heuristic liveness case, the condition
 // under which it would become Ready after all ("" for certain causes).
-func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot string) {
+func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path workload.Path, ifNot string) {
 	name := c.C.Name
 	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
 		field, port := namedPort(&pr.ProbeHandler)

@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/podlint/podlint/timeline"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )

@@ -1,10 +1,11 @@
 package rules
 
 import (
-	"github.com/podlint/podlint/timeline"
 	"math"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var PreStopExceedsGrace = &Rule{
@@ -57,7 +58,7 @@ for each old Pod, so keep both as short as the traffic drain really needs.`,
 
 func checkHookGrace(p *Pass, h HookRef, g Grace) {
 	name := h.Container.C.Name
-	report := func(path, format string, args ...any) {
+	report := func(path workload.Path, format string, args ...any) {
 		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...),
 			Related: []Related{g.Related()}})
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -45,7 +46,7 @@ func checkProbeHandler(p *Pass, pr ProbeRef) {
 	if h.GRPC != nil {
 		set = append(set, "grpc")
 	}
-	report := func(path, format string, args ...any) {
+	report := func(path workload.Path, format string, args ...any) {
 		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
 	}
 	switch len(set) {
@@ -96,7 +97,7 @@ func portNameProblem(s string) string {
 	return ""
 }
 
-func checkPort(report func(string, string, ...any), path, probe, container string, port intstr.IntOrString) {
+func checkPort(report func(workload.Path, string, ...any), path workload.Path, probe, container string, port intstr.IntOrString) {
 	if port.Type == intstr.Int {
 		if port.IntVal < 1 || port.IntVal > 65535 {
 			report(path, "%s of %q uses port %d, outside 1–65535, so the API server rejects the Pod", probe, container, port.IntVal)

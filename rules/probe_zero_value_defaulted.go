@@ -42,7 +42,7 @@ podlint reads the manifest itself to tell a written ` + "`0`" + ` from an omitte
 				{"successThreshold", pr.P.SuccessThreshold, "a single success counts"},
 				{"failureThreshold", pr.P.FailureThreshold, fails},
 			} {
-				if f.v != 0 || !p.explicitlySet(pr.Field(f.field)) {
+				if f.v != 0 || !p.Object.Doc.IsSet(pr.Field(f.field)) {
 					continue
 				}
 				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name,

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
 )
 
 var ProgressDeadlineInvalid = &Rule{
@@ -28,8 +27,8 @@ Ready, or lower ` + "`minReadySeconds`" + `.`,
 			return
 		}
 		spec := p.Workload.Path
-		mrsPath := timeline.Join(spec, "spec.minReadySeconds")
-		pdsPath := timeline.Join(spec, "spec.progressDeadlineSeconds")
+		mrsPath := spec.Join("spec.minReadySeconds")
+		pdsPath := spec.Join("spec.progressDeadlineSeconds")
 		mrs := d.MinReadySeconds
 		if d.ProgressDeadlineSeconds == nil {
 			if legacyDeploymentAPI(p) || mrs < 600 {

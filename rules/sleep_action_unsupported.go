@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/podlint/podlint/finding"
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/workload"
+)
 
 var SleepActionUnsupported = &Rule{
 	ID: "PL207", Name: "sleep-action-unsupported", Title: "sleep hook is not available on this Kubernetes version",
@@ -28,7 +31,7 @@ does nothing anyway.`,
 				continue
 			}
 			name := h.Container.C.Name
-			report := func(path, format string, args ...any) {
+			report := func(path workload.Path, format string, args ...any) {
 				p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
 			}
 			alt := `use an exec hook such as ["sleep", "5"] instead`

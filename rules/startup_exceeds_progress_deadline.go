@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var StartupExceedsProgressDeadline = &Rule{
@@ -84,7 +85,8 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 		if slow == nil {
 			return
 		}
-		var msg, causePath string
+		var msg string
+		var causePath workload.Path
 		if certain {
 			var cause string
 			cause, causePath = earliestReadyCause(slow)
@@ -117,7 +119,7 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 
 // earliestReadyCause explains the earliest Ready of a container that is
 // already too late, and the field that sets it.
-func earliestReadyCause(c *timeline.Container) (string, string) {
+func earliestReadyCause(c *timeline.Container) (string, workload.Path) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
@@ -134,7 +136,7 @@ func earliestReadyCause(c *timeline.Container) (string, string) {
 
 // expectedCause explains a late Ready by the user-stated start-up time and
 // points at where it is stated (the container when it comes from config).
-func expectedCause(c *timeline.Container) (string, string) {
+func expectedCause(c *timeline.Container) (string, workload.Path) {
 	path := c.ExpectedStartup.Path
 	if path == "" {
 		path = c.Path
@@ -157,7 +159,7 @@ func legacyDeploymentAPI(p *Pass) bool {
 
 // readyCause explains what lets a container become Ready so late, and the
 // field that sets it.
-func readyCause(c *timeline.Container) (string, string) {
+func readyCause(c *timeline.Container) (string, workload.Path) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:

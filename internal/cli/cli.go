@@ -269,6 +269,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	}
 
 	// Rule selection: defaults, then the config, then flags.
+	s.an.Rules = rules.All
 	s.an.Severity = map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		if !r.DefaultOff {
