@@ -113,7 +113,13 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 	}
 	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
 		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  fmt.Sprintf("file is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)}}
+		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted; raise --max-file-size to lint it"}}
+}
+
+// TooBig is how every message says that an input is over the file-size
+// limit: "file is larger than 1048576 bytes (--max-file-size)".
+func TooBig(what string, limit int64) string {
+	return fmt.Sprintf("%s is larger than %d bytes (--max-file-size)", what, limit)
 }
 
 // File lints one file's bytes. explicit files were named by the user, so an

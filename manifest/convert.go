@@ -170,7 +170,8 @@ func storeNull(dst reflect.Value) {
 	}
 }
 
-// deref follows pointers in dst, allocating nil ones as encoding/json does.
+// derefValue follows pointers in dst, allocating nil ones as encoding/json
+// does.
 func derefValue(dst reflect.Value) reflect.Value {
 	for dst.Kind() == reflect.Pointer {
 		if dst.IsNil() {

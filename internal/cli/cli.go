@@ -40,7 +40,8 @@ func version() string {
 	return "devel"
 }
 
-// usageError marks errors that exit with ExitError after printing usage help.
+// exitError is an error that ends the run with its exit code (ExitError for
+// usage, configuration and I/O problems) after printing its message.
 type exitError struct {
 	code int
 	msg  string
@@ -421,7 +422,7 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 			continue
 		}
 		if tooBig {
-			errs = append(errs, fmt.Errorf("standard input is larger than --max-file-size (%d bytes)", s.an.Limits.MaxFileSize))
+			errs = append(errs, errors.New(analyzer.TooBig("standard input", s.an.Limits.MaxFileSize)))
 			continue
 		}
 		srcs = append(srcs, manifest.Source{Path: c.String("stdin-filename"), Data: data, Explicit: true})
