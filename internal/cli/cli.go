@@ -81,11 +81,17 @@ type runEnv struct {
 	code           int
 }
 
+// App returns the command and flag definitions with no input or output
+// attached, for the documentation generator (internal/gendocs).
+func App() *ucli.App {
+	return newApp(&runEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
+}
+
 func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version\npodlint completion bash|zsh|fish",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown] [RULE]\npodlint version\npodlint completion bash|zsh|fish",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
