@@ -27,10 +27,10 @@ type cmdWord struct {
 func containerCommand(c ContainerRef) []cmdWord {
 	var out []cmdWord
 	for i, s := range c.C.Command {
-		out = append(out, cmdWord{Path: c.Field(sprintf("command[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("command").Index(i), Text: s})
 	}
 	for i, s := range c.C.Args {
-		out = append(out, cmdWord{Path: c.Field(sprintf("args[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("args").Index(i), Text: s})
 	}
 	return out
 }

@@ -21,7 +21,7 @@ type ProbeRef struct {
 }
 
 // Field returns the full path of a field of the probe.
-func (pr ProbeRef) Field(rel string) workload.Path { return pr.Container.Field(pr.Kind + "." + rel) }
+func (pr ProbeRef) Field(rel string) workload.Path { return pr.Path.Join(rel) }
 
 // Name is "liveness probe", "readiness probe" or "startup probe".
 func (pr ProbeRef) Name() string {
