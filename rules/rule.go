@@ -1,7 +1,8 @@
 // Package rules holds podlint's checks. A rule is a value: a stable ID, a
-// name, a title, Markdown docs, a default severity and one Check function
-// that reads a workload's normalized Pod template (and its timeline) and
-// reports at field paths. All lists every rule, sorted by ID.
+// name, a title, Markdown docs (rules/doc/<ID>.md), a default severity and
+// one Check function that reads a workload's normalized Pod template (and
+// its timeline) and reports at field paths. All lists every rule, sorted by
+// ID.
 //
 // Labels such as F-7, R-3 or E-9 in the docs and comments name items of
 // docs/semantics.md, podlint's reference for what the kubelet, the API
@@ -9,6 +10,7 @@
 package rules
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -24,10 +26,7 @@ type Rule struct {
 	ID    string // PLnnn, stable forever
 	Name  string // kebab-case, stable forever
 	Title string // lower-case one-liner
-	// Doc is Markdown: what happens at runtime, the arithmetic, how to fix.
-	// The failing and passing examples of the generated doc page come from
-	// rules/testdata/<ID>/.
-	Doc      string
+	// The rule's documentation is rules/doc/<ID>.md, see Doc.
 	Severity finding.Severity // when enabled
 	// DefaultOff rules run only when enabled with --enable or the config.
 	DefaultOff bool
@@ -39,9 +38,26 @@ type Rule struct {
 	Check func(*Pass)
 }
 
+// docs holds the rules' documentation, one Markdown file per rule.
+//
+//go:embed doc/*.md
+var docs embed.FS
+
+// Doc is the rule's documentation, rules/doc/<ID>.md: Markdown saying what
+// happens at runtime, the arithmetic and how to fix it. The failing and
+// passing examples of the generated page come from rules/testdata/<ID>/. A
+// rule without a file (one a test builds) has no doc.
+func (r *Rule) Doc() string {
+	data, err := docs.ReadFile("doc/" + r.ID + ".md")
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
 // Info returns what output formats need to know of the rule.
 func (r *Rule) Info() finding.RuleInfo {
-	return finding.RuleInfo{ID: r.ID, Name: r.Name, Title: r.Title, Doc: r.Doc, Severity: r.Severity,
+	return finding.RuleInfo{ID: r.ID, Name: r.Name, Title: r.Title, Doc: r.Doc(), Severity: r.Severity,
 		HelpURI: "https://github.com/podlint/podlint/blob/main/docs/rules/" + r.ID + ".md"}
 }
 

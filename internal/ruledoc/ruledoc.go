@@ -139,7 +139,7 @@ func page(r *rules.Rule, ex Examples, file bool) string {
 		area = areas[r.ID[2]]
 	}
 	fmt.Fprintf(&b, "| | |\n|---|---|\n| ID | `%s` |\n| Name | `%s` |\n| Area | %s |\n| Default severity | %s |\n| Kubernetes | %s |\n\n", r.ID, r.Name, area, sev, since)
-	b.WriteString(strings.TrimSpace(r.Doc))
+	b.WriteString(strings.TrimSpace(r.Doc()))
 	b.WriteString("\n")
 	if ex.Failing != "" {
 		fmt.Fprintf(&b, "\n## Failing example\n\n```yaml\n%s```\n", ex.Failing)
