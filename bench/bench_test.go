@@ -117,7 +117,7 @@ func corpusAt(b *testing.B, scale int) *fixture {
 }
 
 func config() *analyzer.Config {
-	cfg := &analyzer.Config{Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
 		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rules.All {
 		cfg.Severity[r] = r.Severity

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/podlint/podlint/analyzer"
@@ -42,7 +43,7 @@ line a finding points at.`,
 			if err != nil {
 				return err
 			}
-			if !validFormat(s.format) {
+			if !slices.Contains(report.Formats, s.format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", s.format, strings.Join(report.Formats, ", "))}
 			}
 			srcRoot := s.workDir
@@ -86,15 +87,6 @@ line a finding points at.`,
 			return nil
 		},
 	}
-}
-
-func validFormat(f string) bool {
-	for _, x := range report.Formats {
-		if f == x {
-			return true
-		}
-	}
-	return false
 }
 
 func failing(res *finding.Result, level finding.Severity) bool {
