@@ -80,7 +80,7 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message,
 				SourceLine: lineOf(data, p.Line)}
-			if !analyzer.CommentSuppresses(data, &f) {
+			if !cfg.CommentSuppresses(data, &f) {
 				out = append(out, f)
 			}
 		}

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -91,6 +93,9 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.ColumnKind = "unicodeCodePoints"
+	if id := automationID(opts.Category); id != "" {
+		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
+	}
 	fp := newFingerprinter(sha256Hash)
 	for i := range res.Findings {
 		f := &res.Findings[i]
@@ -117,6 +122,19 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	}
 	log.AddRun(run)
 	return encodeJSON(buf, log)
+}
+
+// automationID turns a category into a SARIF automationDetails.id. The id
+// is "category/instance" (SARIF 2.1.0 §3.17.4): without a slash the whole
+// string would be read as an instance of no category, so a category gets
+// a trailing slash, as github/codeql-action/upload-sarif does with its
+// category input.
+func automationID(category string) string {
+	category = strings.TrimSpace(category)
+	if category == "" || strings.HasSuffix(category, "/") {
+		return category
+	}
+	return category + "/"
 }
 
 func sarifLocation(rel string, line, col int) *sarif.Location {
@@ -163,10 +181,10 @@ func sarifRule(r finding.RuleInfo) *sarif.ReportingDescriptor {
 	title := firstNonEmpty(r.Title, r.Name, r.ID)
 	// GitHub requires help.text on every rule; a rule without a Doc (only
 	// synthesized ones) falls back to its title.
-	doc := firstNonEmpty(r.Doc, title)
+	doc := absoluteLinks(firstNonEmpty(r.Doc, title), r.HelpURI)
 	rd := sarif.NewRule(r.ID).
 		WithShortDescription(sarif.NewMultiformatMessageString(title)).
-		WithFullDescription(sarif.NewMultiformatMessageString(firstNonEmpty(firstParagraph(r.Doc), title))).
+		WithFullDescription(sarif.NewMultiformatMessageString(firstNonEmpty(firstParagraph(doc), title))).
 		WithTextHelp(doc).
 		WithMarkdownHelp(doc).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
@@ -177,6 +195,30 @@ func sarifRule(r finding.RuleInfo) *sarif.ReportingDescriptor {
 		rd.WithHelpURI(r.HelpURI)
 	}
 	return rd
+}
+
+// mdLinkTarget matches the target of a Markdown inline link: "](target)".
+var mdLinkTarget = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+
+// absoluteLinks resolves the relative Markdown link targets of a rule doc
+// (written for its page docs/rules/<ID>.md, such as
+// "../semantics.md#f-4") against the rule's help URI, the URL of that page.
+// Code scanning shows the help text far from the repository, where a
+// relative link would lead nowhere. Without a help URI the doc is returned
+// unchanged.
+func absoluteLinks(doc, helpURI string) string {
+	base, err := url.Parse(helpURI)
+	if helpURI == "" || err != nil || !base.IsAbs() {
+		return doc
+	}
+	return mdLinkTarget.ReplaceAllStringFunc(doc, func(m string) string {
+		target := m[2 : len(m)-1]
+		ref, err := url.Parse(target)
+		if err != nil || ref.IsAbs() || strings.HasPrefix(target, "#") {
+			return m
+		}
+		return "](" + base.ResolveReference(ref).String() + ")"
+	})
 }
 
 // firstParagraph returns the first prose paragraph of a Markdown doc with

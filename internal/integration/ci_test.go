@@ -18,11 +18,10 @@ import (
 
 var commitPin = regexp.MustCompile(`^[\w.-]+/[\w.-]+@[0-9a-f]{40}$`)
 
-// TestCIDocGitHubWorkflow checks the workflow of docs/ci.md against
-// action.yml and runs the action with its inputs.
-// workflowStep reads the workflow of a docs/ci.md snippet: its permissions
-// and the with: of its podlint/podlint step. Every uses: must be pinned.
-func workflowStep(t *testing.T, name string) (permissions, with map[string]string) {
+// snippetWorkflow reads the workflow of a docs/ci.md snippet: its
+// permissions and the with: of its podlint/podlint step. Every uses: must be
+// pinned.
+func snippetWorkflow(t *testing.T, name string) (permissions, with map[string]string) {
 	t.Helper()
 	var wf struct {
 		Permissions map[string]string `yaml:"permissions"`
@@ -50,8 +49,10 @@ func workflowStep(t *testing.T, name string) (permissions, with map[string]strin
 	return wf.Permissions, with
 }
 
+// TestCIDocGitHubWorkflow checks the workflow of docs/ci.md against
+// action.yml and runs the action with its inputs.
 func TestCIDocGitHubWorkflow(t *testing.T) {
-	permissions, with := workflowStep(t, "github-workflow")
+	permissions, with := snippetWorkflow(t, "github-workflow")
 	if permissions["security-events"] != "write" {
 		t.Errorf("upload-sarif needs permissions security-events: write, the workflow has %v", permissions)
 	}
@@ -82,7 +83,7 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 // with no step before it, and the findings are annotated in the template
 // and the patch.
 func TestCIDocGitHubCharts(t *testing.T) {
-	_, with := workflowStep(t, "github-charts")
+	_, with := snippetWorkflow(t, "github-charts")
 	root := repoRoot(t)
 	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
 	ws := t.TempDir()
