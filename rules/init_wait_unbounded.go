@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/shellread"
 )
 
 var InitWaitUnbounded = &Rule{
@@ -64,16 +65,16 @@ to keep running into a sidecar with ` + "`restartPolicy: Always`" + ` (Kubernete
 			if cs.Script.Text == "" || cs.TimeBounded() {
 				continue
 			}
-			loops := shellLoops(cs.Script.Text, shellTokens(cs.Script.Text))
-			var seen []shLoop
-		loop:
+			loops := cs.Parsed.Loops()
+			// Loops come in order and an outer loop before those inside
+			// it, so a loop is nested in an earlier one exactly when it is
+			// inside the last outermost loop seen.
+			var outer *shellread.Loop
 			for _, l := range loops {
-				for _, o := range seen {
-					if l.Inside(o) {
-						continue loop
-					}
+				if outer != nil && l.Inside(*outer) {
+					continue
 				}
-				seen = append(seen, l)
+				outer = &l
 				if l.Background || !l.Waits() {
 					continue
 				}
