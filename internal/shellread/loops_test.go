@@ -72,4 +72,3 @@ func TestShellCommandsFailure(t *testing.T) {
 		}
 	}
 }
-
