@@ -179,9 +179,11 @@ func allocated(f func()) uint64 {
 // issue, kept under MaxScript so that they are really parsed.
 func TestLinear(t *testing.T) {
 	scripts := map[string]func(n int) string{
-		"newlines":          func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
-		"while;":            func(n int) string { return strings.Repeat("while;", n) },
-		"nested loops":      func(n int) string { return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n) },
+		"newlines": func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
+		"while;":   func(n int) string { return strings.Repeat("while;", n) },
+		"nested loops": func(n int) string {
+			return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n)
+		},
 		"sibling loops":     func(n int) string { return strings.Repeat("until nc -z db 1; do sleep 1; done\n", n) },
 		"operators":         func(n int) string { return strings.Repeat("true && ", n) + "sleep 2" },
 		"sleeps":            func(n int) string { return strings.Repeat("sleep 1;", n) },
