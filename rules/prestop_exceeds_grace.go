@@ -23,11 +23,15 @@ seconds and a grace period ` + "`G`" + `:
 So a hook that sleeps for (nearly) the whole grace period leaves the application 2 s between
 SIGTERM and SIGKILL: connections are cut, buffers are not flushed, and the sleep that was meant to
 make the shutdown graceful makes it abrupt. podlint reads the duration the manifest states: the
-` + "`sleep`" + ` action's ` + "`seconds`" + `, or ` + "`sleep N`" + ` run unconditionally by an ` + "`exec`" + ` hook
-(` + "`[\"sleep\", \"15\"]`" + `, ` + "`[\"/bin/sh\", \"-c\", \"sleep 15 && nginx -s quit\"]`" + `; sleeps inside
-conditionals, loops, pipelines or the background are not counted). For an exec hook this is a lower
-bound, since the rest of the command takes time too. It reports when the application is left 2 s or
-less.
+` + "`sleep`" + ` action's ` + "`seconds`" + `, or ` + "`sleep N`" + ` that an ` + "`exec`" + ` hook runs on every path
+(` + "`[\"sleep\", \"15\"]`" + `, ` + "`[\"/bin/sh\", \"-c\", \"sleep 15 && nginx -s quit\"]`" + `). Sleeps inside
+conditionals, loops, subshells, pipelines or the background are not counted, nor a sleep after a
+command that may fail it (` + "`curl … && sleep 20`" + `: a failing ` + "`&&`" + ` list skips the sleep and ends
+nothing, even under ` + "`sh -e`" + `). ` + "`sleep $DRAIN`" + ` and ` + "`sleep ${DRAIN:-30}`" + ` take the value the
+container's ` + "`env`" + ` states (not ` + "`valueFrom`" + ` or ` + "`envFrom`" + `), else the default; ` + "`timeout N`" + ` cuts
+the sleep at N. Durations are read as ` + "`sleep`" + ` reads them: ` + "`30`" + `, ` + "`0.5`" + `, ` + "`1m`" + `, ` + "`2h`" + `,
+` + "`infinity`" + `. For an exec hook this is a lower bound, since the rest of the command takes time too.
+It reports when the application is left 2 s or less.
 
 A ` + "`sleep`" + ` action longer than the grace period is not even accepted: the API server requires
 ` + "`sleep.seconds`" + ` ≤ ` + "`terminationGracePeriodSeconds`" + ` (for ` + "`postStart`" + ` as well) and rejects the Pod
