@@ -9,9 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -118,17 +116,8 @@ func corpusAt(b *testing.B, scale int) *fixture {
 	return f
 }
 
-// cpuTime is the CPU time the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func config() *analyzer.Config {
-	cfg := &analyzer.Config{Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
 		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rules.All {
 		cfg.Severity[r] = r.Severity

@@ -179,19 +179,19 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestDeterministic renders every format twice, once from a shuffled copy
+// TestDeterministic renders every format twice, once from a reversed copy
 // of the findings: the output must not depend on input order, map
 // iteration or anything else that varies between runs.
 func TestDeterministic(t *testing.T) {
 	opts := testOptions(t)
 	for _, format := range Formats {
 		a := render(t, format, fixtureResult(), opts)
-		shuffled := fixtureResult()
-		fs := shuffled.Findings
+		reversed := fixtureResult()
+		fs := reversed.Findings
 		for i, j := 0, len(fs)-1; i < j; i, j = i+1, j-1 {
 			fs[i], fs[j] = fs[j], fs[i]
 		}
-		b := render(t, format, shuffled, opts)
+		b := render(t, format, reversed, opts)
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: output depends on input order:\n%s\n---\n%s", format, a, b)
 		}
@@ -262,6 +262,50 @@ func TestRelPath(t *testing.T) {
 		if got := relPath(c.root, c.file); got != c.want {
 			t.Errorf("relPath(%q, %q) = %q, want %q", c.root, c.file, got, c.want)
 		}
+	}
+}
+
+// TestRelPathWindows runs relPath's arithmetic on Windows paths (with
+// backslashes, drive letters in either case and UNC shares) on any system:
+// the SARIF URIs, annotations and CI reports must come out with forward
+// slashes and relative to the source root.
+func TestRelPathWindows(t *testing.T) {
+	const wd = `C:\Users\dev\repo`
+	for _, c := range []struct{ root, file, want string }{
+		{`C:\Users\dev\repo`, `C:\Users\dev\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo\`, `c:\users\DEV\repo\k8s\.\base\..\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `.\k8s/mixed\app.yaml`, "k8s/mixed/app.yaml"},
+		{`C:\Users\dev\repo`, `..\other\app.yaml`, "../other/app.yaml"},
+		{`C:\Users\dev\repo`, `\Users\dev\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`deploy`, `deploy\k8s\app.yaml`, "k8s/app.yaml"},
+		{``, `k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\`, `C:\k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `C:\Users\dev\repo`, "."},
+		// Another volume has no relative path: the base name, never a
+		// backslash or a drive letter.
+		{`C:\Users\dev\repo`, `D:\manifests\app.yaml`, "app.yaml"},
+		{`C:\Users\dev\repo`, `D:app.yaml`, "app.yaml"},
+		{`\\server\share\repo`, `\\server\share\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`\\server\share\repo`, `\\SERVER\Share\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`\\server\share\repo`, `\\server\other\repo\k8s\app.yaml`, "app.yaml"},
+	} {
+		got := relPathIn(c.root, c.file, wd, '\\')
+		if got != c.want {
+			t.Errorf("relPathIn(%q, %q, %q, '\\\\') = %q, want %q", c.root, c.file, wd, got, c.want)
+		}
+		if uri := uriEscape(got); strings.ContainsAny(uri, `\:`) {
+			t.Errorf("SARIF URI %q of %q keeps a backslash or a drive letter", uri, c.file)
+		}
+	}
+	// The same arithmetic with '/' treats a backslash as an ordinary
+	// character, as Unix does.
+	if got := relPathIn("/src", `/src/a\b.yaml`, "/src", '/'); got != `a\b.yaml` {
+		t.Errorf(`on Unix a\b.yaml is one name, got %q`, got)
+	}
+	// Without a working directory a relative path stays as it is.
+	if got := relPathIn("", `k8s\app.yaml`, "", '\\'); got != "k8s/app.yaml" {
+		t.Errorf("relative path without a working directory: %q", got)
 	}
 }
 
