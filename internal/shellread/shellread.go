@@ -175,10 +175,14 @@ func Parse(src string, lang syntax.LangVariant) *Script {
 		lang = syntax.LangBash
 	}
 	p := syntax.NewParser(syntax.Variant(lang))
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	var err error
+	for st, e := range p.StmtsSeq(strings.NewReader(src)) {
+		if e != nil {
+			err = e
+			break
+		}
 		s.stmts = append(s.stmts, st)
-		return true
-	})
+	}
 	if err != nil {
 		s.Err = err
 		var pe syntax.ParseError
