@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"path"
 	"regexp"
@@ -26,10 +27,10 @@ type cmdWord struct {
 func containerCommand(c ContainerRef) []cmdWord {
 	var out []cmdWord
 	for i, s := range c.C.Command {
-		out = append(out, cmdWord{Path: c.Field(sprintf("command[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field(fmt.Sprintf("command[%d]", i)), Text: s})
 	}
 	for i, s := range c.C.Args {
-		out = append(out, cmdWord{Path: c.Field(sprintf("args[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field(fmt.Sprintf("args[%d]", i)), Text: s})
 	}
 	return out
 }
@@ -476,7 +477,7 @@ func networkCall(name string, words []string) string {
 	}
 	for _, w := range words[1:] {
 		if m := urlRE.FindString(w); m != "" {
-			return sprintf("%s with a %s URL", name, strings.TrimSuffix(m, "://"))
+			return fmt.Sprintf("%s with a %s URL", name, strings.TrimSuffix(m, "://"))
 		}
 	}
 	return ""

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 )
@@ -36,7 +37,7 @@ Ready, or lower ` + "`minReadySeconds`" + `.`,
 				return
 			}
 			p.Report(Diagnostic{Path: mrsPath,
-				Message: sprintf("minReadySeconds %ds is not below the default progressDeadlineSeconds of 600s; the API server rejects the Deployment (progressDeadlineSeconds must be greater than minReadySeconds); set progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", mrs)})
+				Message: fmt.Sprintf("minReadySeconds %ds is not below the default progressDeadlineSeconds of 600s; the API server rejects the Deployment (progressDeadlineSeconds must be greater than minReadySeconds); set progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", mrs)})
 			return
 		}
 		pds := *d.ProgressDeadlineSeconds
@@ -48,8 +49,8 @@ Ready, or lower ` + "`minReadySeconds`" + `.`,
 			if pds == 0 {
 				why = " (0 does not switch the deadline off)"
 			}
-			p.Report(Diagnostic{Path: pdsPath, Related: []Related{{Path: mrsPath, Message: sprintf("minReadySeconds %d", mrs)}},
-				Message: sprintf("progressDeadlineSeconds %ds is not greater than minReadySeconds %ds%s; the API server rejects the Deployment (must be greater than minReadySeconds); raise progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", pds, mrs, why)})
+			p.Report(Diagnostic{Path: pdsPath, Related: []Related{{Path: mrsPath, Message: fmt.Sprintf("minReadySeconds %d", mrs)}},
+				Message: fmt.Sprintf("progressDeadlineSeconds %ds is not greater than minReadySeconds %ds%s; the API server rejects the Deployment (must be greater than minReadySeconds); raise progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", pds, mrs, why)})
 		}
 	},
 }

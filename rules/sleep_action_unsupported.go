@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var SleepActionUnsupported = &Rule{
@@ -29,11 +31,11 @@ does nothing anyway.`,
 			}
 			name := h.Container.C.Name
 			report := func(path, format string, args ...any) {
-				p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
+				p.Report(Diagnostic{Path: path, Container: name, Message: fmt.Sprintf(format, args...)})
 			}
 			alt := `use an exec hook such as ["sleep", "5"] instead`
 			if h.Kind == "preStop" && h.H.Sleep.Seconds > 0 {
-				alt = sprintf(`use an exec hook such as ["sleep", "%d"] instead`, h.H.Sleep.Seconds)
+				alt = fmt.Sprintf(`use an exec hook such as ["sleep", "%d"] instead`, h.H.Sleep.Seconds)
 			}
 			switch {
 			case !v.AtLeast(29):

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -46,7 +47,7 @@ down. To delete a Pod quickly once, use ` + "`kubectl delete --grace-period=1`" 
 		var hooks, slow []string
 		for _, h := range p.Hooks() {
 			if h.Kind == "preStop" {
-				rel = append(rel, Related{Path: h.Path, Message: sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
+				rel = append(rel, Related{Path: h.Path, Message: fmt.Sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
 				hooks = append(hooks, h.Container.C.Name)
 			}
 		}
@@ -56,9 +57,9 @@ down. To delete a Pod quickly once, use ` + "`kubectl delete --grace-period=1`" 
 			}
 			e, _ := timeline.ExpectedShutdown(p.Workload, p.Params, c.C.Name)
 			if e.OK && e.Seconds > minStopGrace {
-				slow = append(slow, sprintf("%q (%s)", c.C.Name, formatSeconds(e.Seconds)))
+				slow = append(slow, fmt.Sprintf("%q (%s)", c.C.Name, secs(e.Seconds)))
 				if e.Path != "" {
-					rel = append(rel, Related{Path: e.Path, Message: sprintf("expected shutdown of %q: %s", c.C.Name, formatSeconds(e.Seconds))})
+					rel = append(rel, Related{Path: e.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, secs(e.Seconds))})
 				}
 			}
 		}
@@ -70,10 +71,10 @@ down. To delete a Pod quickly once, use ` + "`kubectl delete --grace-period=1`" 
 		}
 		msg := "terminationGracePeriodSeconds: 0 means no graceful stop: the API server deletes the Pod object at once, without waiting for its containers, and the kubelet SIGKILLs every container 2s after SIGTERM (its minimum)"
 		if len(hooks) > 0 {
-			msg += sprintf("; the preStop hook of %s is cut off after 1s on deletion and skipped on probe kills", joinQuoted(hooks))
+			msg += fmt.Sprintf("; the preStop hook of %s is cut off after 1s on deletion and skipped on probe kills", quoted(hooks, 0))
 		}
 		if len(slow) > 0 {
-			msg += sprintf("; %s, which needs longer to shut down, is killed mid-shutdown", strings.Join(slow, ", "))
+			msg += fmt.Sprintf("; %s, which needs longer to shut down, is killed mid-shutdown", strings.Join(slow, ", "))
 		}
 		if sts {
 			msg += "; on a StatefulSet this is dangerous: the replacement Pod with the same name, identity and volumes is created as soon as the object is gone, while the old one may still be running (for example on a partitioned node), so two Pods with one identity can run and write at once"

@@ -91,7 +91,7 @@ func (c *Config) expectations(n *yaml.Node, key string) ([]timeline.Expectation,
 		if _, err := filepath.Match(k.Value, ""); err != nil {
 			return nil, fmt.Errorf("config %s:%d: %s: bad pattern %q", c.path, k.Line, key, k.Value)
 		}
-		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs})
+		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs, Text: v.Value})
 	}
 	return out, nil
 }
