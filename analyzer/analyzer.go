@@ -120,7 +120,8 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File)}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
-		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
+		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
+			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
 	}
 	for _, p := range res.Problems {
 		fl.addFinding(rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},

@@ -78,7 +78,7 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 		relPath, relMsg = p.expectedPath(exp), "expected start-up stated here"
 	case c.C.ReadinessProbe != nil && c.C.ReadinessProbe.InitialDelaySeconds > 0:
 		h = float64(c.C.ReadinessProbe.InitialDelaySeconds)
-		short = fmt.Sprintf("its readiness probe first runs at %s", secs(h))
+		short = fmt.Sprintf("its readiness probe runs at %s", secs(h))
 		against = fmt.Sprintf("its readiness probe first runs at %s (readiness initialDelaySeconds)", secs(h))
 		relPath, relMsg = c.Field("readinessProbe.initialDelaySeconds"), "the readiness probe waits this long"
 	default:

@@ -85,7 +85,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 			return
 		}
 		if msg, left := graceLeft(float64(s), g, true); msg != "" {
-			report(path, fmt.Sprintf("preStop of %q leaves the app only %.0fs of %s to shut down", name, left, g.Describe()),
+			report(path, fmt.Sprintf("preStop of %q leaves the app only %.0fs to shut down before SIGKILL", name, left),
 				"The hook sleeps %ds %s. Set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep.%s",
 				s, msg, s, outliveHint(p, h, float64(s), g))
 		}
@@ -104,7 +104,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 				"It runs %q, which never ends, %s. Sleep for a bounded time shorter than the grace period.%s", text, msg, outliveHint(p, h, s, g))
 			return
 		}
-		report(path, fmt.Sprintf("preStop of %q leaves the app at most %.0fs of %s to shut down", name, left, g.Describe()),
+		report(path, fmt.Sprintf("preStop of %q leaves the app at most %.0fs to shut down before SIGKILL", name, left),
 			"It runs %q, at least %s %s. Set terminationGracePeriodSeconds to %.0fs plus the time the app needs after SIGTERM, or shorten the sleep.%s",
 			text, secs(s), msg, math.Ceil(s), outliveHint(p, h, s, g))
 	}

@@ -48,8 +48,9 @@ podlint reads the manifest itself to tell a written ` + "`0`" + ` from an omitte
 					continue
 				}
 				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name,
-					Message: fmt.Sprintf("%s: 0 in the %s of %q is not kept: the API server replaces 0 by the default, so %s; write the value you mean (at least 1), or remove the field",
-						f.field, pr.Name(), name, f.use)})
+					Message: fmt.Sprintf("%s: 0 in the %s of %q is replaced by the default", f.field, pr.Name(), name),
+					Detail: fmt.Sprintf("The API server replaces 0 by the default, so %s. Write the value you mean (at least 1), or remove the field.",
+						f.use)})
 			}
 		}
 	},

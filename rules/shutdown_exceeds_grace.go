@@ -179,12 +179,13 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 	}
 	rel := []Related{g.Related()}
 	if st.expected.Path != "" {
-		rel = append(rel, Related{Path: st.expected.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, secs(X))})
+		rel = append(rel, Related{Path: st.expected.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, expectedText(st.expected))})
 	}
 	if hasPreStop {
 		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: fmt.Sprintf("preStop of %q", c.C.Name)})
 	}
 	p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: rel,
-		Message: fmt.Sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, in the middle of the shutdown, and in-flight requests and unwritten data are lost; set terminationGracePeriodSeconds to at least %.0fs%s",
-			who, secs(X), src, why, gap, math.Ceil(stop+X), fix)})
+		Message: fmt.Sprintf("%s is SIGKILLed in the middle of its %s shutdown", who, expectedText(st.expected)),
+		Detail: fmt.Sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, and in-flight requests and unwritten data are lost. Set terminationGracePeriodSeconds to at least %.0fs%s.",
+			capitalize(who), expectedText(st.expected), src, why, gap, math.Ceil(stop+X), fix)})
 }

@@ -45,7 +45,8 @@ readiness probe); the next container then starts only after it succeeded.`,
 				verb = "starts"
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name, Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness does not gate the start of later containers"}},
-				Message: fmt.Sprintf("%s, declared after sidecar %q, %s as soon as %q is running, without waiting for its readiness probe to pass; if %s %q at start-up, add a startupProbe to it (the next container then waits until it succeeds)",
+				Message: fmt.Sprintf("containers after sidecar %q start without waiting for it to be ready", c.C.Name),
+				Detail: fmt.Sprintf("%s, declared after sidecar %q, %s as soon as %q is running, without waiting for its readiness probe to pass. If %s %q at start-up, add a startupProbe to it (the next container then waits until it succeeds).",
 					quoted(later, 4), c.C.Name, verb, c.C.Name, map[bool]string{true: "it needs", false: "they need"}[len(later) == 1], c.C.Name)})
 		}
 	},

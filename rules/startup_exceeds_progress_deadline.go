@@ -56,9 +56,9 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 			return
 		}
 		pds := t.Deployment.ProgressDeadline
-		deadline := fmt.Sprintf("progressDeadlineSeconds %s", dur(pds.V))
+		deadline := fmt.Sprintf("progressDeadlineSeconds %s", secs(pds.V))
 		if !pds.Set {
-			deadline = fmt.Sprintf("the default progressDeadlineSeconds of %s", dur(pds.V))
+			deadline = fmt.Sprintf("the default progressDeadlineSeconds of %s", secs(pds.V))
 		}
 		unknown := ""
 		if len(t.Pod.Ready.Plus) > 0 {
@@ -85,11 +85,12 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 		if slow == nil {
 			return
 		}
-		var msg, causePath string
+		var msg, detail, causePath string
 		if certain {
 			var cause string
 			cause, causePath = earliestReadyCause(slow)
-			msg = fmt.Sprintf("a new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on; raise progressDeadlineSeconds well above %s plus the image pull time",
+			msg = fmt.Sprintf("every rollout exceeds the progress deadline: a new Pod needs at least %s to be Ready", dur(worst.Lo))
+			detail = fmt.Sprintf("A new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time.",
 				dur(worst.Lo), cause, unknown, deadline, dur(worst.Lo))
 		} else {
 			// Only an explicit start-up allowance counts: a startup probe,
@@ -104,10 +105,11 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 			if slow.Start.Hi > 0 {
 				cause += fmt.Sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", dur(slow.Start.Hi))
 			}
-			msg = fmt.Sprintf("a new Pod can need up to %s from creation to Ready (%s)%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on; raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation)",
+			msg = fmt.Sprintf("a slow rollout may exceed the progress deadline: a new Pod may need %s to be Ready", dur(worst.Hi))
+			detail = fmt.Sprintf("A new Pod can need up to %s from creation to Ready (%s)%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation).",
 				dur(worst.Hi), cause, unknown, deadline, dur(worst.Hi))
 		}
-		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg,
+		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg, Detail: detail,
 			Related: []Related{{Path: pds.Path, Message: deadline}}}
 		if pds.Set {
 			diag.Path, diag.Related = pds.Path, []Related{{Path: causePath, Message: fmt.Sprintf("what delays %q", slow.Name)}}

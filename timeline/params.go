@@ -153,9 +153,9 @@ const (
 type Expected struct {
 	Seconds float64
 	// Text is the duration as written ("5m"); messages print it.
-	Text string
-	OK      bool
-	Source  ExpectSource
+	Text   string
+	OK     bool
+	Source ExpectSource
 	// Key is the annotation key, or the matching configuration pattern.
 	Key string
 	// Path is the field path of the annotation (object metadata; the
