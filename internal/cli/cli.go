@@ -15,9 +15,11 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -216,6 +218,8 @@ type settings struct {
 	cfg      *Config
 	an       analyzer.Config
 	failOn   finding.Severity
+	show     finding.Severity
+	width    int
 	format   string
 	color    bool
 	excludes []string
@@ -262,10 +266,18 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if c.Command.Name == "check" {
 		fo := firstNonEmpty(c.String("fail-on"), cfg.FailOn, "error")
 		sev, err := finding.ParseSeverity(fo)
-		if err != nil || sev == finding.Off {
-			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning or info", fo)}
+		switch {
+		case strings.EqualFold(strings.TrimSpace(fo), "never"):
+			sev = report.Never
+		case err != nil || sev == finding.Off:
+			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning, info or never%s", fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
 		}
 		s.failOn = sev
+		show := firstNonEmpty(c.String("show"), "info")
+		s.show, err = finding.ParseSeverity(show)
+		if err != nil || s.show == finding.Off {
+			return nil, &exitError{ExitError, fmt.Sprintf("--show %q: want error, warning or info%s", show, didYouMean(show, []string{"error", "warning", "info"}))}
+		}
 	}
 
 	// Rule selection: defaults, then the config, then flags.
@@ -284,7 +296,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 				}
 				r := rules.Lookup(part)
 				if r == nil {
-					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q; run podlint rules for the list", where, part)}
+					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q%s; run podlint rules for the list", where, part, didYouMean(part, ruleNames()))}
 				}
 				if on {
 					if s.an.Severity[r] == finding.Off {
@@ -306,7 +318,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	for _, k := range sortedKeys(cfg.Rules) {
 		r := rules.Lookup(k)
 		if r == nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q", cfg.path, k)}
+			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q%s", cfg.path, k, didYouMean(k, ruleNames()))}
 		}
 		sev, err := finding.ParseSeverity(cfg.Rules[k])
 		if err != nil {
@@ -389,7 +401,25 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	default:
 		return nil, &exitError{ExitError, fmt.Sprintf("--color %q: want auto, always or never", c.String("color"))}
 	}
+	s.width = terminalWidth(c, env)
 	return s, nil
+}
+
+// terminalWidth is the width the text format wraps details to: the
+// terminal's when the report goes to one, else 100 columns (report's
+// default), so files and CI logs do not depend on who ran podlint.
+func terminalWidth(c *ucli.Context, env *runEnv) int {
+	if o := c.String("output"); o != "" && o != "-" {
+		return 0
+	}
+	f, ok := env.stdout.(*os.File)
+	if !ok || !isTerminal(env.stdout) {
+		return 0
+	}
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
+		return w
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {
