@@ -69,9 +69,10 @@ func TestTextSnippet(t *testing.T) {
 	if want := "   | " + strings.Repeat(" ", len("  restartPolicy: Always")) + "^"; i < 0 || lines[i+2] != want {
 		t.Errorf("past-the-end caret:\n%q\nwant\n%q", lines[i+2], want)
 	}
-	// No source line: the related-less finding goes straight to the next.
+	// No source line: the related-less finding goes straight to the blank
+	// line that ends it, then the next.
 	i = indexWithPrefix(lines, "../outside/job.yaml:9:3: error:")
-	if i < 0 || !strings.HasPrefix(lines[i+1], "deploy/app.yaml:12:9:") {
+	if i < 0 || lines[i+1] != "" || !strings.HasPrefix(lines[i+2], "deploy/app.yaml:12:9:") {
 		t.Errorf("finding without a source line should have no snippet:\n%s", out)
 	}
 	if !strings.Contains(out, "[PL101 liveness-kills-before-ready]") {
@@ -80,7 +81,8 @@ func TestTextSnippet(t *testing.T) {
 	if !strings.Contains(out, "\n  deploy/app.yaml:17:32: readiness can first pass") {
 		t.Errorf("related location missing:\n%s", out)
 	}
-	if !strings.HasSuffix(out, "\n\n4 files, 7 objects (5 workloads): 3 errors, 2 warnings, 1 info\n") {
+	if !strings.HasSuffix(out, "\n\n4 files, 7 objects (5 workloads): 3 errors, 2 warnings, 1 info\n") ||
+		!strings.Contains(out, "\nrule  ") && !strings.Contains(out, "\nrule ") {
 		t.Errorf("summary missing:\n%s", out)
 	}
 }
@@ -140,7 +142,8 @@ func TestJSON(t *testing.T) {
 	want := jsonFinding{
 		ID: "PL101", Name: "liveness-kills-before-ready", Severity: "error", File: "deploy/app.yaml", Line: 12, Column: 9,
 		Object:    &jsonObject{"apps/v1", "Deployment", "shop", "web"},
-		Container: "app", Message: fixtureResult().Findings[2].Message,
+		Container: "app", Message: fixtureResult().Findings[2].Message, Detail: fixtureResult().Findings[2].Detail,
+		Path: "spec.template.spec.containers[0].livenessProbe",
 		Related: []jsonLocation{
 			{"deploy/app.yaml", 13, 32, "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
 			{"deploy/app.yaml", 17, 32, "readiness can first pass at initialDelaySeconds 45s"},
@@ -240,8 +243,13 @@ func TestJUnit(t *testing.T) {
 				failures++
 			}
 		}
-		n := len(res.Findings)
-		wantTests := max(n, 1)
+		n := 0 // at or above the default --fail-on, error
+		for i := range res.Findings {
+			if res.Findings[i].Severity >= finding.Error {
+				n++
+			}
+		}
+		wantTests := max(len(res.Findings), 1)
 		if s.Tests != wantTests || len(s.TestCases) != wantTests || got.Tests != wantTests ||
 			s.Failures != n || failures != n || got.Failures != n {
 			t.Errorf("%s: tests %d/%d/%d failures %d/%d/%d, want %d and %d",
@@ -249,9 +257,33 @@ func TestJUnit(t *testing.T) {
 		}
 	}
 
+	// With --fail-on warning the warnings fail too.
+	warnOpts := testOptions(t)
+	warnOpts.FailOn = finding.Warning
 	var got junitTestSuites
-	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), testOptions(t)), &got); err != nil {
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), warnOpts), &got); err != nil {
 		t.Fatal(err)
+	}
+	if got.Failures != 5 {
+		t.Errorf("--fail-on warning: %d failures, want 5 (3 errors, 2 warnings)", got.Failures)
+	}
+	// With the default (error) a warning is a passing test case whose
+	// details are in system-out; with --fail-on never nothing fails.
+	var def junitTestSuites
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), testOptions(t)), &def); err != nil {
+		t.Fatal(err)
+	}
+	if tc := def.Suites[0].TestCases[5]; tc.Failure != nil || tc.SystemOut == nil || !strings.Contains(tc.SystemOut.Body, "rule: PL402") {
+		t.Errorf("a warning below --fail-on should pass with system-out: %+v", tc)
+	}
+	neverOpts := testOptions(t)
+	neverOpts.FailOn = Never
+	var never junitTestSuites
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), neverOpts), &never); err != nil {
+		t.Fatal(err)
+	}
+	if never.Failures != 0 || never.Suites[0].Failures != 0 {
+		t.Errorf("--fail-on never: %d failures, want 0", never.Failures)
 	}
 
 	// Bytes XML forbids, and a CDATA terminator, in both a message
@@ -260,7 +292,7 @@ func TestJUnit(t *testing.T) {
 	nasty.Findings[2].Message = "bell\a nul\x00 esc\x1b end]]> bad\xff"
 	nasty.Findings[2].SourceLine = "        livenessProbe: \x01]]>"
 	var parsed junitTestSuites
-	if err := xml.Unmarshal(render(t, "junit", nasty, testOptions(t)), &parsed); err != nil {
+	if err := xml.Unmarshal(render(t, "junit", nasty, warnOpts), &parsed); err != nil {
 		t.Fatalf("junit with control characters does not parse: %v", err)
 	}
 	if body := parsed.Suites[0].TestCases[2].Failure.Body; !strings.Contains(body, "end]]> bad\uFFFD") || !strings.Contains(body, "livenessProbe: \uFFFD]]>") {
@@ -280,7 +312,20 @@ func TestJUnit(t *testing.T) {
 }
 
 func TestCodeClimate(t *testing.T) {
-	raw := render(t, "codeclimate", fixtureResult(), testOptions(t))
+	// Below --fail-on (default error) every finding is "info", so GitLab
+	// ranks as problems what fails the pipeline.
+	var def []CodeClimateIssue
+	if err := json.Unmarshal(render(t, "codeclimate", fixtureResult(), testOptions(t)), &def); err != nil {
+		t.Fatal(err)
+	}
+	for _, is := range def {
+		if want := map[bool]string{true: "major", false: "info"}[strings.HasPrefix(is.CheckName, "PL101") || strings.HasPrefix(is.CheckName, "PL000")]; is.Severity != want {
+			t.Errorf("default --fail-on: %s is %s, want %s", is.CheckName, is.Severity, want)
+		}
+	}
+	opts := testOptions(t)
+	opts.FailOn = finding.Warning
+	raw := render(t, "codeclimate", fixtureResult(), opts)
 	var issues []CodeClimateIssue
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

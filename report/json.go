@@ -23,14 +23,14 @@ type jsonReport struct {
 }
 
 type jsonFinding struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Severity  string         `json:"severity"`
-	File      string         `json:"file"`
-	Line      int            `json:"line"`
-	Column    int            `json:"column"`
-	Object    *jsonObject    `json:"object"`
-	Container string         `json:"container"`
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Severity  string      `json:"severity"`
+	File      string      `json:"file"`
+	Line      int         `json:"line"`
+	Column    int         `json:"column"`
+	Object    *jsonObject `json:"object"`
+	Container string      `json:"container"`
 	// Path is the field the finding is about, "" for the loader's.
 	Path    string         `json:"path"`
 	Message string         `json:"message"` // headline

@@ -72,7 +72,9 @@ func fixtureResult() *finding.Result {
 				RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
 				Location: finding.Location{File: "deploy/app.yaml", Line: 12, Column: 9},
 				Object:   web, Container: "app",
-				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s; add a startupProbe`,
+				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s`,
+				Detail:  `The probe kills "app" 31s after start if it is not answering yet, before its readiness probe first runs at 45s. If the app needs that long, it is killed on every start and never becomes Ready (CrashLoopBackOff). Add a startupProbe that allows the start-up time (for example periodSeconds 10s with failureThreshold 6 guarantees 50s).`,
+				Path:    "spec.template.spec.containers[0].livenessProbe",
 				Related: []finding.Location{
 					{File: "deploy/app.yaml", Line: 13, Column: 32, Message: "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
 					{File: "deploy/app.yaml", Line: 17, Column: 32, Message: "readiness can first pass at initialDelaySeconds 45s"},
@@ -83,7 +85,8 @@ func fixtureResult() *finding.Result {
 				RuleID: "PL201", RuleName: "prestop-exceeds-grace-period", Severity: finding.Warning,
 				Location: finding.Location{File: "deploy/app.yaml", Line: 22, Column: strings.Index(tabLine, `"-c"`) + 1},
 				Object:   web, Container: "app",
-				Message:    `preStop hook "sleep 40" runs 40s, past terminationGracePeriodSeconds 30s; the container gets SIGKILL at 30s`,
+				Message:    `preStop hook "sleep 40" runs 40s, past terminationGracePeriodSeconds 30s`,
+				Detail:     "The container gets SIGKILL at 30s.",
 				SourceLine: tabLine,
 			},
 			{
@@ -136,6 +139,7 @@ type goldenCase struct {
 	format string
 	color  bool
 	res    func() *finding.Result
+	opts   func(*Options)
 }
 
 func goldenCases() []goldenCase {
@@ -145,10 +149,19 @@ func goldenCases() []goldenCase {
 		res  func() *finding.Result
 	}{{"findings", fixtureResult}, {"empty", emptyResult}} {
 		for _, format := range Formats {
-			cs = append(cs, goldenCase{fx.name + "." + format + ".golden", format, false, fx.res})
+			cs = append(cs, goldenCase{fx.name + "." + format + ".golden", format, false, fx.res, nil})
 		}
-		cs = append(cs, goldenCase{fx.name + ".text-color.golden", "text", true, fx.res})
+		cs = append(cs, goldenCase{fx.name + ".text-color.golden", "text", true, fx.res, nil})
 	}
+	fx := fixtureResult
+	cs = append(cs,
+		goldenCase{"findings.text-80.golden", "text", false, fx, func(o *Options) { o.Width = 80 }},
+		goldenCase{"findings.text-120.golden", "text", false, fx, func(o *Options) { o.Width = 120 }},
+		goldenCase{"findings.text-brief.golden", "text", false, fx, func(o *Options) { o.Brief = true }},
+		goldenCase{"findings.text-show-warning.golden", "text", false, fx, func(o *Options) { o.Show = finding.Warning }},
+		goldenCase{"findings.junit-fail-on-warning.golden", "junit", false, fx, func(o *Options) { o.FailOn = finding.Warning }},
+		goldenCase{"findings.sarif-failed.golden", "sarif", false, fx, func(o *Options) { o.Errors = []string{"missing.yaml: no such file or directory"} }},
+	)
 	return cs
 }
 
@@ -157,6 +170,9 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := testOptions(t)
 			opts.Color = c.color
+			if c.opts != nil {
+				c.opts(&opts)
+			}
 			got := render(t, c.format, c.res(), opts)
 			path := filepath.Join("testdata", "golden", c.name)
 			if *update {
