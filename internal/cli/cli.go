@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -405,10 +406,15 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	return s, nil
 }
 
-// terminalWidth is the width the text format wraps details to: the
-// terminal's when the report goes to one, else 100 columns (report's
-// default), so files and CI logs do not depend on who ran podlint.
+// terminalWidth is the width the text format wraps details to: COLUMNS
+// when it is set (as GNU tools read it, so `COLUMNS=80 podlint check … |
+// less` works), else the terminal's when the report goes to one, else 100
+// columns (report's default), so files and CI logs do not depend on who ran
+// podlint.
 func terminalWidth(c *ucli.Context, env *runEnv) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return n
+	}
 	if o := c.String("output"); o != "" && o != "-" {
 		return 0
 	}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// outputSets are the inputs of the output goldens: the shipped examples and
+// a small sample of the kinds of manifests a repository holds (errors,
+// warnings and infos in several files). The large sample corpus is an
+// optional extra of ../shared and is not needed here.
+var outputSets = map[string]string{
+	"examples": "testdata/examples",
+	"sample":   "internal/cli/testdata/sample",
+}
+
+// outputVariants are the command lines every set is rendered with.
+var outputVariants = []struct {
+	name, columns string
+	args          []string
+}{
+	{"text-80", "80", nil},
+	{"text-120", "120", nil},
+	{"text-brief", "", []string{"--brief"}},
+	{"text-show-warning", "", []string{"--show", "warning"}},
+	{"json", "", []string{"-f", "json"}},
+	{"sarif", "", []string{"-f", "sarif"}},
+	{"junit", "", []string{"-f", "junit"}},
+	{"codeclimate", "", []string{"-f", "codeclimate"}},
+	{"markdown", "", []string{"-f", "markdown"}},
+	{"github", "", []string{"-f", "github"}},
+}
+
+// TestOutputGolden renders every set in every variant through cli.Run from
+// the repository root and compares with internal/cli/testdata/output/
+// (go test ./internal/cli -run TestOutputGolden -update rewrites them).
+func TestOutputGolden(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	t.Setenv("NO_COLOR", "1")
+	for set, path := range outputSets {
+		for _, v := range outputVariants {
+			name := set + "." + v.name + ".golden"
+			t.Run(name, func(t *testing.T) {
+				t.Setenv("COLUMNS", v.columns)
+				args := append([]string{"podlint", "check", "--no-config"}, v.args...)
+				var out, errb bytes.Buffer
+				if code := Run(append(args, path), strings.NewReader(""), &out, &errb); code != ExitFindings {
+					t.Fatalf("exit %d, want 1: %s", code, errb.String())
+				}
+				file := filepath.Join("internal", "cli", "testdata", "output", name)
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatalf("%v (go test ./internal/cli -run TestOutputGolden -update creates it)", err)
+				}
+				if !bytes.Equal(out.Bytes(), want) {
+					t.Errorf("%s differs (go test ./internal/cli -run TestOutputGolden -update rewrites it)\n--- got\n%s", name, out.String())
+				}
+			})
+		}
+	}
+}
+
+// TestTextWidth checks what the goldens show: details wrap within the
+// width, and errors lead the per-rule summary.
+func TestTextWidth(t *testing.T) {
+	for _, width := range []int{80, 120} {
+		data, err := os.ReadFile(filepath.Join("testdata", "output", "sample.text-"+map[int]string{80: "80", 120: "120"}[width]+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "  ") && !strings.Contains(l, ": ") && len([]rune(l)) > width {
+				t.Errorf("width %d: detail line of %d characters: %q", width, len([]rune(l)), l)
+			}
+		}
+		summary := string(data)[strings.LastIndex(string(data), "\nrule "):]
+		if e, w := strings.Index(summary, " error "), strings.Index(summary, " warning "); e < 0 || w < 0 || e > w {
+			t.Errorf("width %d: errors do not lead the summary:\n%s", width, summary)
+		}
+	}
+}
