@@ -429,3 +429,84 @@ func findShared(rel string) (string, error) {
 		dir = parent
 	}
 }
+
+// TestSARIFForCodeScanning checks what code scanning reads beyond the
+// schema: the headline with related locations linked, the detail in
+// markdown, the region spanning the value, and the invocation that says
+// whether the run succeeded.
+func TestSARIFForCodeScanning(t *testing.T) {
+	run := decodeSARIF(t, render(t, "sarif", fixtureResult(), testOptions(t))).Runs[0]
+	r := run.Results[2] // PL101 in deploy/app.yaml with two related locations
+	if want := `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s (see [liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s](1), [readiness can first pass at initialDelaySeconds 45s](2))`; *r.Message.Text != want {
+		t.Errorf("message.text = %q\nwant %q", *r.Message.Text, want)
+	}
+	if r.Message.Markdown == nil || !strings.Contains(*r.Message.Markdown, "\n\nThe probe kills") {
+		t.Errorf("message.markdown lacks the detail: %v", r.Message.Markdown)
+	}
+	reg := r.Locations[0].PhysicalLocation.Region
+	if reg.EndLine == nil || *reg.EndLine != 12 || reg.EndColumn == nil || *reg.EndColumn != 9+len("livenessProbe") {
+		t.Errorf("region = %+v, want it to end after livenessProbe on line 12", reg)
+	}
+	if len(run.Invocations) != 1 || run.Invocations[0].ExecutionSuccessful == nil || !*run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("a clean run must say executionSuccessful true: %+v", run.Invocations)
+	}
+
+	opts := testOptions(t)
+	opts.Errors = []string{"missing.yaml: no such file or directory"}
+	failed := decodeSARIF(t, render(t, "sarif", fixtureResult(), opts)).Runs[0]
+	inv := failed.Invocations[0]
+	if *inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 ||
+		*inv.ToolExecutionNotifications[0].Message.Text != opts.Errors[0] || inv.ToolExecutionNotifications[0].Level != "error" {
+		t.Errorf("a run with errors must say so: %+v", inv)
+	}
+}
+
+func TestSARIFResultCap(t *testing.T) {
+	res := &finding.Result{}
+	base := fixtureResult().Findings
+	for i := 0; i < sarifMaxResults+7; i++ {
+		f := base[4] // an info
+		f.Line = i + 1
+		res.Findings = append(res.Findings, f)
+	}
+	for _, i := range []int{100, 20000, sarifMaxResults + 3} {
+		res.Findings[i] = base[2] // errors scattered through the file
+		res.Findings[i].File, res.Findings[i].Line = base[4].File, i+1
+	}
+	run := decodeSARIF(t, render(t, "sarif", res, testOptions(t))).Runs[0]
+	if len(run.Results) != sarifMaxResults {
+		t.Fatalf("%d results, want %d", len(run.Results), sarifMaxResults)
+	}
+	errors := 0
+	for _, r := range run.Results {
+		if *r.Level == "error" {
+			errors++
+		}
+	}
+	if errors != 3 {
+		t.Errorf("%d errors kept, want all 3", errors)
+	}
+	n := run.Invocations[0].ToolExecutionNotifications
+	if len(n) != 1 || !strings.HasPrefix(*n[0].Message.Text, "7 findings were left out") || !*run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("notifications = %+v", n)
+	}
+}
+
+func TestValueEnd(t *testing.T) {
+	for _, c := range []struct {
+		line      string
+		col, want int
+	}{
+		{"  periodSeconds: 0", 18, 19},
+		{"  livenessProbe:", 3, 16},
+		{`  image: "a b" # c`, 10, 15},
+		{"  command: [\"sh\", \"-c\"]  # x", 12, 24},
+		{"  x: plain value # comment", 6, 17},
+		{"  - name: app", 5, 9},
+		{"short", 9, 9},
+	} {
+		if got := valueEnd(c.line, c.col); got != c.want {
+			t.Errorf("valueEnd(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
+		}
+	}
+}
