@@ -108,7 +108,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		HideHelpCommand:      false,
 		ExitErrHandler:       func(*ucli.Context, error) {},
 		OnUsageError: func(c *ucli.Context, err error, isSubcommand bool) error {
-			return &exitError{code: ExitError, msg: err.Error() + " (see podlint " + c.Command.Name + " --help)"}
+			return &exitError{code: ExitError, msg: err.Error() + flagSuggestion(c, err) + " (see podlint " + c.Command.Name + " --help)"}
 		},
 		Commands: []*ucli.Command{
 			checkCommand(env),
@@ -125,9 +125,18 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			completionCommand(env),
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
-			fmt.Fprintf(env.stderr, "podlint: unknown command %q; run podlint --help\n", name)
+			var names []string
+			for _, cmd := range c.App.Commands {
+				names = append(names, cmd.Name)
+			}
+			fmt.Fprintf(env.stderr, "podlint: unknown command %q%s (run podlint --help)\n", name, didYouMean(name, names))
 			env.code = ExitError
 		},
+	}
+	for _, cmd := range app.Commands {
+		if cmd.OnUsageError == nil {
+			cmd.OnUsageError = app.OnUsageError
+		}
 	}
 	return app
 }
@@ -196,7 +205,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 // commonFlags are shared by check and timeline.
 func commonFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName},
+		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName + " or " + ConfigFileAltName},
 		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
 		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
 		&ucli.StringFlag{Name: "stdin-filename", Usage: "`NAME` to show for standard input (-)", Value: "<stdin>"},
@@ -242,7 +251,11 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		}
 		s.cfg = cfg
 	case !c.Bool("no-config"):
-		if p := findConfig(wd); p != "" {
+		p, err := discoverConfig(wd, c.Args().Slice())
+		if err != nil {
+			return nil, &exitError{ExitError, err.Error()}
+		}
+		if p != "" {
 			cfg, err := loadConfig(p)
 			if err != nil {
 				return nil, &exitError{ExitError, err.Error()}

@@ -62,17 +62,18 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // TestRun pins the exit codes and the behaviour users script against.
 func TestRun(t *testing.T) {
 	cases := []struct {
-		name       string
-		files      map[string]string
-		args       []string
-		stdin      string
-		env        map[string]string
-		wantCode   int
-		wantOut    []string // regexps on stdout
-		notOut     []string
-		wantErr    []string // regexps on stderr
-		wantNoErr  bool
-		wantOutput string // file that must exist after the run (-o)
+		name          string
+		files         map[string]string
+		args          []string
+		stdin         string
+		env           map[string]string
+		wantCode      int
+		wantOut       []string // regexps on stdout
+		notOut        []string
+		wantErr       []string // regexps on stderr
+		wantNoErr     bool
+		wantOutput    string // file that must exist after the run (-o)
+		wantFailedRun bool   // the -o file is a SARIF log of a failed run
 	}{
 		{name: "clean file exits 0", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "ok.yaml"},
 			wantCode: 0, wantOut: []string{`1 file, 1 object \(1 workload\)`}, wantNoErr: true},
@@ -127,6 +128,31 @@ func TestRun(t *testing.T) {
 		{name: "rules command", args: []string{"rules"}, wantCode: 0, wantOut: []string{`PL010  duplicate-container-name`}},
 		{name: "rules markdown", args: []string{"rules", "--format", "markdown"}, wantCode: 0, wantOut: []string{`\| \[PL010\]\(rules/PL010.md\)`}},
 		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
+		{name: "rules doc by ID", args: []string{"rules", "PL101"}, wantCode: 0, wantOut: []string{`^PL101 liveness-kills-before-ready \(default: error\): `, `startup probe`}},
+		{name: "rules doc by name", args: []string{"rules", "duplicate-container-name"}, wantCode: 0, wantOut: []string{`^PL010 duplicate-container-name`}},
+		{name: "rules json", args: []string{"rules", "-f", "json"}, wantCode: 0, wantOut: []string{`"id": "PL010",`, `"helpUri": "https://`}},
+		{name: "rules unknown suggests", args: []string{"rules", "liveness-kills-before-redy"}, wantCode: 2,
+			wantErr: []string{`unknown rule "liveness-kills-before-redy"; did you mean "liveness-kills-before-ready"\?`}},
+		{name: "did you mean a flag", args: []string{"check", "--fial-on", "warning", "x"}, wantCode: 2, wantErr: []string{`did you mean "--fail-on"\?`}},
+		{name: "did you mean a format", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "-f", "sarf", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`did you mean "sarif"\?`}},
+		{name: "did you mean a rule", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--enable", "PL10", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`did you mean "PL010"\?|did you mean "PL101"\?`}},
+		{name: "did you mean a command", args: []string{"chek"}, wantCode: 2, wantErr: []string{`did you mean "check"\?`}},
+		{name: "fail-on never", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--fail-on", "never", "bad.yaml"}, wantCode: 0,
+			wantOut: []string{`error: container name`}},
+		{name: "show warning hides infos", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--show", "warning", "-f", "json", "bad.yaml"}, wantCode: 1,
+			notOut: []string{`"severity": "info"`}},
+		{name: "brief is one line per finding", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--brief", "bad.yaml"}, wantCode: 1,
+			notOut: []string{`\n\d+ \| `}},
+		{name: ".podlint.yml is found", files: map[string]string{".podlint.yml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "bad.yaml"}, wantCode: 0},
+		{name: "both config names is an error", files: map[string]string{".podlint.yml": "disable: [PL010]\n", ".podlint.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "bad.yaml"}, wantCode: 2, wantErr: []string{`both .podlint.yaml and .podlint.yml exist`}},
+		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", "svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
+			args: []string{"check", "svc"}, wantCode: 0},
+		{name: "config error writes a failed SARIF", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: true},
 		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
 	}
 	for _, tc := range cases {
@@ -168,6 +194,9 @@ func TestRun(t *testing.T) {
 				}
 				if stdout.Len() != 0 {
 					t.Errorf("report went to stdout as well as -o: %s", stdout.String())
+				}
+				if tc.wantFailedRun && !regexp.MustCompile(`"executionSuccessful": false,\s+"toolExecutionNotifications": \[\s+\{\s+"level": "error",\s+"message": \{\s+"text": "config `).Match(data) {
+					t.Errorf("output file does not say the run failed:\n%s", data)
 				}
 			}
 		})

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/podlint/podlint/rules"
@@ -11,19 +13,40 @@ import (
 
 func rulesCommand(env *runEnv) *ucli.Command {
 	return &ucli.Command{
-		Name:  "rules",
-		Usage: "list every rule with its ID, name, default severity and title",
+		Name:      "rules",
+		Usage:     "list every rule with its ID, name, default severity and title, or print one rule's documentation",
+		ArgsUsage: "[RULE...]",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: text or markdown", Value: "text"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(rulesFormats, ", "), Value: "text"},
 		},
 		Action: func(c *ucli.Context) error {
-			switch c.String("format") {
-			case "text":
+			format := c.String("format")
+			if format == "md" {
+				format = "markdown"
+			}
+			if !slices.Contains(rulesFormats, format) {
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want %s%s", c.String("format"), strings.Join(rulesFormats, ", "), didYouMean(format, rulesFormats))}
+			}
+			list := rules.All
+			if c.NArg() > 0 {
+				list = nil
+				for _, a := range c.Args().Slice() {
+					r := rules.Lookup(a)
+					if r == nil {
+						return &exitError{ExitError, fmt.Sprintf("unknown rule %q%s; run podlint rules for the list", a, didYouMean(a, ruleNames()))}
+					}
+					list = append(list, r)
+				}
+			}
+			switch {
+			case format == "json":
+				return writeRulesJSON(env.stdout, list, c.NArg() > 0)
+			case c.NArg() > 0:
+				writeRuleDocs(env.stdout, list, format)
+			case format == "text":
 				WriteRulesText(env.stdout)
-			case "markdown", "md":
-				io.WriteString(env.stdout, RulesMarkdown())
 			default:
-				return &exitError{ExitError, fmt.Sprintf("--format %q: want text or markdown", c.String("format"))}
+				io.WriteString(env.stdout, RulesMarkdown())
 			}
 			return nil
 		},
@@ -58,4 +81,53 @@ func RulesMarkdown() string {
 	}
 	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {PL101: warning}`); rules that are off by default run with `--enable`.\n")
 	return b.String()
+}
+
+// rulesFormats are the formats of podlint rules.
+var rulesFormats = []string{"text", "markdown", "json"}
+
+// writeRuleDocs prints the documentation of the named rules: a header line
+// with ID, name, default severity and title, then the Markdown doc, which
+// reads fine in a terminal as it is.
+func writeRuleDocs(w io.Writer, list []*rules.Rule, format string) {
+	for i, r := range list {
+		if i > 0 {
+			io.WriteString(w, "\n")
+		}
+		if format == "markdown" {
+			fmt.Fprintf(w, "# %s %s\n\n%s (default: %s)\n\n", r.ID, r.Name, r.Title, defaultLevel(r))
+		} else {
+			fmt.Fprintf(w, "%s %s (default: %s): %s\n\n", r.ID, r.Name, defaultLevel(r), r.Title)
+		}
+		io.WriteString(w, strings.TrimSpace(r.Doc)+"\n")
+	}
+}
+
+// jsonRule is one entry of podlint rules -f json.
+type jsonRule struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	Severity   string `json:"severity"` // default severity, "off" for rules that need --enable
+	MinVersion string `json:"minKubernetesVersion,omitempty"`
+	HelpURI    string `json:"helpUri"`
+	Doc        string `json:"doc,omitempty"` // only for named rules
+}
+
+func writeRulesJSON(w io.Writer, list []*rules.Rule, withDoc bool) error {
+	out := []jsonRule{}
+	for _, r := range list {
+		jr := jsonRule{ID: r.ID, Name: r.Name, Title: r.Title, Severity: defaultLevel(r), HelpURI: r.Info().HelpURI}
+		if r.MinVersion.Minor != 0 {
+			jr.MinVersion = r.MinVersion.String()
+		}
+		if withDoc {
+			jr.Doc = r.Doc
+		}
+		out = append(out, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

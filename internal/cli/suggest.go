@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/rules"
+	ucli "github.com/urfave/cli/v2"
 )
 
 // didYouMean returns `; did you mean "x"?` for the candidate closest to s
@@ -66,4 +67,26 @@ func ruleNames() []string {
 		out = append(out, r.ID, r.Name)
 	}
 	return out
+}
+
+// flagSuggestion turns the flag package's "flag provided but not defined:
+// -fial-on" into `; did you mean "--fail-on"?`.
+func flagSuggestion(c *ucli.Context, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok || c.Command == nil {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				names = append(names, n)
+			}
+		}
+	}
+	if best := closest(name, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", "--"+best)
+	}
+	return ""
 }
