@@ -87,7 +87,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version\npodlint completion bash|zsh|fish",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -123,6 +123,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 				},
 			},
 			completionCommand(env),
+			completeCommand(env),
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
 			var names []string
@@ -164,7 +165,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 			break
 		}
 	}
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	takesValue := map[string]bool{}
