@@ -69,10 +69,10 @@ func TestTextSnippet(t *testing.T) {
 	if want := "   | " + strings.Repeat(" ", len("  restartPolicy: Always")) + "^"; i < 0 || lines[i+2] != want {
 		t.Errorf("past-the-end caret:\n%q\nwant\n%q", lines[i+2], want)
 	}
-	// No source line: the related-less finding goes straight to the blank
+	// No source line: the finding goes straight to its detail, the blank
 	// line that ends it, then the next.
 	i = indexWithPrefix(lines, "../outside/job.yaml:9:3: error:")
-	if i < 0 || lines[i+1] != "" || !strings.HasPrefix(lines[i+2], "deploy/app.yaml:12:9:") {
+	if i < 0 || !strings.HasPrefix(lines[i+1], "  index out of range") || lines[i+2] != "" || !strings.HasPrefix(lines[i+3], "deploy/app.yaml:12:9:") {
 		t.Errorf("finding without a source line should have no snippet:\n%s", out)
 	}
 	if !strings.Contains(out, "[PL101 liveness-kills-before-ready]") {
@@ -198,9 +198,9 @@ func TestGitHub(t *testing.T) {
 		"::error title=[PL101] liveness-kills-before-ready::liveness probe kills \"probe\"", // stdin: no file
 		"::error file=deploy/app.yaml,line=12,col=9,title=[PL101] liveness-kills-before-ready::",
 		"%0Adeploy/app.yaml:13:32: liveness starts failing",
-		"::notice file=deploy/app.yaml,line=41,col=200,title=[PL301] rollout-drops-all-pods::maxUnavailable: 100%25 lets",
+		"::notice file=deploy/app.yaml,line=41,col=200,title=[PL601] best-effort-qos::Pods of this Deployment are BestEffort: no container requests cpu or memory (100%25 BestEffort)",
 		"::warning file=deploy/my app ü#1.yaml,line=7,",
-		"::error file=../outside/job.yaml,line=9,col=3,title=[PL000] internal-error::",
+		"::error file=../outside/job.yaml,line=9,col=3,title=[PL009] internal-error::",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("github output lacks %q:\n%s", want, out)
@@ -273,7 +273,7 @@ func TestJUnit(t *testing.T) {
 	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), testOptions(t)), &def); err != nil {
 		t.Fatal(err)
 	}
-	if tc := def.Suites[0].TestCases[5]; tc.Failure != nil || tc.SystemOut == nil || !strings.Contains(tc.SystemOut.Body, "rule: PL402") {
+	if tc := def.Suites[0].TestCases[5]; tc.Failure != nil || tc.SystemOut == nil || !strings.Contains(tc.SystemOut.Body, "rule: PL404") {
 		t.Errorf("a warning below --fail-on should pass with system-out: %+v", tc)
 	}
 	neverOpts := testOptions(t)
@@ -299,12 +299,12 @@ func TestJUnit(t *testing.T) {
 		t.Errorf("body not sanitized as expected:\n%q", body)
 	}
 	tc := got.Suites[0].TestCases[5]
-	if tc.ClassName != "deploy/my app ü#1.yaml" || tc.Name != "PL402 sidecar-starts-late at deploy/my app ü#1.yaml:7:21" ||
+	if tc.ClassName != "deploy/my app ü#1.yaml" || tc.Name != "PL404 sidecar-startup-order at deploy/my app ü#1.yaml:7:21" ||
 		tc.Failure.Type != "warning" || tc.Failure.Message != fixtureResult().Findings[5].Message {
 		t.Errorf("test case = %+v %+v", tc, tc.Failure)
 	}
-	for _, want := range []string{"rule: PL402 sidecar-starts-late (sidecar starts after", "object: StatefulSet db/pg", "container: proxy",
-		"help: https://github.com/podlint/podlint/blob/main/docs/rules/PL402.md"} {
+	for _, want := range []string{"rule: PL404 sidecar-startup-order (later containers start before", "object: StatefulSet db/pg", "container: proxy",
+		"help: https://github.com/podlint/podlint/blob/main/docs/rules/PL404.md"} {
 		if !strings.Contains(tc.Failure.Body, want) {
 			t.Errorf("failure body lacks %q:\n%s", want, tc.Failure.Body)
 		}
@@ -319,7 +319,7 @@ func TestCodeClimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, is := range def {
-		if want := map[bool]string{true: "major", false: "info"}[strings.HasPrefix(is.CheckName, "PL101") || strings.HasPrefix(is.CheckName, "PL000")]; is.Severity != want {
+		if want := map[bool]string{true: "major", false: "info"}[strings.HasPrefix(is.CheckName, "PL101") || strings.HasPrefix(is.CheckName, "PL009")]; is.Severity != want {
 			t.Errorf("default --fail-on: %s is %s, want %s", is.CheckName, is.Severity, want)
 		}
 	}
@@ -347,11 +347,11 @@ func TestCodeClimate(t *testing.T) {
 	}
 	want := []struct{ path, severity, check string }{
 		{"stdin", "major", "PL101 liveness-kills-before-ready"},
-		{"../outside/job.yaml", "major", "PL000 internal-error"},
+		{"../outside/job.yaml", "major", "PL009 internal-error"},
 		{"deploy/app.yaml", "major", "PL101 liveness-kills-before-ready"},
-		{"deploy/app.yaml", "minor", "PL201 prestop-exceeds-grace-period"},
-		{"deploy/app.yaml", "info", "PL301 rollout-drops-all-pods"},
-		{"deploy/my app ü#1.yaml", "minor", "PL402 sidecar-starts-late"},
+		{"deploy/app.yaml", "minor", "PL201 prestop-exceeds-grace"},
+		{"deploy/app.yaml", "info", "PL601 best-effort-qos"},
+		{"deploy/my app ü#1.yaml", "minor", "PL404 sidecar-startup-order"},
 	}
 	for i, w := range want {
 		if is := issues[i]; is.Location.Path != w.path || is.Severity != w.severity || is.CheckName != w.check {

@@ -234,7 +234,7 @@ func TestSARIFContent(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	// The catalog sorted by ID, then the rule only findings know.
-	if got, want := strings.Join(ids, " "), "PL001 PL101 PL201 PL301 PL402 PL502 PL000"; got != want {
+	if got, want := strings.Join(ids, " "), "PL005 PL101 PL201 PL304 PL404 PL601 PL009"; got != want {
 		t.Errorf("rules = %s, want %s", got, want)
 	}
 	pl101 := d.Rules[1]
@@ -271,21 +271,21 @@ func TestSARIFContent(t *testing.T) {
 		}
 	}
 
-	// PL402 points at "1.0" after the two-byte "é": byte column 21,
+	// PL404 points at "1.0" after the two-byte "é": byte column 21,
 	// code point column 20.
 	for _, r := range run.Results {
-		if *r.RuleID == "PL402" {
+		if *r.RuleID == "PL404" {
 			if got := *r.Locations[0].PhysicalLocation.Region.StartColumn; got != strings.Index(unicodeLine, "1.0") {
-				t.Errorf("PL402 startColumn = %d, want the code point column %d", got, strings.Index(unicodeLine, "1.0"))
+				t.Errorf("PL404 startColumn = %d, want the code point column %d", got, strings.Index(unicodeLine, "1.0"))
 			}
 			if r.Properties["container"] != "proxy" {
-				t.Errorf("PL402 properties = %v", r.Properties)
+				t.Errorf("PL404 properties = %v", r.Properties)
 			}
 		}
-		if *r.RuleID == "PL301" {
+		if *r.RuleID == "PL601" {
 			// Column 200 of a 23-character line: just past its end.
 			if got := *r.Locations[0].PhysicalLocation.Region.StartColumn; got != len("  restartPolicy: Always")+1 {
-				t.Errorf("PL301 startColumn = %d, want it clamped to %d", got, len("  restartPolicy: Always")+1)
+				t.Errorf("PL601 startColumn = %d, want it clamped to %d", got, len("  restartPolicy: Always")+1)
 			}
 		}
 		if *r.RuleID == "PL101" && len(r.RelatedLocations) > 0 {
@@ -322,7 +322,7 @@ func TestSARIFFingerprints(t *testing.T) {
 	}
 
 	moved := fixtureResult()
-	moved.Findings[5].Line += 40 // PL402, the last finding in sort order either way
+	moved.Findings[5].Line += 40 // PL404, the last finding in sort order either way
 	if got := sarifFingerprints(t, moved); got[5] != fps[5] {
 		t.Errorf("moving a finding changed its fingerprint: %s → %s", fps[5], got[5])
 	}

@@ -87,7 +87,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version\npodlint completion bash|zsh|fish|powershell",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -215,6 +215,9 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "pull-time", Usage: "assumed image pull `DURATION` per container (e.g. 20s); unknown by default"},
 		&ucli.StringFlag{Name: "start-time", Usage: "assumed application start-up `DURATION`, container start to healthy; unknown by default"},
 		&ucli.StringFlag{Name: "shutdown-time", Usage: "assumed application shutdown `DURATION`, SIGTERM to exit; unknown by default"},
+		&ucli.StringFlag{Name: "expected-startup", Usage: "start-up `TIME` the manifest cannot state, as in the podlint.dev/expected-startup annotation: 90s, or app=90s,*-proxy=5s"},
+		&ucli.StringFlag{Name: "expected-shutdown", Usage: "shutdown `TIME` after SIGTERM, as in the podlint.dev/expected-shutdown annotation: 20s, or api=20s"},
+		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files matching the glob `PATTERN` (** matches folders; repeat for more)"},
 		&ucli.StringFlag{Name: "observation-latency", Usage: "kubelet observation latency ε (`DURATION`)", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "probe verdict to kubelet action latency λ (`DURATION`)", Value: "0.5s"},
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
@@ -382,6 +385,18 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if p.ExpectedShutdown, err = cfg.expectations(&cfg.ExpectedShutdown, "expected-shutdown"); err != nil {
 		return nil, &exitError{ExitError, err.Error()}
 	}
+	for _, e := range []struct {
+		flag string
+		dst  *[]timeline.Expectation
+	}{{"expected-startup", &p.ExpectedStartup}, {"expected-shutdown", &p.ExpectedShutdown}} {
+		if v := c.String(e.flag); v != "" {
+			list, err := flagExpectations(v)
+			if err != nil {
+				return nil, &exitError{ExitError, fmt.Sprintf("--%s %q: %v", e.flag, v, err)}
+			}
+			*e.dst = list // flags win over the configuration file
+		}
+	}
 	s.an.Params = p
 
 	s.an.Limits = manifest.Limits{
@@ -403,6 +418,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		}
 		s.excludes = append(s.excludes, e)
 	}
+	s.excludes = append(s.excludes, c.StringSlice("exclude")...)
 
 	// Output.
 	s.format = c.String("format")

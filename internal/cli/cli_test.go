@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -144,6 +145,11 @@ func TestRun(t *testing.T) {
 		{name: "complete nothing for a path", args: []string{"__complete", "check", "k8s/"}, wantCode: 0, notOut: []string{`.`}},
 		{name: "powershell completion", args: []string{"completion", "powershell"}, wantCode: 0,
 			wantOut: []string{`Register-ArgumentCompleter -Native -CommandName podlint`, `podlint __complete`}},
+		{name: "expected-startup flag, printed as written", files: map[string]string{"live.yaml": livePod},
+			args: []string{"check", "--expected-startup", "app=5m,10s", "live.yaml"}, wantCode: 1,
+			wantOut: []string{`error: liveness probe kills "app" .* after start, before its expected start-up of 5m \[PL101`}},
+		{name: "exclude flag", files: map[string]string{"vendor/bad.yaml": badPod, "ok.yaml": goodPod},
+			args: []string{"check", "--exclude", "vendor/**", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
 		{name: "fail-on never", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--fail-on", "never", "bad.yaml"}, wantCode: 0,
 			wantOut: []string{`error: container name`}},
 		{name: "show warning hides infos", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--show", "warning", "-f", "json", "bad.yaml"}, wantCode: 1,
@@ -234,3 +240,37 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigKeysHaveFlags holds the documented promise: every key of
+// .podlint.yaml except the rules map is a flag of podlint check.
+func TestConfigKeysHaveFlags(t *testing.T) {
+	flags := map[string]bool{}
+	for _, f := range checkCommand(&runEnv{}).Flags {
+		for _, n := range f.Names() {
+			flags[n] = true
+		}
+	}
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "rules" {
+			continue
+		}
+		if !flags[key] {
+			t.Errorf("config key %q has no flag --%s", key, key)
+		}
+	}
+}
+
+// livePod has a liveness probe and no startup probe.
+const livePod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: live
+spec:
+  containers:
+    - name: app
+      image: example.com/app:1
+      livenessProbe:
+        httpGet: {path: /healthz, port: 8080}
+`

@@ -21,8 +21,8 @@ const (
 	ConfigFileAltName = ".podlint.yml"
 )
 
-// Config is the .podlint.yaml file. Every key has a command-line flag of the
-// same name; flags win.
+// Config is the .podlint.yaml file. Every key except rules has a
+// command-line flag of the same name (TestConfigKeysHaveFlags); flags win.
 type Config struct {
 	FailOn      string            `yaml:"fail-on"`
 	KubeVersion string            `yaml:"kube-version"`
@@ -158,4 +158,27 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// flagExpectations reads --expected-startup and --expected-shutdown, which
+// take the annotation's syntax ("90s", "app=90s,*-proxy=5s"). The list is
+// ordered exact names, then globs, then the unnamed default, because the
+// configuration's lists are matched first entry first while the
+// annotation's syntax means the most specific entry wins.
+func flagExpectations(v string) ([]timeline.Expectation, error) {
+	list, err := timeline.ParseExpectations(v)
+	if err != nil {
+		return nil, err
+	}
+	rank := func(e timeline.Expectation) int {
+		switch {
+		case e.Pattern == "*":
+			return 2
+		case strings.ContainsAny(e.Pattern, "*?["):
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(list, func(i, j int) bool { return rank(list[i]) < rank(list[j]) })
+	return list, nil
 }
