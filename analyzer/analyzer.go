@@ -145,10 +145,6 @@ type fileLinter struct {
 	findings []finding.Finding
 }
 
-func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
-	return fl.addFinding(r, finding.Finding{Object: obj, Location: loc, Container: container, Message: msg, Related: related})
-}
-
 // addFinding completes f (rule, severity, file, source line) and records it.
 func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Finding {
 	if r == nil || !fl.cfg.Enabled(r) {
