@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +89,73 @@ func TestTextWidth(t *testing.T) {
 		summary := string(data)[strings.LastIndex(string(data), "\nrule "):]
 		if e, w := strings.Index(summary, " error "), strings.Index(summary, " warning "); e < 0 || w < 0 || e > w {
 			t.Errorf("width %d: errors do not lead the summary:\n%s", width, summary)
+		}
+	}
+}
+
+// TestSharedCorpusSummary runs podlint over ../shared/corpus, an optional
+// extra set of some 850 real-world files that is not part of the
+// repository: the text output must end with a per-rule summary that opens
+// with the errors (visible on the first screen of the summary), and every
+// headline must stay short. Skipped when the folder is not there.
+func TestSharedCorpusSummary(t *testing.T) {
+	corpus := ""
+	for dir := "."; ; dir = filepath.Join(dir, "..") {
+		abs, err := filepath.Abs(filepath.Join(dir, "shared", "corpus"))
+		if err != nil {
+			break
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			corpus = abs
+			break
+		}
+		if filepath.Dir(abs) == abs || strings.Count(abs, string(filepath.Separator)) < 3 {
+			break
+		}
+	}
+	if corpus == "" {
+		t.Skip("../shared/corpus not found; it is an optional extra set")
+	}
+	t.Logf("using the optional extra corpus %s", corpus)
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("COLUMNS", "")
+	var out, errb bytes.Buffer
+	Run([]string{"podlint", "check", "--no-config", corpus}, strings.NewReader(""), &out, &errb)
+	text := out.String()
+	i := strings.LastIndex(text, "\nrule ")
+	if i < 0 {
+		t.Fatalf("no per-rule summary at the end of the output")
+	}
+	summary := strings.Split(strings.TrimSpace(text[i:]), "\n")
+	t.Logf("summary:\n%s", strings.Join(summary, "\n"))
+	const screen = 24
+	if len(summary) > screen {
+		t.Errorf("the summary is %d lines, more than a screen", len(summary))
+	}
+	seenOther := false
+	for _, l := range summary[1:] {
+		f := strings.Fields(l)
+		if len(f) < 3 {
+			break
+		}
+		if f[2] != "error" {
+			seenOther = true
+		} else if seenOther {
+			t.Errorf("an error row comes after other severities: %q", l)
+		}
+	}
+
+	var js bytes.Buffer
+	Run([]string{"podlint", "check", "--no-config", "-f", "json", corpus}, strings.NewReader(""), &js, &errb)
+	var rep struct {
+		Findings []struct{ ID, Message string }
+	}
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if n := len([]rune(f.Message)); n > 110 {
+			t.Errorf("%s headline of %d characters: %q", f.ID, n, f.Message)
 		}
 	}
 }
