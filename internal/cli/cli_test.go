@@ -74,7 +74,7 @@ func TestRun(t *testing.T) {
 		wantErr       []string // regexps on stderr
 		wantNoErr     bool
 		wantOutput    string // file that must exist after the run (-o)
-		wantFailedRun bool   // the -o file is a SARIF log of a failed run
+		wantFailedRun string // the -o file is a SARIF log of a failed run with this error
 	}{
 		{name: "clean file exits 0", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "ok.yaml"},
 			wantCode: 0, wantOut: []string{`1 file, 1 object \(1 workload\)`}, wantNoErr: true},
@@ -163,7 +163,9 @@ func TestRun(t *testing.T) {
 		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", "svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
 			args: []string{"check", "svc"}, wantCode: 0},
 		{name: "config error writes a failed SARIF", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
-			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: true},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "config "},
+		{name: "I/O error writes a failed SARIF with the findings", files: map[string]string{"bad.yaml": badPod},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "nope.yaml", "bad.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "nope.yaml: "},
 		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
 	}
 	for _, tc := range cases {
@@ -206,7 +208,7 @@ func TestRun(t *testing.T) {
 				if stdout.Len() != 0 {
 					t.Errorf("report went to stdout as well as -o: %s", stdout.String())
 				}
-				if tc.wantFailedRun && !regexp.MustCompile(`"executionSuccessful": false,\s+"toolExecutionNotifications": \[\s+\{\s+"level": "error",\s+"message": \{\s+"text": "config `).Match(data) {
+				if tc.wantFailedRun != "" && !regexp.MustCompile(`"executionSuccessful": false,\s+"toolExecutionNotifications": \[\s+\{\s+"level": "error",\s+"message": \{\s+"text": "`+regexp.QuoteMeta(tc.wantFailedRun)).Match(data) {
 					t.Errorf("output file does not say the run failed:\n%s", data)
 				}
 			}
