@@ -51,8 +51,13 @@ func validateSARIF(sch *jsonschema.Schema, doc []byte) error {
 
 func TestSARIFSchema(t *testing.T) {
 	sch := sarifSchema(t)
-	for name, res := range map[string]*finding.Result{"findings": fixtureResult(), "empty": emptyResult()} {
-		doc := render(t, "sarif", res, testOptions(t))
+	failed := testOptions(t)
+	failed.Errors = []string{"missing.yaml: no such file or directory"}
+	for name, c := range map[string]struct {
+		res  *finding.Result
+		opts Options
+	}{"findings": {fixtureResult(), testOptions(t)}, "empty": {emptyResult(), testOptions(t)}, "failed run": {fixtureResult(), failed}} {
+		doc := render(t, "sarif", c.res, c.opts)
 		if err := validateSARIF(sch, doc); err != nil {
 			t.Errorf("%s: SARIF does not match the 2.1.0 schema: %v", name, err)
 		}
