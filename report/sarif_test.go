@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +15,19 @@ import (
 	"github.com/podlint/podlint/finding"
 )
 
-// sarifSchemaPath is the official SARIF 2.1.0 schema shipped next to the
-// checkout (repository root/../shared/schemas).
-var sarifSchemaPath = filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json")
+// sarifSchemaPath is the official SARIF 2.1.0 schema (OASIS, errata 01),
+// committed unchanged; testdata/README.md says where it comes from.
+var sarifSchemaPath = filepath.Join("testdata", "sarif-schema-2.1.0.json")
 
 // sarifSchema compiles the official schema. A missing schema fails the
 // test rather than skipping it: a validation that silently does not run
 // is worse than none.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	abs, err := findShared(sarifSchemaPath)
+	abs, err := filepath.Abs(sarifSchemaPath)
 	if err != nil {
-		t.Skipf("SARIF schema validation skipped: %v (it is an optional extra from ../shared)", err)
+		t.Fatal(err)
 	}
-	t.Logf("validating against %s (optional extra from ../shared)", abs)
 	c := jsonschema.NewCompiler()
 	// Formats are annotations only unless asserted; SARIF leans on
 	// "uri" and "uri-reference", which are exactly what we want checked.
@@ -413,28 +411,6 @@ func TestFirstParagraph(t *testing.T) {
 	}
 }
 
-// findShared resolves a path relative to the repository's parent folder
-// ("../../shared/…" from a package) by trying each ancestor of the working
-// directory, so that a checkout in a nested worktree finds it too.
-func findShared(rel string) (string, error) {
-	tail := strings.TrimLeft(filepath.ToSlash(rel), "./")
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, filepath.FromSlash(tail))
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("%s not found above the working directory", tail)
-		}
-		dir = parent
-	}
-}
-
 // TestSARIFForCodeScanning checks what code scanning reads beyond the
 // schema: the headline with related locations linked, the detail in
 // markdown, the region spanning the value, and the invocation that says
@@ -512,6 +488,22 @@ func TestValueEnd(t *testing.T) {
 	} {
 		if got := valueEnd(c.line, c.col); got != c.want {
 			t.Errorf("valueEnd(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
+		}
+	}
+}
+
+func TestAbsoluteLinks(t *testing.T) {
+	const page = "https://github.com/podlint/podlint/blob/main/docs/rules/PL101.md"
+	for _, c := range []struct{ doc, help, want string }{
+		{"See [F-4](../semantics.md#f-4).", page,
+			"See [F-4](https://github.com/podlint/podlint/blob/main/docs/semantics.md#f-4)."},
+		{"[PL102](PL102.md) and [x](https://example.com/a#b) and [here](#fix)", page,
+			"[PL102](https://github.com/podlint/podlint/blob/main/docs/rules/PL102.md) and [x](https://example.com/a#b) and [here](#fix)"},
+		{"See [F-4](../semantics.md#f-4).", "", "See [F-4](../semantics.md#f-4)."},
+		{"`f(x)` and [a] (b)", page, "`f(x)` and [a] (b)"},
+	} {
+		if got := absoluteLinks(c.doc, c.help); got != c.want {
+			t.Errorf("absoluteLinks(%q, %q) = %q, want %q", c.doc, c.help, got, c.want)
 		}
 	}
 }
