@@ -7,15 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/internal/testcorpus"
 )
 
-// outputSets are the inputs of the output goldens: the shipped examples and
-// a small sample of the kinds of manifests a repository holds (errors,
-// warnings and infos in several files). The large sample corpus is an
-// optional extra of ../shared and is not needed here.
+// outputSets are the inputs of the output goldens: the shipped examples, a
+// small hand-written sample of the kinds of manifests a repository holds
+// (errors, warnings and infos in four files), and the committed sample
+// corpus of 360 real manifests.
 var outputSets = map[string]string{
 	"examples": "testdata/examples",
 	"sample":   "internal/cli/testdata/sample",
+	"corpus":   "testdata/corpus",
 }
 
 // outputVariants are the command lines every set is rendered with.
@@ -43,6 +46,9 @@ func TestOutputGolden(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	for set, path := range outputSets {
 		for _, v := range outputVariants {
+			if set == "corpus" && v.name == "github" {
+				continue // the format is covered on the small sets; keep the goldens small
+			}
 			name := set + "." + v.name + ".golden"
 			t.Run(name, func(t *testing.T) {
 				t.Setenv("COLUMNS", v.columns)
@@ -93,69 +99,64 @@ func TestTextWidth(t *testing.T) {
 	}
 }
 
-// TestSharedCorpusSummary runs podlint over ../shared/corpus, an optional
-// extra set of some 850 real-world files that is not part of the
-// repository: the text output must end with a per-rule summary that opens
-// with the errors (visible on the first screen of the summary), and every
-// headline must stay short. Skipped when the folder is not there.
-func TestSharedCorpusSummary(t *testing.T) {
-	corpus := ""
-	for dir := "."; ; dir = filepath.Join(dir, "..") {
-		abs, err := filepath.Abs(filepath.Join(dir, "shared", "corpus"))
-		if err != nil {
-			break
-		}
-		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-			corpus = abs
-			break
-		}
-		if filepath.Dir(abs) == abs || strings.Count(abs, string(filepath.Separator)) < 3 {
-			break
-		}
-	}
-	if corpus == "" {
-		t.Skip("../shared/corpus not found; it is an optional extra set")
-	}
-	t.Logf("using the optional extra corpus %s", corpus)
-	t.Setenv("NO_COLOR", "1")
-	t.Setenv("COLUMNS", "")
-	var out, errb bytes.Buffer
-	Run([]string{"podlint", "check", "--no-config", corpus}, strings.NewReader(""), &out, &errb)
-	text := out.String()
-	i := strings.LastIndex(text, "\nrule ")
-	if i < 0 {
-		t.Fatalf("no per-rule summary at the end of the output")
-	}
-	summary := strings.Split(strings.TrimSpace(text[i:]), "\n")
-	t.Logf("summary:\n%s", strings.Join(summary, "\n"))
-	const screen = 24
-	if len(summary) > screen {
-		t.Errorf("the summary is %d lines, more than a screen", len(summary))
-	}
-	seenOther := false
-	for _, l := range summary[1:] {
-		f := strings.Fields(l)
-		if len(f) < 3 {
-			break
-		}
-		if f[2] != "error" {
-			seenOther = true
-		} else if seenOther {
-			t.Errorf("an error row comes after other severities: %q", l)
-		}
-	}
-
-	var js bytes.Buffer
-	Run([]string{"podlint", "check", "--no-config", "-f", "json", corpus}, strings.NewReader(""), &js, &errb)
-	var rep struct {
-		Findings []struct{ ID, Message string }
-	}
-	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+// TestCorpusSummary runs podlint over the committed sample corpus and, when
+// present, the optional extra corpus (../shared/corpus or
+// $PODLINT_EXTRA_CORPUS, see testcorpus): the text output must end with a
+// per-rule summary that fits a screen and opens with the errors, and every
+// headline must stay short.
+func TestCorpusSummary(t *testing.T) {
+	sets, err := testcorpus.Sets(t.Logf)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range rep.Findings {
-		if n := len([]rune(f.Message)); n > 110 {
-			t.Errorf("%s headline of %d characters: %q", f.ID, n, f.Message)
-		}
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("COLUMNS", "")
+	for _, set := range sets {
+		t.Run(set.Name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			Run([]string{"podlint", "check", "--no-config", set.Dir}, strings.NewReader(""), &out, &errb)
+			text := out.String()
+			i := strings.LastIndex(text, "\nrule ")
+			if i < 0 {
+				t.Fatalf("no per-rule summary at the end of the output")
+			}
+			summary := strings.Split(strings.TrimSpace(text[i:]), "\n")
+			t.Logf("summary:\n%s", strings.Join(summary, "\n"))
+			const screen = 24
+			if len(summary) > screen {
+				t.Errorf("the summary is %d lines, more than a screen", len(summary))
+			}
+			errorsSeen, seenOther := false, false
+			for _, l := range summary[1:] {
+				f := strings.Fields(l)
+				if len(f) < 3 {
+					break
+				}
+				if f[2] != "error" {
+					seenOther = true
+				} else if seenOther {
+					t.Errorf("an error row comes after other severities: %q", l)
+				} else {
+					errorsSeen = true
+				}
+			}
+			if !errorsSeen {
+				t.Logf("no errors in %s", set.Name)
+			}
+
+			var js bytes.Buffer
+			Run([]string{"podlint", "check", "--no-config", "-f", "json", set.Dir}, strings.NewReader(""), &js, &errb)
+			var rep struct {
+				Findings []struct{ ID, Message string }
+			}
+			if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range rep.Findings {
+				if n := len([]rune(f.Message)); n > 110 {
+					t.Errorf("%s headline of %d characters: %q", f.ID, n, f.Message)
+				}
+			}
+		})
 	}
 }
