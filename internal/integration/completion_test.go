@@ -134,11 +134,15 @@ func TestZshFishCompletion(t *testing.T) {
 		if _, err := exec.LookPath("fish"); err != nil {
 			t.Skip("fish is not installed")
 		}
-		cmd := exec.Command("fish", "--no-config", "-c", `podlint completion fish | source; complete -C "podlint ch"; complete -C "podlint check --fa"`)
+		cmd := exec.Command("fish", "--no-config", "-c", `podlint completion fish | source; complete -C "podlint ch"; complete -C "podlint check --fa"; echo ---; complete -C "podlint check -f sa"; complete -C "podlint check --enable liveness-kills-b"`)
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
-		if err != nil || strings.Fields(string(out))[0] != "check" || !slices.Contains(strings.Fields(string(out)), "--fail-on") {
+		words, values, _ := strings.Cut(string(out), "---")
+		if err != nil || strings.Fields(words)[0] != "check" || !slices.Contains(strings.Fields(words), "--fail-on") {
 			t.Errorf("fish completes %q (%v); want check, then --fail-on", out, err)
+		}
+		if got := strings.Fields(values); !slices.Equal(got, []string{"sarif", "liveness-kills-before-ready"}) {
+			t.Errorf("fish completes flag values %q; want sarif, then liveness-kills-before-ready", got)
 		}
 	})
 }
