@@ -14,15 +14,6 @@ import (
 var ProbeHandlerInvalid = &Rule{
 	ID: "PL114", Name: "probe-handler-invalid", Title: "probe handler is missing, ambiguous or malformed",
 	Severity: finding.Error,
-	Doc: `A probe needs exactly one handler: ` + "`exec`" + `, ` + "`httpGet`" + `, ` + "`tcpSocket`" + ` or ` + "`grpc`" + `. The API server
-rejects a probe with none (` + "`must specify a handler type`" + `) or several
-(` + "`may not specify more than 1 handler type`" + `), an ` + "`exec`" + ` probe with an empty command, a port
-outside 1–65535, an HTTP scheme other than HTTP or HTTPS, and a port given as a string that is not
-a valid port name. The last one is easy to write by accident: ` + "`port: \"8080\"`" + ` is a *name*, and
-port names must contain a letter, so the Pod is rejected.
-
-**Fix:** keep one handler; write numeric ports without quotes (` + "`port: 8080`" + `) or use the name of a
-port the container declares (` + "`port: http`" + `).`,
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
 			checkProbeHandler(p, pr)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/podlint/podlint/analyzer"
@@ -42,7 +43,7 @@ line a finding points at.`,
 				failedSARIF(c, env, err)
 				return err
 			}
-			if !validFormat(s.format) {
+			if !slices.Contains(report.Formats, s.format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s%s", s.format, strings.Join(report.Formats, ", "), didYouMean(s.format, report.Formats))}
 			}
 			srcs, hints, errs := s.sources(c, env)
@@ -81,15 +82,6 @@ line a finding points at.`,
 			return nil
 		},
 	}
-}
-
-func validFormat(f string) bool {
-	for _, x := range report.Formats {
-		if f == x {
-			return true
-		}
-	}
-	return false
 }
 
 // failedSARIF writes a SARIF log that says the run failed when a usage or

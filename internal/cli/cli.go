@@ -43,7 +43,8 @@ func version() string {
 	return "devel"
 }
 
-// usageError marks errors that exit with ExitError after printing usage help.
+// exitError is an error that ends the run with its exit code (ExitError for
+// usage, configuration and I/O problems) after printing its message.
 type exitError struct {
 	code int
 	msg  string
@@ -81,6 +82,12 @@ type runEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
+}
+
+// App returns the command and flag definitions with no input or output
+// attached, for the documentation generator (internal/gendocs).
+func App() *ucli.App {
+	return newApp(&runEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
 }
 
 func newApp(env *runEnv) *ucli.App {
@@ -299,6 +306,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	}
 
 	// Rule selection: defaults, then the config, then flags.
+	s.an.Rules = rules.All
 	s.an.Severity = map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		if !r.DefaultOff {
@@ -486,7 +494,7 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 			continue
 		}
 		if tooBig {
-			errs = append(errs, fmt.Errorf("standard input is larger than --max-file-size (%d bytes)", s.an.Limits.MaxFileSize))
+			errs = append(errs, errors.New(analyzer.TooBig("standard input", s.an.Limits.MaxFileSize)))
 			continue
 		}
 		srcs = append(srcs, manifest.Source{Path: c.String("stdin-filename"), Data: data, Explicit: true})

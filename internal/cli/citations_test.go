@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,25 +8,6 @@ import (
 
 	"github.com/podlint/podlint/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite generated docs")
-
-// TestRulesMarkdownUpToDate fails when docs/rules.md no longer matches
-// `podlint rules --format markdown`.
-func TestRulesMarkdownUpToDate(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "rules.md")
-	want := RulesMarkdown()
-	if *update {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil || string(got) != want {
-		t.Errorf("%s is stale: run go test ./internal/cli -run TestRulesMarkdownUpToDate -update", path)
-	}
-}
 
 // TestDocsCiteRealRules: every rule the README and docs/ mention exists,
 // and where a name follows the ID (`PL101 liveness-kills-before-ready`,
