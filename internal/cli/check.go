@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,6 +21,8 @@ func checkCommand(env *runEnv) *ucli.Command {
 		&ucli.BoolFlag{Name: "brief", Usage: "text format: print one line per finding, without source line and detail"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
+		&ucli.StringFlag{Name: "category", Usage: "SARIF analysis category `NAME` (automationDetails.id): code scanning keeps runs of different categories apart"},
+		&ucli.StringFlag{Name: "src-root", Usage: "make sarif, github, junit, codeclimate and markdown paths relative to `DIR` (default: the working directory)"},
 	}, commonFlags()...)
 	return &ucli.Command{
 		Name:      "check",
@@ -46,6 +49,15 @@ line a finding points at.`,
 			if !slices.Contains(report.Formats, s.format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s%s", s.format, strings.Join(report.Formats, ", "), didYouMean(s.format, report.Formats))}
 			}
+			srcRoot := s.workDir
+			if r := c.String("src-root"); r != "" {
+				if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+					return &exitError{ExitError, fmt.Sprintf("--src-root %q is not a directory", r)}
+				}
+				if srcRoot, err = filepath.Abs(r); err != nil {
+					return &exitError{ExitError, fmt.Sprintf("--src-root %q: %v", r, err)}
+				}
+			}
 			srcs, hints, errs := s.sources(c, env)
 			res, runErrs := analyzer.Run(&s.an, srcs)
 			errs = append(errs, runErrs...)
@@ -61,8 +73,9 @@ line a finding points at.`,
 				errTexts = append(errTexts, e.Error())
 			}
 			werr := report.Write(out, s.format, res, report.Options{
-				Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
-				Width: s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
+				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+				Category: c.String("category"),
+				Width:    s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
 			})
 			if cerr := closeOut(); werr == nil {
 				werr = cerr
@@ -98,7 +111,7 @@ func failedSARIF(c *ucli.Context, env *runEnv, err error) {
 	}
 	defer closeOut()
 	wd, _ := os.Getwd()
-	report.Write(out, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Errors: []string{err.Error()}})
+	report.Write(out, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}})
 }
 
 func failing(res *finding.Result, level finding.Severity) bool {
