@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
+	kjson "sigs.k8s.io/json"
 )
 
 // Parse loads one file's bytes. It never panics on bad input: everything
@@ -337,7 +337,10 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 		targetPath = path.Field("spec").Field("template")
 	}
 	typed := reflect.New(k.typ)
-	if !decodeInto(doc, target, typed, conv, lim, obj, res) {
+	conv.customResource = k == &genericTemplate
+	ok := decodeInto(doc, target, typed, conv, lim, obj, res)
+	conv.customResource = false
+	if !ok {
 		return
 	}
 	obj.Typed = typed.Interface()
@@ -399,7 +402,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 		return true // convert stored every value already
 	}
 	v.Elem().SetZero()
-	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(conv.buf, v.Interface()); err != nil {
 		res.Problems = append(res.Problems, Problem{Rule: RuleInvalidManifest, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
 			Message: "cannot decode " + obj.Ref.Kind + ": " + strings.TrimPrefix(err.Error(), "json: ")})
 		return false
