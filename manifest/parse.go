@@ -257,13 +257,40 @@ func normalizeEncoding(data []byte) ([]byte, *Problem) {
 
 var helmAction = regexp.MustCompile(`\{\{-?\s*(\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\.Template|include\s|template\s|toYaml|tpl\s|if\s|range\s|with\s|end\s*-?\}\}|define\s|else)`)
 
-// helmLine returns the first line that holds a Helm template action, or 0.
-// Go templates inside string values (Prometheus alert texts use
-// `{{ $labels.pod }}`) are not Helm templates and do not count.
+// helmLine returns the first line where Helm template syntax makes up the
+// YAML structure of a document, or 0. Template text inside a string value
+// is data, not a template to render: a ConfigMap holding an alert text
+// (`{{ $labels.pod }}`), Istio's injector templates or rendered `linkerd
+// install` output keep their `{{` in quoted and block scalars. A document
+// with `{{` is a Helm template when it does not parse as YAML (the line
+// heuristic then names the line), when a key holds `{{`, when `{{ … }}`
+// parses as a flow mapping (`replicas: {{ .Values.n }}`), or when a plain
+// (unquoted) value holds a Helm action (`name: {{ .Release.Name }}-web`).
 func helmLine(data []byte) int {
 	if !bytes.Contains(data, []byte("{{")) {
 		return 0
 	}
+	for _, c := range splitDocuments(data, 0) {
+		if !bytes.Contains(c.data, []byte("{{")) {
+			continue
+		}
+		var root yaml.Node
+		if err := parseYAML(c.data, &root); err != nil {
+			if line := helmActionLine(c.data); line > 0 {
+				return line + c.line - 1
+			}
+			continue // a syntax error of its own: PL001 reports it
+		}
+		if line := helmNode(&root, 0); line > 0 {
+			return line + c.line - 1
+		}
+	}
+	return 0
+}
+
+// helmActionLine returns the first line of a document that does not parse
+// which starts with `{{` or holds a Helm action, or 0.
+func helmActionLine(data []byte) int {
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -275,6 +302,39 @@ func helmLine(data []byte) int {
 		}
 		if bytes.HasPrefix(t, []byte("{{")) || helmAction.Match(l) {
 			return line
+		}
+	}
+	return 0
+}
+
+// helmNode returns the line of the first node under n that is template
+// syntax in YAML structure, or 0. Aliases are not followed: their targets
+// are walked where they are defined.
+func helmNode(n *yaml.Node, depth int) int {
+	if depth > 10000 {
+		return 0 // yaml.v3 refuses deeper documents anyway
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Style == 0 && helmAction.MatchString(n.Value) {
+			return n.Line
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
+				return k.Line // {{ x }} read as a flow mapping with a mapping key
+			}
+			if k.Kind == yaml.ScalarNode && strings.Contains(k.Value, "{{") {
+				return k.Line
+			}
+		}
+		fallthrough
+	default:
+		for _, c := range n.Content {
+			if line := helmNode(c, depth+1); line > 0 {
+				return line
+			}
 		}
 	}
 	return 0
