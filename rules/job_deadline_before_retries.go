@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -163,14 +164,19 @@ func durText(s float64) string {
 	return timeline.FormatSeconds(s) + " (" + minutesText(s) + ")"
 }
 
-// minutesText prints seconds as "10m30s", "2h5m" ("45s" below a minute).
+// minutesText prints seconds as "10m30s", "2h5m", "3d4h" ("45s" below a
+// minute): spans of a day or more count days, not hundreds of hours.
 func minutesText(s float64) string {
 	if s < 60 || math.IsInf(s, 0) || s > 1e12 {
 		return timeline.FormatSeconds(s)
 	}
 	m, sec := int64(s)/60, math.Mod(s, 60)
 	h, m := m/60, m%60
+	d, h := h/24, h%24
 	var b strings.Builder
+	if d > 0 {
+		b.WriteString(sprintf("%dd", d))
+	}
 	if h > 0 {
 		b.WriteString(sprintf("%dh", h))
 	}
@@ -182,6 +188,10 @@ func minutesText(s float64) string {
 	}
 	return b.String()
 }
+
+// number prints a count as written in the manifest: 2147483647, never
+// 2.147483647e+09 as %g would.
+func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 func plural(n int64, one, many string) string {
 	if n == 1 {

@@ -19,8 +19,8 @@ var SidecarReadinessGatesPod = &Rule{
 			detect := ""
 			if tc := p.tlContainer(c); tc != nil && tc.Readiness != nil {
 				rp := tc.Readiness
-				detect = sprintf(" (%s after it stops answering: failureThreshold %g × periodSeconds %s)",
-					intervalText(rp.NotReadyDetection.Interval), rp.FailureThreshold.V, timeline.FormatSeconds(rp.Period.V))
+				detect = sprintf(" (%s after it stops answering: failureThreshold %s × periodSeconds %s)",
+					intervalText(rp.NotReadyDetection.Interval), number(rp.FailureThreshold.V), timeline.FormatSeconds(rp.Period.V))
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
 				Message: sprintf("readiness probe of sidecar %q gates the Pod's readiness like an app container's: when it fails%s the whole Pod turns NotReady and leaves its Services' endpoints, even while %s %s healthy; keep it if the app cannot serve without %q, otherwise remove it (a startupProbe still orders start-up)",

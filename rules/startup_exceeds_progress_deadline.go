@@ -133,12 +133,12 @@ func readyCause(c *timeline.Container) (string, workload.Path) {
 		if sp.FailureThreshold.Set {
 			path = sp.FailureThreshold.Path
 		}
-		return sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s",
-			name, durText(sp.MaxBudget.Lo), timeline.FormatSeconds(sp.InitialDelay.V), sp.FailureThreshold.V, timeline.FormatSeconds(sp.Period.V)), path
+		return sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s",
+			name, durText(sp.MaxBudget.Lo), timeline.FormatSeconds(sp.InitialDelay.V), number(sp.FailureThreshold.V), timeline.FormatSeconds(sp.Period.V)), path
 	case c.Readiness != nil && c.Liveness != nil && c.Liveness.KillDecision.Hi >= c.Readiness.InitialDelay.V:
 		lp := c.Liveness
-		return sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s, and its readiness probe passes up to %s after that",
-			name, durText(lp.KillDecision.Hi), timeline.FormatSeconds(lp.InitialDelay.V), lp.FailureThreshold.V, timeline.FormatSeconds(lp.Period.V),
+		return sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s, and its readiness probe passes up to %s after that",
+			name, durText(lp.KillDecision.Hi), timeline.FormatSeconds(lp.InitialDelay.V), number(lp.FailureThreshold.V), timeline.FormatSeconds(lp.Period.V),
 			durText(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
 	case c.Readiness != nil:
 		rp := c.Readiness
