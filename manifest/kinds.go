@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -57,6 +58,40 @@ func lookupKind(apiVersion, kind string) *kindInfo {
 		group = apiVersion[:i]
 	}
 	return workloadKinds[group][kind]
+}
+
+// servedAs returns the apiVersion a built-in workload kind is served as,
+// or "" when kind is no built-in workload kind. extensions/v1beta1 is left
+// out: it is long gone, and apps/v1 is the current version of its kinds.
+func servedAs(kind string) string {
+	switch {
+	case workloadKinds[""][kind] != nil:
+		return "v1"
+	case workloadKinds["apps"][kind] != nil:
+		return "apps/v1"
+	case workloadKinds["batch"][kind] != nil:
+		return "batch/v1"
+	}
+	return ""
+}
+
+// kindMismatch explains why the API server serves no kind of that name in
+// apiVersion, for a built-in workload kind written with the apiVersion of
+// another built-in group (`kind: Pod` in apps/v1, a Deployment in v1), or
+// returns "". Kinds of other groups are custom resources, which podlint
+// cannot check.
+func kindMismatch(apiVersion, kind string) string {
+	group, builtin := "", false
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		group = apiVersion[:i]
+	}
+	_, builtin = workloadKinds[group]
+	want := servedAs(kind)
+	if !builtin || want == "" || lookupKind(apiVersion, kind) != nil {
+		return ""
+	}
+	return fmt.Sprintf("kind %s is not served by apiVersion %s: kubectl fails with `no matches for kind %q in version %q` and nothing is created; %s is in %s: write apiVersion: %s",
+		kind, apiVersion, kind, apiVersion, kind, want, want)
 }
 
 // IsWorkloadKind reports whether podlint decodes kind natively.

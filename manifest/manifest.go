@@ -22,6 +22,7 @@ const (
 	RuleDuplicateKey    = "duplicate-key"
 	RuleHelmTemplate    = "helm-template"
 	RuleLimitExceeded   = "limit-exceeded"
+	RuleAPIValidation   = "api-validation"
 )
 
 // Problem is something wrong with the input itself, already positioned.

@@ -376,6 +376,14 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 	target := node
 	targetPath := path
 	if k == nil {
+		if msg := kindMismatch(apiVersion, kind); msg != "" {
+			at := node
+			if _, v := lookupKey(node, "apiVersion", doc.maxDepth); v != nil {
+				at = v
+			}
+			res.Problems = append(res.Problems, Problem{Rule: RuleAPIValidation, Line: at.Line + doc.LineOffset, Column: at.Column, Object: &obj.Ref, Message: msg})
+			return
+		}
 		// Any other object whose spec.template.spec is a Pod spec (an Argo
 		// Rollout, an OpenKruise CloneSet, …) is linted through its template.
 		tmpl := childAt(childAt(node, "spec", doc.maxDepth), "template", doc.maxDepth)
