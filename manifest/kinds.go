@@ -221,5 +221,11 @@ func normalizeGeneric(o *Object, path workload.Path) {
 			}
 		}
 	}
-	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), &t.Spec)
+	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
+	spec := &t.Spec
+	if o.Custom.defaults != nil {
+		spec = t.Spec.DeepCopy()
+		o.Custom.defaults(spec)
+	}
+	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), spec)
 }

@@ -114,6 +114,8 @@ type Object struct {
 	TemplatePath workload.Path
 	// Workload is nil for objects that are not workloads.
 	Workload *workload.Workload
+	// Custom is set for a custom resource linted through its template.
+	Custom *CustomKind
 	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
 	// …, or *corev1.PodTemplateSpec for a custom resource).
 	Typed any

@@ -17,7 +17,9 @@ var APIValidation = &Rule{
 	Severity: finding.Error,
 	Check: func(p *Pass) {
 		checkSelector(p)
-		checkNegativeProbeFields(p)
+		if p.PodValidated() {
+			checkNegativeProbeFields(p)
+		}
 	},
 }
 
