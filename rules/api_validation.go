@@ -113,4 +113,3 @@ func checkNegativeProbeFields(p *Pass) {
 		}
 	}
 }
-
