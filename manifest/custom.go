@@ -23,13 +23,16 @@ type CustomKind struct {
 	// say "the API server rejects the Pod" do not apply: Knative fills in
 	// container names and probe ports before any Pod exists.
 	PodsFromTemplate bool
+	// jobTarget is set for a KEDA ScaledJob, whose Job spec is at
+	// spec.jobTargetRef (its Pod template at spec.jobTargetRef.template).
+	jobTarget bool
 	// defaults applies what the operator's webhook fills in before Pods
 	// are made, to the spec the rules read (never to the decoded object).
 	defaults func(*corev1.PodSpec)
 }
 
-// knownCustomKinds are the custom resources with a Pod template in
-// spec.template that podlint knows, by group and kind.
+// knownCustomKinds are the custom resources with a Pod template that
+// podlint knows, by group and kind.
 var knownCustomKinds = map[string]map[string]*CustomKind{
 	"serving.knative.dev": {
 		"Service":       {Product: "Knative Service", defaults: knativeDefaults},
@@ -37,6 +40,9 @@ var knownCustomKinds = map[string]map[string]*CustomKind{
 	},
 	"argoproj.io": {
 		"Rollout": {Product: "Argo Rollout", PodsFromTemplate: true},
+	},
+	"keda.sh": {
+		"ScaledJob": {Product: "KEDA ScaledJob", PodsFromTemplate: true, jobTarget: true},
 	},
 	"apps.kruise.io": {
 		"CloneSet":    {Product: "OpenKruise CloneSet", PodsFromTemplate: true},

@@ -2,8 +2,11 @@ package manifest
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	batchv1 "k8s.io/api/batch/v1"
 )
 
 // TestKnownCustomKindsDocumented: docs/custom-resources.md has a row for
@@ -78,5 +81,48 @@ spec:
 	}
 	if len(res.Problems) != 0 {
 		t.Errorf("problems: %+v", res.Problems)
+	}
+}
+
+// TestScaledJob: a KEDA ScaledJob is linted as the Job KEDA makes from
+// spec.jobTargetRef, decoded as the API server would decode that Job spec.
+func TestScaledJob(t *testing.T) {
+	src := `apiVersion: keda.sh/v1alpha1
+kind: ScaledJob
+metadata: {name: worker, annotations: {podlint.dev/expected-startup: 5s}}
+spec:
+  pollingInterval: 30
+  jobTargetRef:
+    backoffLimit: 2
+    template:
+      spec:
+        restartPolicy: Never
+        containers: [{name: w, image: worker, livenessProbe: {exec: {command: ["true"]}}}]
+`
+	res := Parse("scaledjob.yaml", []byte(src), DefaultLimits)
+	if len(res.Objects) != 1 || res.Objects[0].Workload == nil || len(res.Problems) != 0 {
+		t.Fatalf("objects: %+v, problems: %+v", res.Objects, res.Problems)
+	}
+	o := res.Objects[0]
+	w := o.Workload
+	if w.Job == nil || w.JobPath != "spec.jobTargetRef" || w.SpecPath != "spec.jobTargetRef.template.spec" || *w.Job.BackoffLimit != 2 {
+		t.Errorf("workload: job %v at %q, spec at %q", w.Job, w.JobPath, w.SpecPath)
+	}
+	if w.Annotations["podlint.dev/expected-startup"] != "5s" || o.Custom == nil || !o.Custom.PodsFromTemplate {
+		t.Errorf("annotations %v, custom %+v", w.Annotations, o.Custom)
+	}
+	var want struct {
+		Spec struct {
+			JobTargetRef batchv1.JobSpec `json:"jobTargetRef"`
+		} `json:"spec"`
+	}
+	if err := kubectlDecode([]byte(src), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&want.Spec.JobTargetRef, o.Typed) {
+		t.Errorf("decoded Job spec differs from the API server's")
+	}
+	if pos, exact := o.Doc.Locate(w.JobPath.Field("backoffLimit")); pos.Line != 7 || !exact {
+		t.Errorf("backoffLimit located at %+v (exact %v), want line 7", pos, exact)
 	}
 }

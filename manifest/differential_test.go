@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/testcorpus"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	kjson "sigs.k8s.io/json"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -168,16 +169,22 @@ func differential(t *testing.T, set testcorpus.Set, mutate func([]byte) []byte) 
 				continue
 			}
 			if o.Workload != nil && !IsWorkloadKind(o.Ref.APIVersion, o.Ref.Kind) {
+				// A custom resource: its template, or a ScaledJob's Job spec.
 				var want struct {
 					Spec struct {
-						Template corev1.PodTemplateSpec `json:"template"`
+						Template     corev1.PodTemplateSpec `json:"template"`
+						JobTargetRef batchv1.JobSpec        `json:"jobTargetRef"`
 					} `json:"spec"`
 				}
 				if err := kubectlDecode(text, &want); err != nil {
 					t.Errorf("%s doc %d %s: sigs.k8s.io/yaml: %v", path, o.Doc.Index, o.Path, err)
 					continue
 				}
-				if !reflect.DeepEqual(&want.Spec.Template, o.Typed) {
+				var wantTyped any = &want.Spec.Template
+				if _, ok := o.Typed.(*batchv1.JobSpec); ok {
+					wantTyped = &want.Spec.JobTargetRef
+				}
+				if !reflect.DeepEqual(wantTyped, o.Typed) {
 					t.Errorf("%s doc %d %s (%s): template differs from sigs.k8s.io/yaml", path, o.Doc.Index, o.Path, o.Ref.Kind)
 				}
 				compared++

@@ -205,10 +205,36 @@ func normalizeCronJob(o *Object, path workload.Path) {
 	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, jp.Field("spec")
 }
 
+// jobTargetTemplate decodes the Job spec of a KEDA ScaledJob.
+var jobTargetTemplate = kindInfo{reflect.TypeFor[batchv1.JobSpec](), normalizeJobTarget}
+
+// normalizeJobTarget handles a KEDA ScaledJob: only its Job spec was
+// decoded (path is spec.jobTargetRef), and KEDA runs Jobs made from it.
+func normalizeJobTarget(o *Object, path workload.Path) {
+	j := o.Typed.(*batchv1.JobSpec)
+	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
+	tp := path.Field("template")
+	w := setWorkload(o, customMeta(o), &j.Template.ObjectMeta, tp, tp.Field("spec"), &j.Template.Spec)
+	w.Job, w.JobPath = j, path
+}
+
 // normalizeGeneric handles a custom resource: only its template was decoded
 // (path is the template's path), and its own metadata comes from the nodes.
 func normalizeGeneric(o *Object, path workload.Path) {
 	t := o.Typed.(*corev1.PodTemplateSpec)
+	meta := customMeta(o)
+	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
+	spec := &t.Spec
+	if o.Custom.defaults != nil {
+		spec = t.Spec.DeepCopy()
+		o.Custom.defaults(spec)
+	}
+	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), spec)
+}
+
+// customMeta is a custom resource's own metadata, read from the nodes (its
+// template is all that is decoded): name, namespace and annotations.
+func customMeta(o *Object) *metav1.ObjectMeta {
 	meta := &metav1.ObjectMeta{Name: o.Ref.Name, Namespace: o.Ref.Namespace}
 	if md := childAt(o.Node, "metadata", o.Doc.maxDepth); md != nil {
 		if an := childAt(md, "annotations", o.Doc.maxDepth); an != nil {
@@ -221,11 +247,5 @@ func normalizeGeneric(o *Object, path workload.Path) {
 			}
 		}
 	}
-	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
-	spec := &t.Spec
-	if o.Custom.defaults != nil {
-		spec = t.Spec.DeepCopy()
-		o.Custom.defaults(spec)
-	}
-	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), spec)
+	return meta
 }

@@ -385,8 +385,17 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 			return
 		}
 		// Any other object whose spec.template.spec is a Pod spec (an Argo
-		// Rollout, an OpenKruise CloneSet, …) is linted through its template.
-		tmpl := childAt(childAt(node, "spec", doc.maxDepth), "template", doc.maxDepth)
+		// Rollout, an OpenKruise CloneSet, …) is linted through its template;
+		// a KEDA ScaledJob through the Job spec at spec.jobTargetRef.
+		k = &genericTemplate
+		targetPath = path.Field("spec").Field("template")
+		spec := childAt(node, "spec", doc.maxDepth)
+		if customKind(apiVersion, kind).jobTarget {
+			k = &jobTargetTemplate
+			targetPath = path.Field("spec").Field("jobTargetRef")
+			spec = childAt(spec, "jobTargetRef", doc.maxDepth)
+		}
+		tmpl := childAt(spec, "template", doc.maxDepth)
 		if tmpl == nil || tmpl.Kind != yaml.MappingNode {
 			return
 		}
@@ -400,12 +409,13 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 		if !decodeInto(doc, node, reflect.Value{}, conv, lim, obj, res) {
 			return
 		}
-		k = &genericTemplate
 		target = tmpl
-		targetPath = path.Field("spec").Field("template")
+		if k == &jobTargetTemplate {
+			target = spec
+		}
 	}
 	typed := reflect.New(k.typ)
-	conv.customResource = k == &genericTemplate
+	conv.customResource = k == &genericTemplate || k == &jobTargetTemplate
 	ok := decodeInto(doc, target, typed, conv, lim, obj, res)
 	conv.customResource = false
 	if !ok {
