@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 
@@ -91,7 +92,7 @@ func networkCall(name string, words []string) string {
 	}
 	for _, w := range words[1:] {
 		if m := urlRE.FindString(w); m != "" {
-			return sprintf("%s with a %s URL", name, m[:len(m)-3])
+			return fmt.Sprintf("%s with a %s URL", name, m[:len(m)-3])
 		}
 	}
 	return ""
