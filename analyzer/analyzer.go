@@ -12,6 +12,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 )
@@ -42,6 +43,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	type out struct {
 		findings []finding.Finding
 		sum      finding.Summary
+		part     *filePart
 		err      error
 	}
 	results := make([]out, len(srcs))
@@ -52,8 +54,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, s, err := cfg.source(srcs[i])
-				results[i] = out{f, s, err}
+				f, s, part, err := cfg.source(srcs[i])
+				results[i] = out{f, s, part, err}
 			}
 		}()
 	}
@@ -65,8 +67,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 
 	res := &finding.Result{}
 	var errs []error
+	parts := make([]*filePart, 0, len(results))
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
+		parts = append(parts, r.part)
 		res.Summary.Files += r.sum.Files
 		res.Summary.Objects += r.sum.Objects
 		res.Summary.Workloads += r.sum.Workloads
@@ -74,6 +78,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			errs = append(errs, r.err)
 		}
 	}
+	// The files are one release: the cross-object rules run over all of them.
+	res.Findings = cfg.releaseFindings(parts, res.Findings)
 	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
 		if finding.Less(&a, &b) {
 			return -1
@@ -86,20 +92,20 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	return res, errs
 }
 
-func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
 	data := src.Data
 	if data == nil {
 		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
 		if err != nil {
-			return nil, finding.Summary{}, err
+			return nil, finding.Summary{}, nil, err
 		}
 		if tooBig {
-			return cfg.tooBig(src), finding.Summary{Files: 1}, nil
+			return cfg.tooBig(src), finding.Summary{Files: 1}, nil, nil
 		}
 		data = d
 	}
-	f, s := cfg.File(src.Path, data, src.Explicit)
-	return f, s, nil
+	f, s, part := cfg.file(src.Path, data, src.Explicit)
+	return f, s, part, nil
 }
 
 func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
@@ -112,11 +118,19 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 		Message:  fmt.Sprintf("file is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)}}
 }
 
-// File lints one file's bytes. explicit files were named by the user, so an
-// empty one is worth a finding.
+// File lints one file's bytes as a run of its own: its objects are the
+// release the cross-object rules see. explicit files were named by the
+// user, so an empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
+	f, sum, part := cfg.file(path, data, explicit)
+	return cfg.releaseFindings([]*filePart{part}, f), sum
+}
+
+// file lints one file's bytes with the single-object rules and returns
+// its part of the release.
+func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File)}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File), part: &filePart{}}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
@@ -126,13 +140,17 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
+		ro := fl.part.part.Add(o, cfg.Limits)
 		if o.Workload == nil {
+			if ro != nil && len(ro.Annotations) > 0 {
+				fl.releaseAnnotations(o, ro)
+			}
 			continue
 		}
 		sum.Workloads++
-		fl.object(o)
+		fl.object(o, ro)
 	}
-	return fl.finish(), sum
+	return fl.finish(), sum, fl.part
 }
 
 type fileLinter struct {
@@ -140,6 +158,7 @@ type fileLinter struct {
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
+	part     *filePart // for the cross-object rules
 }
 
 func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
@@ -155,8 +174,9 @@ func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Loc
 	return &fl.findings[len(fl.findings)-1]
 }
 
-// object runs every enabled rule over one workload.
-func (fl *fileLinter) object(o *manifest.Object) {
+// object runs every enabled rule over one workload; ro is its entry in
+// the release view.
+func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline
 	var tlPanic any
@@ -179,6 +199,9 @@ func (fl *fileLinter) object(o *manifest.Object) {
 		return tl
 	}
 	objSup := annotationSuppressions(o)
+	for _, s := range objSup {
+		s.objAt = ro.At.Location
+	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
 	for _, r := range rules.All {
@@ -293,6 +316,10 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 	}
 	if s.reason == "" {
 		fl.add(rules.SuppressionMissingReason, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) gives no reason; write why the finding does not apply after the rule name", s.rule.ID, s.rule.Name), nil)
+	}
+	if isRelease(s.rule) {
+		fl.deferSuppression(s) // used or not is known at the end of the run
+		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
 		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) matches no finding; remove it so it cannot hide a future one", s.rule.ID, s.rule.Name), nil)

@@ -21,6 +21,7 @@ type suppression struct {
 	line   int // for comments: the line whose findings it suppresses
 	pos    manifest.Pos
 	obj    *finding.ObjectRef // for annotations: the object it covers
+	objAt  finding.Location   // for annotations: where that object starts
 	used   bool
 }
 
@@ -79,27 +80,32 @@ func scanComments(f *manifest.File) []*suppression {
 // its pod template.
 func annotationSuppressions(o *manifest.Object) []*suppression {
 	var out []*suppression
-	add := func(ann map[string]string, metaPath string) {
-		keys := make([]string, 0, len(ann))
-		for k := range ann {
-			if strings.HasPrefix(k, AnnotationPrefix) {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			name := strings.TrimPrefix(k, AnnotationPrefix)
-			pos, _ := o.Doc.Locate(manifest.Field(manifest.Field(metaPath, "annotations"), k))
-			// Point at the key, not the value: it is the key that names the rule.
-			pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
-			out = append(out, &suppression{name: name, rule: rules.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
-		}
-	}
 	if o.Meta != nil {
-		add(o.Meta.Annotations, manifest.Field(o.Path, "metadata"))
+		out = append(out, annotationSuppressionsOf(o, o.Meta.Annotations, manifest.Field(o.Path, "metadata"))...)
 	}
 	if o.TemplateMeta != nil && o.TemplateMeta != o.Meta {
-		add(o.TemplateMeta.Annotations, manifest.Field(o.TemplatePath, "metadata"))
+		out = append(out, annotationSuppressionsOf(o, o.TemplateMeta.Annotations, manifest.Field(o.TemplatePath, "metadata"))...)
+	}
+	return out
+}
+
+// annotationSuppressionsOf reads the ignore-check annotations of one
+// metadata block of o.
+func annotationSuppressionsOf(o *manifest.Object, ann map[string]string, metaPath string) []*suppression {
+	var out []*suppression
+	keys := make([]string, 0, len(ann))
+	for k := range ann {
+		if strings.HasPrefix(k, AnnotationPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, AnnotationPrefix)
+		pos, _ := o.Doc.Locate(manifest.Field(manifest.Field(metaPath, "annotations"), k))
+		// Point at the key, not the value: it is the key that names the rule.
+		pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
+		out = append(out, &suppression{name: name, rule: rules.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
 	}
 	return out
 }

@@ -49,4 +49,11 @@ var All = []*Rule{
 	OrderedRolloutBlocks,
 	ActiveDeadlineOnController,
 	BestEffortQoS,
+	RolloutCannotSurge,
+	RWOClaimRollingUpdate,
+	PDBBlocksDrain,
+	ServicePortNotDeclared,
+	ServiceWithoutReadiness,
+	CronJobOverlap,
+	ReadinessProbeInJob,
 }

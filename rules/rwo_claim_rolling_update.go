@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+	"github.com/podlint/podlint/timeline"
+	corev1 "k8s.io/api/core/v1"
+)
+
+var RWOClaimRollingUpdate = &Rule{
+	ID: "PL702", Name: "rwo-claim-rolling-update", Title: "rolling update of a Deployment whose Pods share a single-node claim",
+	Severity: finding.Warning,
+	Doc: `Every Pod of a Deployment mounts the same PersistentVolumeClaim when its template names one in
+` + "`volumes[].persistentVolumeClaim.claimName`" + `. A RollingUpdate creates the new Pod while old Pods still run
+and removes old Pods only as far as ` + "`maxUnavailable`" + ` allows (resolved as ` + "`ResolveFenceposts`" + ` does, see
+[docs/semantics.md#rollout-fenceposts](../semantics.md#rollout-fenceposts)). With a claim that only one node
+or one Pod may use, the new Pod waits for the old ones and the old ones wait for the new one:
+
+* ` + "`ReadWriteOncePod`" + `: the scheduler does not place a second Pod using the claim while one exists, so
+  the new Pod stays Pending: the rollout always stalls;
+* ` + "`ReadWriteOnce`" + `: the volume attaches to one node; when the scheduler places the new Pod on another
+  node, its volume cannot attach (` + "`Multi-Attach error`" + `) while the old Pods use it there, and the rollout
+  stalls (see [docs/semantics.md#access-modes](../semantics.md#access-modes)).
+
+The rollout is stuck until ` + "`progressDeadlineSeconds`" + ` marks it failed; it does not roll back. It can
+finish only when ` + "`maxUnavailable`" + ` lets the controller remove every old Pod first (it resolves to at
+least the replicas): the rule is silent then, and for claims that also allow ` + "`ReadWriteMany`" + ` or
+` + "`ReadOnlyMany`" + `. The claim must be in the run: without it, the access mode is unknown and the rule is
+silent.
+
+**Fix:** ` + "`strategy: {type: Recreate}`" + ` (old Pods are gone before the new one starts), or a StatefulSet
+with ` + "`volumeClaimTemplates`" + ` (one claim per Pod), or a claim with ` + "`ReadWriteMany`" + ` storage.`,
+	Release: func(p *ReleasePass) {
+		for _, ns := range p.View.Namespaces() {
+			for _, w := range ns.Workloads {
+				if !w.Deployment || w.Strategy != "RollingUpdate" || len(w.Claims) == 0 {
+					continue
+				}
+				lo, hi, hpa := ns.ReplicaRange(w)
+				if hi < 1 {
+					continue
+				}
+				replicas := max(lo, 1)
+				_, unavail, err := timeline.Fenceposts(w.MaxSurge, w.MaxUnavailable, replicas)
+				if err != nil || unavail >= int64(replicas) {
+					continue
+				}
+				for _, c := range w.Claims {
+					pvc := ns.PVCs[c.Name]
+					if pvc == nil {
+						continue
+					}
+					rwop, rwo, shared := false, false, false
+					for _, m := range pvc.AccessModes {
+						switch m {
+						case corev1.ReadWriteOncePod:
+							rwop = true
+						case corev1.ReadWriteOnce:
+							rwo = true
+						case corev1.ReadWriteMany, corev1.ReadOnlyMany:
+							shared = true
+						}
+					}
+					if shared || (!rwop && !rwo) {
+						continue
+					}
+					count := sprintf("%d replicas", replicas)
+					if hpa != nil {
+						count = sprintf("%d replicas (minReplicas of HorizontalPodAutoscaler %q)", replicas, hpa.Ref.Name)
+					}
+					fence := sprintf("maxUnavailable %s resolves to %d of %s, so old Pods keep the claim until the new Pod is available", fencepostText(w.MaxUnavailable), unavail, count)
+					var msg string
+					if rwop {
+						msg = sprintf("claim %q is ReadWriteOncePod and this RollingUpdate Deployment starts a new Pod while an old one holds it: %s, and the new Pod stays Pending until the old one is gone: the rollout always stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
+					} else {
+						msg = sprintf("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
+					}
+					p.Report(ReleaseDiagnostic{At: c.At, Object: &w.Object, Message: msg,
+						Related: []release.Pos{related(pvc.AccessModesAt, "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt, "the Deployment's strategy")}})
+				}
+			}
+		}
+	},
+}

@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+var ServicePortNotDeclared = &Rule{
+	ID: "PL704", Name: "service-port-not-declared", Title: "a Service targets a port the Pods it selects do not declare",
+	Severity: finding.Warning,
+	Doc: `A Service port reaches its Pods on ` + "`targetPort`" + ` (default: the same number as ` + "`port`" + `). The endpoints
+controller resolves a **named** ` + "`targetPort`" + ` in each selected Pod's container ports (name and protocol,
+` + "`podutil.FindPort`" + `); a Pod that declares no port of that name is left out of the Service's endpoints for
+that port (see [docs/semantics.md#service-endpoints](../semantics.md#service-endpoints)). When no selected Pod
+declares it, the Service has no endpoints: connections are refused or time out although every Pod
+is Ready.
+
+A **numeric** ` + "`targetPort`" + ` is used as it is, declared or not (declaring container ports is
+informational), so a number that no selected container declares is reported as **info**, and only
+when the containers declare other ports: it is often a typo or a port changed on one side only.
+
+The rule looks at Services whose selector matches workloads of the same namespace in the run
+(` + "`matchLabels`" + ` semantics: every selector label must be on the Pod template). A Service without selector
+(endpoints managed by hand or by another controller) selects nothing, and Services whose Pods are
+not in the run are not judged.
+
+**Fix:** name the container port as the Service's ` + "`targetPort`" + ` says (` + "`ports: [{name: http, containerPort: 8080}]`" + `),
+or point ` + "`targetPort`" + ` at a declared port.`,
+	Release: func(p *ReleasePass) {
+		for _, ns := range p.View.Namespaces() {
+			for _, s := range ns.Services {
+				selected := ns.SelectedByService(s)
+				if len(selected) == 0 {
+					continue
+				}
+				for _, sp := range s.Ports {
+					reached := false
+					for _, w := range selected {
+						if len(servingContainers(w, sp)) > 0 {
+							reached = true
+							break
+						}
+					}
+					if reached {
+						continue
+					}
+					rel := []release.Pos{}
+					for i, w := range selected {
+						if i == 3 {
+							break
+						}
+						rel = append(rel, related(w.LabelsAt, "Pods of %s %q", w.Ref.Kind, w.Ref.Name))
+					}
+					if sp.TargetPort.Type == intstr.String {
+						p.Report(ReleaseDiagnostic{At: sp.At, Object: &s.Object, Related: rel,
+							Message: sprintf("Service %q port %d targets the port named %q, which no container of the Pods it selects (%s) declares: the endpoints controller finds no port in any Pod, so the Service has no endpoints for this port and connections fail although the Pods are Ready; name the container port %q or target a declared port",
+								s.Ref.Name, sp.Port, sp.TargetPort.StrVal, workloadNames(selected), sp.TargetPort.StrVal)})
+						continue
+					}
+					if !declaresPorts(selected) {
+						continue
+					}
+					p.Report(ReleaseDiagnostic{At: sp.At, Object: &s.Object, Related: rel, Info: true,
+						Message: sprintf("Service %q port %d sends traffic to port %d/%s, which no container of the Pods it selects (%s) declares, though they declare others: unless the process listens there undeclared, connections are refused; check targetPort against the container ports",
+							s.Ref.Name, sp.Port, sp.TargetPort.IntVal, sp.Protocol, workloadNames(selected))})
+				}
+			}
+		}
+	},
+}

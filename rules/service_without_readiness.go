@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+)
+
+var ServiceWithoutReadiness = &Rule{
+	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container without readiness probe",
+	Severity: finding.Warning,
+	Doc: `A Service's endpoints list a Pod as ready as soon as the Pod is Ready, and a container without a
+readiness probe is Ready as soon as it runs (see [docs/semantics.md#service-endpoints](../semantics.md#service-endpoints)).
+The Service then sends connections to it while the application is still starting, at every start,
+restart and rolling update, and keeps sending them when the running application stops answering.
+
+The serving container is the one that declares the Service's ` + "`targetPort`" + ` (by name, or by number and
+protocol); when no container declares it and the Pod has a single container, that one. Sidecars
+count like containers.
+
+This rule needs the Service in the run. Where the namespace of a workload has a Service in the run,
+it replaces ` + "`missing-readiness-probe`" + ` (PL111), which guesses from declared ports; PL111 still reports
+in runs without Services.
+
+**Fix:** add a ` + "`readinessProbe`" + ` to the serving container that checks what it needs to answer requests,
+for example an HTTP GET on the port the Service targets.`,
+	Release: func(p *ReleasePass) {
+		for _, ns := range p.View.Namespaces() {
+			if len(ns.Services) == 0 {
+				continue
+			}
+			for _, w := range ns.Workloads {
+				svcs := ns.ServicesSelecting(w)
+				if len(svcs) == 0 {
+					continue
+				}
+				type hit struct {
+					c   *release.Container
+					svc []*release.Service
+					sp  release.ServicePort
+				}
+				var hits []*hit
+				byName := map[*release.Container]*hit{}
+				for _, s := range svcs {
+					for _, sp := range s.Ports {
+						cs := servingContainers(w, sp)
+						if len(cs) == 0 {
+							cs = soleContainer(w)
+						}
+						for _, c := range cs {
+							if c.Readiness {
+								continue
+							}
+							h := byName[c]
+							if h == nil {
+								h = &hit{c: c, sp: sp}
+								byName[c] = h
+								hits = append(hits, h)
+							}
+							if len(h.svc) == 0 || h.svc[len(h.svc)-1] != s {
+								h.svc = append(h.svc, s)
+							}
+						}
+					}
+				}
+				for _, h := range hits {
+					var rel []release.Pos
+					for _, s := range h.svc {
+						rel = append(rel, related(s.SelectorAt, "Service %q selects these Pods", s.Ref.Name))
+					}
+					p.Report(ReleaseDiagnostic{At: h.c.At, Object: &w.Object, Container: h.c.Name, Related: rel,
+						Message: sprintf("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
+							h.svc[0].Ref.Name, h.c.Name, h.sp.TargetPort.String())})
+				}
+			}
+		}
+	},
+}
+
+// soleContainer is the one container of a Pod with a single one.
+func soleContainer(w *release.Workload) []*release.Container {
+	if len(w.Containers) == 1 {
+		return []*release.Container{&w.Containers[0]}
+	}
+	return nil
+}
