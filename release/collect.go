@@ -1,6 +1,7 @@
 package release
 
 import (
+	"github.com/podlint/podlint/timeline"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -56,7 +57,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	if !Kept(o.Ref.APIVersion, o.Ref.Kind) {
 		return nil
 	}
-	f := func(rel string) string { return manifest.Field(o.Path, rel) }
+	f := func(rel string) string { return timeline.Join(o.Path, rel) }
 	switch o.Ref.Kind {
 	case "Service":
 		var s corev1.Service
@@ -73,7 +74,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 			tp := sp.TargetPort
 			if tp.Type == 0 && tp.IntVal == 0 {
 				tp.IntVal = sp.Port
-				at = item
+				at = manifest.Field(item, "port")
 			}
 			proto := sp.Protocol
 			if proto == "" {

@@ -14,7 +14,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite docs/rules/*.md from the rules and their testdata")
 
-var areas = map[byte]string{'0': "input", '1': "probes", '2': "hooks and termination", '3': "restart policy and Jobs", '4': "init and sidecar containers", '5': "controllers", '6': "resources"}
+var areas = map[byte]string{'0': "input", '1': "probes", '2': "hooks and termination", '3': "restart policy and Jobs", '4': "init and sidecar containers", '5': "controllers", '6': "resources", '7': "release: objects together"}
 
 var testComment = regexp.MustCompile(`\s*#\s*(want|podlint-test:)\s.*$`)
 
@@ -78,7 +78,11 @@ func docPage(r *rules.Rule) string {
 	if good != "" {
 		fmt.Fprintf(&b, "\n## Passing example\n\n```yaml\n%s```\n", example(good))
 	}
-	fmt.Fprintf(&b, "\n## Suppressing\n\nWhen the finding does not apply, say why on the workload or its pod template:\n\n```yaml\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/%s: \"<reason>\"\n```\n\nor with a comment on (or directly above) the reported line: `# podlint:ignore %s <reason>`. Turn the rule off everywhere with `--disable %s` or in `.podlint.yaml`.\n", r.ID, r.Name, r.Name)
+	where := "on the workload or its pod template"
+	if r.Release != nil {
+		where = "on the object the finding points at (the Service, the budget, the workload)"
+	}
+	fmt.Fprintf(&b, "\n## Suppressing\n\nWhen the finding does not apply, say why %s:\n\n```yaml\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/%s: \"<reason>\"\n```\n\nor with a comment on (or directly above) the reported line: `# podlint:ignore %s <reason>`. Turn the rule off everywhere with `--disable %s` or in `.podlint.yaml`.\n", where, r.ID, r.Name, r.Name)
 	return b.String()
 }
 
