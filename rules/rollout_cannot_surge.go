@@ -2,9 +2,7 @@ package rules
 
 import (
 	"github.com/podlint/podlint/finding"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
+	"github.com/podlint/podlint/timeline"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -82,44 +80,15 @@ func fencepostText(v *intstr.IntOrString) string {
 }
 
 // exclusiveNode says why two Pods of the template cannot share a node, with
-// the path of the field that causes it; "" when they can.
+// the full path of the field that causes it; "" when they can.
 func exclusiveNode(p *Pass) (string, string) {
-	for _, c := range p.Containers() {
-		if c.Type == Init {
-			continue
-		}
-		for i, port := range c.C.Ports {
-			proto := port.Protocol
-			if proto == "" {
-				proto = corev1.ProtocolTCP
-			}
-			pp := c.Field(sprintf("ports[%d]", i))
-			switch {
-			case port.HostPort > 0:
-				return sprintf("container %q uses hostPort %d/%s, so it needs a node with port %d free", c.C.Name, port.HostPort, proto, port.HostPort), pp + ".hostPort"
-			case p.Spec.HostNetwork && port.ContainerPort > 0:
-				return sprintf("hostNetwork with container %q on port %d/%s, so it needs a node with port %d free", c.C.Name, port.ContainerPort, proto, port.ContainerPort), pp
-			}
-		}
+	var own map[string]string
+	if p.Object.TemplateMeta != nil {
+		own = p.Object.TemplateMeta.Labels
 	}
-	aff := p.Spec.Affinity
-	if aff == nil || aff.PodAntiAffinity == nil {
+	why, rel := timeline.ExclusiveNode(p.Spec, own)
+	if why == "" {
 		return "", ""
 	}
-	own := labels.Set(nil)
-	if p.Object.TemplateMeta != nil {
-		own = labels.Set(p.Object.TemplateMeta.Labels)
-	}
-	for i, t := range aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
-		if t.TopologyKey != corev1.LabelHostname || len(t.Namespaces) > 0 || t.NamespaceSelector != nil {
-			continue
-		}
-		sel, err := metav1.LabelSelectorAsSelector(t.LabelSelector)
-		if err != nil || t.LabelSelector == nil || !sel.Matches(own) {
-			continue
-		}
-		return "a required pod anti-affinity on kubernetes.io/hostname matches its own labels, so it needs a node without one",
-			p.SpecPath(sprintf("affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[%d]", i))
-	}
-	return "", ""
+	return why, p.SpecPath(rel)
 }
