@@ -79,7 +79,24 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		}
 	}
 	// The files are one release: the cross-object rules run over all of them.
-	res.Findings = cfg.releaseFindings(parts, res.Findings)
+	byPath := make(map[string]manifest.Source, len(srcs))
+	for _, s := range srcs {
+		byPath[s.Path] = s
+	}
+	res.Findings = cfg.releaseFindings(parts, res.Findings, func(path string) []byte {
+		src, ok := byPath[path]
+		if !ok {
+			return nil
+		}
+		if src.Data != nil {
+			return src.Data
+		}
+		data, tooBig, err := manifest.ReadSource(path, cfg.Limits.MaxFileSize)
+		if err != nil || tooBig {
+			return nil
+		}
+		return data
+	})
 	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
 		if finding.Less(&a, &b) {
 			return -1
@@ -123,7 +140,12 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 // user, so an empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
 	f, sum, part := cfg.file(path, data, explicit)
-	return cfg.releaseFindings([]*filePart{part}, f), sum
+	return cfg.releaseFindings([]*filePart{part}, f, func(p string) []byte {
+		if p == path {
+			return data
+		}
+		return nil
+	}), sum
 }
 
 // file lints one file's bytes with the single-object rules and returns
@@ -200,7 +222,7 @@ func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
 	}
 	objSup := annotationSuppressions(o)
 	for _, s := range objSup {
-		s.objAt = ro.At.Location
+		s.objAt = ro.Key()
 	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)

@@ -24,7 +24,7 @@ type deferredSuppression struct {
 	rule *rules.Rule
 	file string
 	line int                // comment: the line it covers; 0 for annotations
-	obj  finding.Location   // annotation: where the covered object starts
+	obj  release.Pos        // annotation: the covered object (release.Object.Key)
 	pos  finding.Location   // where the suppression is written
 	text string             // its source line
 	ref  *finding.ObjectRef // copy
@@ -39,7 +39,7 @@ func isRelease(r *rules.Rule) bool { return r != nil && r.Release != nil }
 func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *release.Object) {
 	for _, s := range annotationSuppressionsOf(o, ro.Annotations, manifest.Field(o.Path, "metadata")) {
 		if isRelease(s.rule) {
-			s.objAt = ro.At.Location
+			s.objAt = ro.Key()
 			fl.sup = append(fl.sup, s)
 		}
 	}
@@ -61,7 +61,8 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // releaseFindings runs the cross-object rules over the parts of a run,
 // applies and checks the deferred suppressions, and drops the findings of
 // single-object rules that the release view supersedes.
-func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding) []finding.Finding {
+func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding, read func(path string) []byte) []finding.Finding {
+	loc := &locator{cfg: cfg, read: read, parsed: map[string]*manifest.Result{}}
 	var deferred []*deferredSuppression
 	views := make([]*release.Part, 0, len(parts))
 	for _, p := range parts {
@@ -78,7 +79,7 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 			if r.Release == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
-			findings = cfg.runRelease(r, view, deferred, findings)
+			findings = cfg.runRelease(r, view, deferred, findings, loc)
 		}
 	}
 	for _, d := range deferred {
@@ -92,32 +93,35 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 	return findings
 }
 
-func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*deferredSuppression, findings []finding.Finding) (out []finding.Finding) {
+func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*deferredSuppression, findings []finding.Finding, loc *locator) (out []finding.Finding) {
 	out = findings
 	defer func() {
 		if p := recover(); p != nil {
 			ie := rules.InternalError
-			if at, ok := view.First(); ok && cfg.Enabled(ie) {
-				out = append(out, finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at.Location, SourceLine: at.Text,
+			if first, ok := view.First(); ok && cfg.Enabled(ie) {
+				at, text := loc.locate(first)
+				out = append(out, finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at, SourceLine: text,
 					Message: fmt.Sprintf("rule %s (%s) crashed on the objects of this run: %v; other rules still ran; please report this bug with the manifests", r.ID, r.Name, p)})
 			}
 		}
 	}()
 	pass := rules.NewReleasePass(r, view, cfg.Version, cfg.Params, func(d rules.ReleaseDiagnostic) {
-		f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Location: d.At.Location, Container: d.Container,
-			SourceLine: d.At.Text, Message: d.Message}
+		at, text := loc.locate(d.At)
+		f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Location: at, Container: d.Container,
+			SourceLine: text, Message: d.Message}
 		if d.Info {
 			f.Severity = finding.Info
 		}
-		var objAt finding.Location
+		var objAt release.Pos
 		if d.Object != nil {
 			ref := d.Object.Ref
 			f.Object = &ref
-			objAt = d.Object.At.Location
+			objAt = d.Object.Key()
 			f.Message += renderedFrom(d.Object.Source)
 		}
 		for _, rel := range d.Related {
-			f.Related = append(f.Related, rel.Location)
+			l, _ := loc.locate(rel)
+			f.Related = append(f.Related, l)
 		}
 		for _, s := range deferred {
 			if s.rule != r {
@@ -152,7 +156,7 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 				index = map[key]*release.Workload{}
 				for _, ns := range view.Namespaces() {
 					for _, w := range ns.Workloads {
-						index[key{w.At.File, w.Ref}] = w
+						index[key{w.File, w.Ref}] = w
 					}
 				}
 			}
@@ -163,4 +167,31 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 		out = append(out, f)
 	}
 	return out
+}
+
+// locator resolves release positions to lines, parsing again the few files
+// that findings of cross-object rules point into.
+type locator struct {
+	cfg    *Config
+	read   func(path string) []byte
+	parsed map[string]*manifest.Result
+}
+
+func (l *locator) locate(p release.Pos) (finding.Location, string) {
+	res, ok := l.parsed[p.File]
+	if !ok {
+		if data := l.read(p.File); data != nil {
+			res = manifest.Parse(p.File, data, l.cfg.Limits)
+		}
+		l.parsed[p.File] = res
+	}
+	if res != nil {
+		for _, o := range res.Objects {
+			if o.Doc.Index == p.Doc {
+				pos, _ := o.Doc.Locate(p.Path)
+				return finding.Location{File: p.File, Line: pos.Line, Column: pos.Column, Message: p.Message}, res.File.Line(pos.Line)
+			}
+		}
+	}
+	return finding.Location{File: p.File, Line: 1, Column: 1, Message: p.Message}, ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 )
 
@@ -21,7 +22,7 @@ type suppression struct {
 	line   int // for comments: the line whose findings it suppresses
 	pos    manifest.Pos
 	obj    *finding.ObjectRef // for annotations: the object it covers
-	objAt  finding.Location   // for annotations: where that object starts
+	objAt  release.Pos        // for annotations: that object in the release view
 	used   bool
 }
 

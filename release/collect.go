@@ -1,10 +1,8 @@
 package release
 
 import (
-	"github.com/podlint/podlint/timeline"
 	"strings"
 
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -35,13 +33,8 @@ func Kept(apiVersion, kind string) bool {
 	return false
 }
 
-func pos(o *manifest.Object, path string) Pos {
-	p, _ := o.Doc.Locate(path)
-	return Pos{Location: finding.Location{File: o.Doc.File.Path, Line: p.Line, Column: p.Column}, Text: o.Doc.File.Line(p.Line)}
-}
-
 func base(o *manifest.Object, ann map[string]string) Object {
-	return Object{Ref: o.Ref, At: pos(o, o.Path), Source: o.Doc.Source, Annotations: ann}
+	return Object{Ref: o.Ref, File: o.Doc.File.Path, Doc: o.Doc.Index, Path: o.Path, Source: o.Doc.Source, Annotations: ann}
 }
 
 // Add records o in the part when it is a workload or a kind the view keeps,
@@ -57,30 +50,26 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	if !Kept(o.Ref.APIVersion, o.Ref.Kind) {
 		return nil
 	}
-	f := func(rel string) string { return timeline.Join(o.Path, rel) }
 	switch o.Ref.Kind {
 	case "Service":
 		var s corev1.Service
 		if !o.Decode(&s, lim) {
 			return nil
 		}
-		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, SelectorAt: pos(o, f("spec.selector"))}
+		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector}
 		if out.Type == corev1.ServiceTypeExternalName {
 			out.Selector = nil // the API ignores it
 		}
 		for i, sp := range s.Spec.Ports {
-			item := manifest.Index(f("spec.ports"), i)
-			at := manifest.Field(item, "targetPort")
-			tp := sp.TargetPort
+			tp, set := sp.TargetPort, true
 			if tp.Type == 0 && tp.IntVal == 0 {
-				tp.IntVal = sp.Port
-				at = manifest.Field(item, "port")
+				tp.IntVal, set = sp.Port, false
 			}
 			proto := sp.Protocol
 			if proto == "" {
 				proto = corev1.ProtocolTCP
 			}
-			out.Ports = append(out.Ports, ServicePort{Name: sp.Name, Port: sp.Port, Protocol: proto, TargetPort: tp, At: pos(o, at)})
+			out.Ports = append(out.Ports, ServicePort{Name: sp.Name, Port: sp.Port, Protocol: proto, TargetPort: tp, Index: i, TargetSet: set})
 		}
 		p.Services = append(p.Services, out)
 		return &out.Object
@@ -92,15 +81,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 			return nil
 		}
 		out := &PDB{Object: base(o, b.Annotations), Selector: PDBSelector(b.Spec.Selector, strings.HasSuffix(o.Ref.APIVersion, "v1beta1")),
-			SelectorAt: pos(o, f("spec.selector")), MinAvailable: b.Spec.MinAvailable, MaxUnavailable: b.Spec.MaxUnavailable}
-		switch {
-		case b.Spec.MaxUnavailable != nil:
-			out.BudgetAt = pos(o, f("spec.maxUnavailable"))
-		case b.Spec.MinAvailable != nil:
-			out.BudgetAt = pos(o, f("spec.minAvailable"))
-		default:
-			out.BudgetAt = pos(o, f("spec"))
-		}
+			MinAvailable: b.Spec.MinAvailable, MaxUnavailable: b.Spec.MaxUnavailable}
 		p.PDBs = append(p.PDBs, out)
 		return &out.Object
 	case "HorizontalPodAutoscaler":
@@ -111,7 +92,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 			return nil
 		}
 		out := &HPA{Object: base(o, h.Annotations), TargetKind: h.Spec.ScaleTargetRef.Kind, TargetName: h.Spec.ScaleTargetRef.Name,
-			MinReplicas: 1, MaxReplicas: h.Spec.MaxReplicas, MinAt: pos(o, f("spec.minReplicas"))}
+			MinReplicas: 1, MaxReplicas: h.Spec.MaxReplicas}
 		if h.Spec.MinReplicas != nil {
 			out.MinReplicas = *h.Spec.MinReplicas
 		}
@@ -122,7 +103,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&c, lim) {
 			return nil
 		}
-		out := &PVC{Object: base(o, c.Annotations), AccessModes: c.Spec.AccessModes, AccessModesAt: pos(o, f("spec.accessModes"))}
+		out := &PVC{Object: base(o, c.Annotations), AccessModes: c.Spec.AccessModes}
 		if c.Spec.StorageClassName != nil {
 			out.StorageClassName = *c.Spec.StorageClassName
 		}
@@ -158,13 +139,11 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 // the file is in memory.
 func workload(o *manifest.Object) *Workload {
 	w := o.Workload
-	out := &Workload{Object: Object{Ref: o.Ref, At: pos(o, o.Path), Source: o.Doc.Source}}
+	out := &Workload{Object: base(o, nil), TemplatePath: o.TemplatePath, SpecPath: w.SpecPath}
 	if o.TemplateMeta != nil {
 		out.Labels = o.TemplateMeta.Labels
 	}
-	out.LabelsAt = pos(o, manifest.Field(manifest.Field(o.TemplatePath, "metadata"), "labels"))
 	var replicas *int32
-	spec := manifest.Field(o.Path, "spec")
 	switch {
 	case w.Deployment != nil:
 		out.Scaled, replicas = true, w.Deployment.Replicas
@@ -176,7 +155,6 @@ func workload(o *manifest.Object) *Workload {
 		if ru := w.Deployment.Strategy.RollingUpdate; ru != nil {
 			out.MaxSurge, out.MaxUnavailable = ru.MaxSurge, ru.MaxUnavailable
 		}
-		out.StrategyAt = pos(o, manifest.Field(spec, "strategy"))
 	case w.StatefulSet != nil:
 		out.Scaled, replicas = true, w.StatefulSet.Replicas
 	case w.ReplicaSet != nil:
@@ -189,26 +167,33 @@ func workload(o *manifest.Object) *Workload {
 		if replicas != nil {
 			out.Replicas = max(*replicas, 0)
 		}
-		out.ReplicasAt = pos(o, manifest.Field(spec, "replicas"))
 	}
 	s := w.Spec
+	n := len(s.Containers)
 	for i := range s.InitContainers {
-		if c := &s.InitContainers[i]; c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			out.Containers = append(out.Containers, container(o, c, manifest.Index(manifest.Field(w.SpecPath, "initContainers"), i), true))
+		if IsSidecar(&s.InitContainers[i]) {
+			n++
+		}
+	}
+	out.Containers = make([]Container, 0, n)
+	for i := range s.InitContainers {
+		if c := &s.InitContainers[i]; IsSidecar(c) {
+			out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 		}
 	}
 	for i := range s.Containers {
-		out.Containers = append(out.Containers, container(o, &s.Containers[i], manifest.Index(manifest.Field(w.SpecPath, "containers"), i), false))
+		c := &s.Containers[i]
+		out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 	}
 	for i, v := range s.Volumes {
 		if v.PersistentVolumeClaim != nil {
-			at := manifest.Field(manifest.Field(manifest.Index(manifest.Field(w.SpecPath, "volumes"), i), "persistentVolumeClaim"), "claimName")
-			out.Claims = append(out.Claims, Claim{Volume: v.Name, Name: v.PersistentVolumeClaim.ClaimName, At: pos(o, at)})
+			out.Claims = append(out.Claims, Claim{Volume: v.Name, Name: v.PersistentVolumeClaim.ClaimName, Index: i})
 		}
 	}
 	return out
 }
 
-func container(o *manifest.Object, c *corev1.Container, path string, sidecar bool) Container {
-	return Container{Name: c.Name, At: pos(o, path), Sidecar: sidecar, Ports: c.Ports, Readiness: c.ReadinessProbe != nil}
+// IsSidecar reports whether an init container is a restartable sidecar.
+func IsSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }

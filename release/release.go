@@ -16,25 +16,34 @@ package release
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// Pos is a position in an input file with the text of its line, so a
-// finding can show its snippet after the file was released.
+// Pos names a field of an object of the run: its file, the index of its
+// YAML document and its field path. Positions are resolved to lines only
+// for the findings that need them, after the run (keeping line numbers and
+// snippets of every workload would cost every run, also those with nothing
+// to compare).
 type Pos struct {
-	finding.Location
-	Text string
+	File    string
+	Doc     int
+	Path    string
+	Message string // what a related position is
 }
 
 // Object is what every entry of the view has.
 type Object struct {
-	Ref finding.ObjectRef
-	At  Pos // where the object starts
+	Ref  finding.ObjectRef
+	File string
+	Doc  int    // index of the YAML document in the file
+	Path string // "" or "items[i]" inside a List
 	// Source is the chart template the object was rendered from ("" when
 	// unknown), for messages.
 	Source string
@@ -43,38 +52,71 @@ type Object struct {
 	Annotations map[string]string
 }
 
+// At is the position of a field of the object (rel relative to it; ""
+// for the object itself).
+func (o *Object) At(rel string) Pos {
+	return Pos{File: o.File, Doc: o.Doc, Path: timeline.Join(o.Path, rel)}
+}
+
+// Key identifies the object in its run.
+func (o *Object) Key() Pos { return Pos{File: o.File, Doc: o.Doc, Path: o.Path} }
+
 // Workload is the summary of a workload that cross-object rules need.
 type Workload struct {
 	Object
-	Labels     map[string]string // of the pod template
-	LabelsAt   Pos               // the template's metadata (or the object's for a Pod)
-	Scaled     bool              // has spec.replicas (Deployment, StatefulSet, ReplicaSet, ReplicationController)
-	Replicas   int32             // spec.replicas after defaulting (1)
-	ReplicasAt Pos
+	Labels       map[string]string // of the pod template
+	TemplatePath string            // full path of the pod template (the object for a Pod)
+	SpecPath     string            // full path of the Pod spec
+	Scaled       bool              // has spec.replicas (Deployment, StatefulSet, ReplicaSet, ReplicationController)
+	Replicas     int32             // spec.replicas after defaulting (1)
 	// Deployment only.
 	Deployment     bool
 	Strategy       string // RollingUpdate or Recreate after defaulting
 	MaxSurge       *intstr.IntOrString
 	MaxUnavailable *intstr.IntOrString
-	StrategyAt     Pos
 	Containers     []Container
 	Claims         []Claim
 }
 
+// LabelsAt is the pod template's labels.
+func (w *Workload) LabelsAt() Pos {
+	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.TemplatePath, "metadata.labels")}
+}
+
+// ReplicasAt is spec.replicas.
+func (w *Workload) ReplicasAt() Pos { return w.At("spec.replicas") }
+
+// StrategyAt is a Deployment's spec.strategy.
+func (w *Workload) StrategyAt() Pos { return w.At("spec.strategy") }
+
 // Container is a regular container (or a sidecar) of a workload.
 type Container struct {
 	Name      string
-	At        Pos
-	Sidecar   bool
+	Index     int  // in containers, or initContainers for a sidecar
+	Sidecar   bool // an init container with restartPolicy Always
 	Ports     []corev1.ContainerPort
 	Readiness bool
+}
+
+// ContainerAt is the container's item.
+func (w *Workload) ContainerAt(c *Container) Pos {
+	list := "containers"
+	if c.Sidecar {
+		list = "initContainers"
+	}
+	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.SpecPath, list) + "[" + strconv.Itoa(c.Index) + "]"}
 }
 
 // Claim is a persistentVolumeClaim volume of a workload.
 type Claim struct {
 	Volume string
 	Name   string // claimName
-	At     Pos
+	Index  int    // in volumes
+}
+
+// ClaimAt is the volume's claimName.
+func (w *Workload) ClaimAt(c *Claim) Pos {
+	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.SpecPath, "volumes") + "[" + strconv.Itoa(c.Index) + "].persistentVolumeClaim.claimName"}
 }
 
 // ServicePort is one port of a Service.
@@ -83,16 +125,28 @@ type ServicePort struct {
 	Port       int32
 	Protocol   corev1.Protocol
 	TargetPort intstr.IntOrString // defaulted to Port
-	At         Pos                // targetPort, or the port item when targetPort is unset
+	Index      int
+	TargetSet  bool // targetPort is written
 }
 
 // Service is a Service of the run.
 type Service struct {
 	Object
-	Type       corev1.ServiceType
-	Selector   map[string]string // nil or empty: selects nothing
-	SelectorAt Pos
-	Ports      []ServicePort
+	Type     corev1.ServiceType
+	Selector map[string]string // nil or empty: selects nothing
+	Ports    []ServicePort
+}
+
+// SelectorAt is spec.selector.
+func (s *Service) SelectorAt() Pos { return s.At("spec.selector") }
+
+// PortAt is the port's targetPort, or its port when targetPort is unset.
+func (s *Service) PortAt(sp *ServicePort) Pos {
+	field := "port"
+	if sp.TargetSet {
+		field = "targetPort"
+	}
+	return s.At("spec.ports[" + strconv.Itoa(sp.Index) + "]." + field)
 }
 
 // PDB is a PodDisruptionBudget of the run.
@@ -101,10 +155,22 @@ type PDB struct {
 	// Selector is nil when the spec's selector is null or invalid: it
 	// selects nothing.
 	Selector       labels.Selector
-	SelectorAt     Pos
 	MinAvailable   *intstr.IntOrString
 	MaxUnavailable *intstr.IntOrString
-	BudgetAt       Pos // minAvailable or maxUnavailable, else spec
+}
+
+// SelectorAt is spec.selector.
+func (b *PDB) SelectorAt() Pos { return b.At("spec.selector") }
+
+// BudgetAt is maxUnavailable or minAvailable, else spec.
+func (b *PDB) BudgetAt() Pos {
+	switch {
+	case b.MaxUnavailable != nil:
+		return b.At("spec.maxUnavailable")
+	case b.MinAvailable != nil:
+		return b.At("spec.minAvailable")
+	}
+	return b.At("spec")
 }
 
 // HPA is a HorizontalPodAutoscaler of the run.
@@ -113,16 +179,20 @@ type HPA struct {
 	TargetKind, TargetName string
 	MinReplicas            int32 // default 1
 	MaxReplicas            int32
-	MinAt                  Pos
 }
+
+// MinAt is spec.minReplicas.
+func (h *HPA) MinAt() Pos { return h.At("spec.minReplicas") }
 
 // PVC is a PersistentVolumeClaim of the run.
 type PVC struct {
 	Object
 	AccessModes      []corev1.PersistentVolumeAccessMode
-	AccessModesAt    Pos
 	StorageClassName string
 }
+
+// AccessModesAt is spec.accessModes.
+func (c *PVC) AccessModesAt() Pos { return c.At("spec.accessModes") }
 
 // Part is what one file contributes, in document order.
 type Part struct {
@@ -384,13 +454,13 @@ func (v *View) First() (Pos, bool) {
 		n := v.namespaces[name]
 		switch {
 		case len(n.Workloads) > 0:
-			return n.Workloads[0].At, true
+			return n.Workloads[0].Key(), true
 		case len(n.Services) > 0:
-			return n.Services[0].At, true
+			return n.Services[0].Key(), true
 		case len(n.PDBs) > 0:
-			return n.PDBs[0].At, true
+			return n.PDBs[0].Key(), true
 		case len(n.HPAs) > 0:
-			return n.HPAs[0].At, true
+			return n.HPAs[0].Key(), true
 		}
 	}
 	return Pos{}, false

@@ -53,19 +53,19 @@ set of Pods.`,
 
 func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 	if b.MaxUnavailable != nil && (b.MaxUnavailable.Type == intstr.Int && b.MaxUnavailable.IntVal == 0 || b.MaxUnavailable.Type == intstr.String && strings.TrimSpace(b.MaxUnavailable.StrVal) == "0%") {
-		p.Report(ReleaseDiagnostic{At: b.BudgetAt, Object: &b.Object,
+		p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object,
 			Message: sprintf("PodDisruptionBudget %q has maxUnavailable %s: it never allows an eviction of the Pods it selects, so every kubectl drain of a node running one of them waits forever; use maxUnavailable: 1 and plan disruptions with it", b.Ref.Name, b.MaxUnavailable.String())})
 		return
 	}
 	if b.Selector == nil {
-		p.Report(ReleaseDiagnostic{At: b.SelectorAt, Object: &b.Object,
+		p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
 			Message: sprintf("PodDisruptionBudget %q has no usable selector (a null selector, or an empty one in policy/v1beta1, selects no Pods), so it protects nothing; set spec.selector to the labels of the Pods it should cover", b.Ref.Name)})
 		return
 	}
 	selected := ns.SelectedByPDB(b)
 	if len(selected) == 0 {
 		if len(ns.Workloads) > 0 {
-			p.Report(ReleaseDiagnostic{At: b.SelectorAt, Object: &b.Object,
+			p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
 				Message: sprintf("PodDisruptionBudget %q selects no Pod of the %d workload(s) of its namespace in this run, so it protects nothing; match its selector to the Pod template labels", b.Ref.Name, len(ns.Workloads))})
 		}
 		return
@@ -82,9 +82,9 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 		lo, _, hpa := ns.ReplicaRange(w)
 		expected += lo
 		if hpa != nil {
-			rel = append(rel, related(hpa.MinAt, "minReplicas %d of HorizontalPodAutoscaler %q for %s %q", lo, hpa.Ref.Name, w.Ref.Kind, w.Ref.Name))
+			rel = append(rel, related(hpa.MinAt(), "minReplicas %d of HorizontalPodAutoscaler %q for %s %q", lo, hpa.Ref.Name, w.Ref.Kind, w.Ref.Name))
 		} else {
-			rel = append(rel, related(w.ReplicasAt, "%d replicas of %s %q", lo, w.Ref.Kind, w.Ref.Name))
+			rel = append(rel, related(w.ReplicasAt(), "%d replicas of %s %q", lo, w.Ref.Kind, w.Ref.Name))
 		}
 	}
 	var desired int32
@@ -111,7 +111,7 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 	if expected-desired > 0 {
 		return
 	}
-	p.Report(ReleaseDiagnostic{At: b.BudgetAt, Object: &b.Object, Related: rel,
+	p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object, Related: rel,
 		Message: sprintf("PodDisruptionBudget %q allows no disruption even with every Pod healthy: %s, so disruptions allowed = %d − %d = 0, and every kubectl drain of a node running one of these Pods waits forever; use maxUnavailable: 1 or more replicas than minAvailable", b.Ref.Name, how, expected, desired)})
 }
 
@@ -131,8 +131,8 @@ func checkOverlaps(p *ReleasePass, ns *release.Namespace) {
 					continue
 				}
 				seen[k] = true
-				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt, Object: &bs[i].Object,
-					Related: []release.Pos{related(bs[j].SelectorAt, "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt, "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
+				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt(), Object: &bs[i].Object,
+					Related: []release.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
 					Message: sprintf("PodDisruptionBudgets %q and %q both select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", bs[j].Ref.Name, bs[i].Ref.Name, w.Ref.Kind, w.Ref.Name)})
 			}
 		}

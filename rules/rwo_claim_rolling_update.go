@@ -75,8 +75,8 @@ with ` + "`volumeClaimTemplates`" + ` (one claim per Pod), or a claim with ` + "
 					} else {
 						msg = sprintf("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					}
-					p.Report(ReleaseDiagnostic{At: c.At, Object: &w.Object, Message: msg,
-						Related: []release.Pos{related(pvc.AccessModesAt, "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt, "the Deployment's strategy")}})
+					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: msg,
+						Related: []release.Pos{related(pvc.AccessModesAt(), "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt(), "the Deployment's strategy")}})
 				}
 			}
 		}

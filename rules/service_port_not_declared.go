@@ -50,10 +50,10 @@ or point ` + "`targetPort`" + ` at a declared port.`,
 						if i == 3 {
 							break
 						}
-						rel = append(rel, related(w.LabelsAt, "Pods of %s %q", w.Ref.Kind, w.Ref.Name))
+						rel = append(rel, related(w.LabelsAt(), "Pods of %s %q", w.Ref.Kind, w.Ref.Name))
 					}
 					if sp.TargetPort.Type == intstr.String {
-						p.Report(ReleaseDiagnostic{At: sp.At, Object: &s.Object, Related: rel,
+						p.Report(ReleaseDiagnostic{At: s.PortAt(&sp), Object: &s.Object, Related: rel,
 							Message: sprintf("Service %q port %d targets the port named %q, which no container of the Pods it selects (%s) declares: the endpoints controller finds no port in any Pod, so the Service has no endpoints for this port and connections fail although the Pods are Ready; name the container port %q or target a declared port",
 								s.Ref.Name, sp.Port, sp.TargetPort.StrVal, workloadNames(selected), sp.TargetPort.StrVal)})
 						continue
@@ -61,7 +61,7 @@ or point ` + "`targetPort`" + ` at a declared port.`,
 					if !declaresPorts(selected) {
 						continue
 					}
-					p.Report(ReleaseDiagnostic{At: sp.At, Object: &s.Object, Related: rel, Info: true,
+					p.Report(ReleaseDiagnostic{At: s.PortAt(&sp), Object: &s.Object, Related: rel, Info: true,
 						Message: sprintf("Service %q port %d sends traffic to port %d/%s, which no container of the Pods it selects (%s) declares, though they declare others: unless the process listens there undeclared, connections are refused; check targetPort against the container ports",
 							s.Ref.Name, sp.Port, sp.TargetPort.IntVal, sp.Protocol, workloadNames(selected))})
 				}
