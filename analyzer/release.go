@@ -160,7 +160,7 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 					}
 				}
 			}
-			if w := index[key{f.File, *f.Object}]; w != nil && rules.Supersedes(r, w, view.Namespace(w.Ref.Namespace)) {
+			if rules.Supersedes(r, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace)) {
 				continue
 			}
 		}

@@ -238,14 +238,33 @@ type Namespace struct {
 
 type labelPair struct{ k, v string }
 
-// Build joins the parts of a run in order.
+// Build joins the parts of a run in order. An object defined more than
+// once (same kind, namespace and name: alternative manifests of one folder,
+// or test fixtures) is one object in a cluster; the view keeps its first
+// definition, so it is not matched with itself.
 func Build(parts []*Part) *View {
 	v := &View{namespaces: map[string]*Namespace{}, StorageClasses: map[string]string{}, PriorityClasses: map[string]int32{}}
+	seen := map[finding.ObjectRef]bool{}
+	first := func(o *Object) bool {
+		k := o.Ref
+		k.APIVersion = ""
+		if o.Ref.Name == "" {
+			return true // generateName or a fragment: cannot be the same object
+		}
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
 		for _, w := range p.Workloads {
+			if !first(&w.Object) {
+				continue
+			}
 			n := v.ns(w.Ref.Namespace)
 			i := len(n.Workloads)
 			n.Workloads = append(n.Workloads, w)
@@ -255,18 +274,23 @@ func Build(parts []*Part) *View {
 			}
 		}
 		for _, s := range p.Services {
-			v.ns(s.Ref.Namespace).Services = append(v.ns(s.Ref.Namespace).Services, s)
+			if first(&s.Object) {
+				v.ns(s.Ref.Namespace).Services = append(v.ns(s.Ref.Namespace).Services, s)
+			}
 		}
 		for _, b := range p.PDBs {
-			v.ns(b.Ref.Namespace).PDBs = append(v.ns(b.Ref.Namespace).PDBs, b)
+			if first(&b.Object) {
+				v.ns(b.Ref.Namespace).PDBs = append(v.ns(b.Ref.Namespace).PDBs, b)
+			}
 		}
 		for _, h := range p.HPAs {
-			v.ns(h.Ref.Namespace).HPAs = append(v.ns(h.Ref.Namespace).HPAs, h)
+			if first(&h.Object) {
+				v.ns(h.Ref.Namespace).HPAs = append(v.ns(h.Ref.Namespace).HPAs, h)
+			}
 		}
 		for _, c := range p.PVCs {
-			n := v.ns(c.Ref.Namespace)
-			if _, dup := n.PVCs[c.Ref.Name]; !dup {
-				n.PVCs[c.Ref.Name] = c
+			if first(&c.Object) {
+				v.ns(c.Ref.Namespace).PVCs[c.Ref.Name] = c
 			}
 		}
 		for k, m := range p.StorageClasses {

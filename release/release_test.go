@@ -83,3 +83,15 @@ func TestIndex(t *testing.T) {
 		t.Errorf("candidates of a missing label = %d", len(c))
 	}
 }
+
+// TestSameObjectTwice: a Service defined in two files of a run is one
+// object; the first definition is kept.
+func TestSameObjectTwice(t *testing.T) {
+	svc := func(file string) *Service {
+		return &Service{Object: Object{Ref: finding.ObjectRef{Kind: "Service", Name: "web"}, File: file}, Selector: map[string]string{"app": "web"}}
+	}
+	v := Build([]*Part{{Services: []*Service{svc("a.yaml")}}, {Services: []*Service{svc("b.yaml")}}})
+	if got := v.Namespace("").Services; len(got) != 1 || got[0].File != "a.yaml" {
+		t.Errorf("services = %+v", got)
+	}
+}

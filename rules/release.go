@@ -49,12 +49,17 @@ func related(at release.Pos, format string, args ...any) release.Pos {
 // container serves traffic, which the Services of its namespace answer
 // (service-without-readiness); a readiness probe in a Job matters when a
 // Service selects its Pods.
+// w is nil when the workload is not in the view (a second definition of
+// the same object).
 func Supersedes(r *Rule, w *release.Workload, ns *release.Namespace) bool {
+	if ns == nil {
+		return false
+	}
 	switch r {
 	case MissingReadinessProbe:
 		return len(ns.Services) > 0
 	case ReadinessProbeInJob:
-		return len(ns.ServicesSelecting(w)) > 0
+		return w != nil && len(ns.ServicesSelecting(w)) > 0
 	}
 	return false
 }
