@@ -48,10 +48,6 @@ time with ` + "`podlint.dev/expected-run`" + `.`,
 		if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
 			return
 		}
-		period, ok := schedulePeriod(cj.Spec.Schedule)
-		if !ok {
-			return
-		}
 		run, source, path := 0.0, "", ""
 		if v, ok := p.Workload.Annotations[ExpectedRunAnnotation]; ok {
 			s, err := timeline.ParseSeconds(v)
@@ -64,7 +60,8 @@ time with ` + "`podlint.dev/expected-run`" + `.`,
 		} else {
 			return
 		}
-		if run <= period {
+		period, ok := schedulePeriod(cj.Spec.Schedule)
+		if !ok || run <= period {
 			return
 		}
 		sched := sprintf("schedule %q starts a Job every %s at the shortest, but a run can last %s (%s)", cj.Spec.Schedule, durationText(period), durationText(run), source)
@@ -98,7 +95,7 @@ func schedulePeriod(schedule string) (float64, bool) {
 		return 0, false
 	}
 	best := math.Inf(1)
-	for i := 0; i < 1100; i++ {
+	for i := 0; i < 1100 && best > 60; i++ { // a minute is the finest a schedule can be
 		next := s.Next(prev)
 		if next.IsZero() || next.After(end) {
 			break
