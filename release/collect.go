@@ -56,7 +56,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&s, lim) {
 			return nil
 		}
-		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector}
+		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, PublishNotReady: s.Spec.PublishNotReadyAddresses}
 		if out.Type == corev1.ServiceTypeExternalName {
 			out.Selector = nil // the API ignores it
 		}

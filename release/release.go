@@ -135,6 +135,8 @@ type Service struct {
 	Type     corev1.ServiceType
 	Selector map[string]string // nil or empty: selects nothing
 	Ports    []ServicePort
+	// PublishNotReady: endpoints include Pods that are not Ready.
+	PublishNotReady bool
 }
 
 // SelectorAt is spec.selector.

@@ -20,7 +20,7 @@ var CronJobOverlap = &Rule{
 	Doc: `The CronJob controller starts a Job at every time of ` + "`schedule`" + `, whatever the previous run is doing.
 When one run can last longer than the shortest gap between two scheduled times, what happens
 depends on ` + "`concurrencyPolicy`" + ` (` + "`pkg/controller/cronjob/cronjob_controllerv2.go`" + `, see
-[docs/semantics.md#cronjob-concurrency](../semantics.md#cronjob-concurrency)):
+[O-8](../semantics.md#o-8)):
 
 * ` + "`Allow`" + ` (the default): the runs overlap; each run is a new Job with its own Pods, so two copies of
   the task work on the same data at once, and a run that keeps outlasting the period piles up Jobs;

@@ -15,7 +15,7 @@ var PDBBlocksDrain = &Rule{
 refuses an eviction (429) while the Pod's PodDisruptionBudget allows no disruption; the drain retries
 until its timeout, so the node is never freed. The disruption controller computes the budget as
 ` + "`pkg/controller/disruption/disruption.go`" + ` does (see
-[docs/semantics.md#pdb-budget](../semantics.md#pdb-budget)):
+[O-4](../semantics.md#o-4)):
 
 * ` + "`maxUnavailable`" + `: expected Pods = the replicas of the selected controllers; desired healthy = expected −
   ` + "`maxUnavailable`" + ` (a percentage rounds **up**);
@@ -29,13 +29,14 @@ podlint reports:
   what it selects (with a HorizontalPodAutoscaler in the run, its ` + "`minReplicas`" + `), or ` + "`maxUnavailable: 0`" + `;
 * two budgets that select the same Pods: the eviction API refuses every eviction of those Pods with
   a 500 (` + "`This pod has more than one PodDisruptionBudget, which the eviction subresource does not support`" + `,
-  ` + "`pkg/registry/core/pod/storage/eviction.go`" + `), and drains fail;
+  ` + "`pkg/registry/core/pod/storage/eviction.go`" + `, [O-5](../semantics.md#o-5)), and drains fail;
 * a budget that selects no Pod: a null selector selects nothing, and a selector that matches none of
   the workloads of its namespace in the run protects nothing (reported only when the run holds
   workloads in that namespace).
 
-Selectors follow the API: ` + "`matchLabels`" + ` and ` + "`matchExpressions`" + `, same namespace only, an empty selector
-` + "`{}`" + ` selects every Pod of the namespace in ` + "`policy/v1`" + ` and none in ` + "`policy/v1beta1`" + `. Budgets over Pods
+Selectors follow the API ([O-6](../semantics.md#o-6)): ` + "`matchLabels`" + ` and ` + "`matchExpressions`" + `, same namespace
+only, an empty selector ` + "`{}`" + ` selects every Pod of the namespace in ` + "`policy/v1`" + ` and none in
+` + "`policy/v1beta1`" + `. Budgets over Pods
 without replicas (DaemonSets, Jobs, bare Pods, custom resources) are only checked for
 ` + "`maxUnavailable: 0`" + ` and overlaps. Workloads outside the run are unknown: the rule is silent about them.
 

@@ -8,7 +8,7 @@ var ReadinessProbeInJob = &Rule{
 	Doc: `Readiness decides whether a Pod receives Service traffic and paces rolling updates. A Job has no
 rolling update, and its Pods usually receive no traffic, so a readiness probe on a Job's container
 only changes the Job's ` + "`status.ready`" + ` count; the Job controller counts succeeded and failed Pods, not
-Ready ones (see [docs/semantics.md#readiness-in-jobs](../semantics.md#readiness-in-jobs)). The probe
+Ready ones (see [O-9](../semantics.md#o-9)). The probe
 still runs for the whole run and costs a request every ` + "`periodSeconds`" + `. Often it was copied from a
 Deployment together with the container.
 

@@ -12,7 +12,7 @@ var RolloutCannotSurge = &Rule{
 	Doc: `A RollingUpdate Deployment resolves ` + "`maxSurge`" + ` and ` + "`maxUnavailable`" + ` against its replicas the way the
 controller's ` + "`ResolveFenceposts`" + ` does: a percentage of ` + "`maxSurge`" + ` rounds **up**, one of ` + "`maxUnavailable`" + `
 rounds **down**, and only when both come out 0 is ` + "`maxUnavailable`" + ` set to 1 (defaults: 25 % each, so 1 to 3
-replicas give surge 1, unavailable 0; see [docs/semantics.md#rollout-fenceposts](../semantics.md#rollout-fenceposts)).
+replicas give surge 1, unavailable 0; see [O-1](../semantics.md#o-1)).
 With ` + "`maxUnavailable`" + ` resolving to 0 the controller first creates a surge Pod and removes an old Pod only
 when the new one is available.
 
@@ -20,7 +20,7 @@ When the Pods need a node of their own, that surge Pod needs a node that runs no
 Deployment:
 
 * a container (or sidecar) with a ` + "`hostPort`" + `, or any declared port under ` + "`hostNetwork: true`" + `: the
-  scheduler's NodePorts filter allows one Pod per node and port;
+  scheduler's NodePorts filter allows one Pod per node and port ([O-2](../semantics.md#o-2));
 * a required pod anti-affinity on ` + "`kubernetes.io/hostname`" + ` whose selector matches the Pod's own labels.
 
 With as many replicas as eligible nodes, no such node exists: the surge Pod stays Pending, no old

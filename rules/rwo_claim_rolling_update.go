@@ -13,14 +13,14 @@ var RWOClaimRollingUpdate = &Rule{
 	Doc: `Every Pod of a Deployment mounts the same PersistentVolumeClaim when its template names one in
 ` + "`volumes[].persistentVolumeClaim.claimName`" + `. A RollingUpdate creates the new Pod while old Pods still run
 and removes old Pods only as far as ` + "`maxUnavailable`" + ` allows (resolved as ` + "`ResolveFenceposts`" + ` does, see
-[docs/semantics.md#rollout-fenceposts](../semantics.md#rollout-fenceposts)). With a claim that only one node
+[O-1](../semantics.md#o-1)). With a claim that only one node
 or one Pod may use, the new Pod waits for the old ones and the old ones wait for the new one:
 
 * ` + "`ReadWriteOncePod`" + `: the scheduler does not place a second Pod using the claim while one exists, so
   the new Pod stays Pending: the rollout always stalls;
 * ` + "`ReadWriteOnce`" + `: the volume attaches to one node; when the scheduler places the new Pod on another
   node, its volume cannot attach (` + "`Multi-Attach error`" + `) while the old Pods use it there, and the rollout
-  stalls (see [docs/semantics.md#access-modes](../semantics.md#access-modes)).
+  stalls (see [O-3](../semantics.md#o-3)).
 
 The rollout is stuck until ` + "`progressDeadlineSeconds`" + ` marks it failed; it does not roll back. It can
 finish only when ` + "`maxUnavailable`" + ` lets the controller remove every old Pod first (it resolves to at

@@ -12,7 +12,7 @@ var ServicePortNotDeclared = &Rule{
 	Doc: `A Service port reaches its Pods on ` + "`targetPort`" + ` (default: the same number as ` + "`port`" + `). The endpoints
 controller resolves a **named** ` + "`targetPort`" + ` in each selected Pod's container ports (name and protocol,
 ` + "`podutil.FindPort`" + `); a Pod that declares no port of that name is left out of the Service's endpoints for
-that port (see [docs/semantics.md#service-endpoints](../semantics.md#service-endpoints)). When no selected Pod
+that port (see [O-7](../semantics.md#o-7)). When no selected Pod
 declares it, the Service has no endpoints: connections are refused or time out although every Pod
 is Ready.
 
