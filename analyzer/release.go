@@ -109,9 +109,6 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 		at, text := loc.locate(d.At)
 		f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Location: at, Container: d.Container,
 			SourceLine: text, Message: d.Message}
-		if d.Info {
-			f.Severity = finding.Info
-		}
 		var objAt release.Pos
 		if d.Object != nil {
 			ref := d.Object.Ref

@@ -29,10 +29,7 @@ type ReleaseDiagnostic struct {
 	Object    *release.Object // the object At is in; its annotations can suppress the finding
 	Container string
 	Message   string
-	Related   []release.Pos // Location.Message says what each is
-	// Info lowers the finding to info whatever the rule's severity (a
-	// weaker form of the rule's finding).
-	Info bool
+	Related   []release.Pos // Message says what each is
 }
 
 // Report records a diagnostic.

@@ -31,19 +31,6 @@ func servingContainers(w *release.Workload, sp release.ServicePort) []*release.C
 	return out
 }
 
-// declaresPorts reports whether any container of the workloads declares a
-// port.
-func declaresPorts(ws []*release.Workload) bool {
-	for _, w := range ws {
-		for _, c := range w.Containers {
-			if len(c.Ports) > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func workloadNames(ws []*release.Workload) string {
 	s := ""
 	for i, w := range ws {

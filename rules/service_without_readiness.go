@@ -14,7 +14,8 @@ The Service then sends connections to it while the application is still starting
 restart and rolling update, and keeps sending them when the running application stops answering.
 
 The serving container is the one that declares the Service's ` + "`targetPort`" + ` (by name, or by number and
-protocol); when no container declares it and the Pod has a single container, that one. Sidecars
+protocol); when no container declares it and the Pod has a single container that declares no ports,
+that one. Sidecars
 count like containers. Services with ` + "`publishNotReadyAddresses: true`" + ` send traffic to Pods that are not
 Ready anyway and are not judged.
 
@@ -80,9 +81,10 @@ for example an HTTP GET on the port the Service targets.`,
 	},
 }
 
-// soleContainer is the one container of a Pod with a single one.
+// soleContainer is the one container of a Pod with a single one, when it
+// declares no ports (one that declares others does not serve this one).
 func soleContainer(w *release.Workload) []*release.Container {
-	if len(w.Containers) == 1 {
+	if len(w.Containers) == 1 && len(w.Containers[0].Ports) == 0 {
 		return []*release.Container{&w.Containers[0]}
 	}
 	return nil
