@@ -38,7 +38,7 @@ func releaseFixtures() []Item {
 
 	s := &timeline.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
 		StatefulSet: &appsv1.StatefulSetSpec{Replicas: i32(3)},
-		Spec: &corev1.PodSpec{Containers: []corev1.Container{{Name: "db", ReadinessProbe: httpProbe(10, 10, 3)}}}}
+		Spec:        &corev1.PodSpec{Containers: []corev1.Container{{Name: "db", ReadinessProbe: httpProbe(10, 10, 3)}}}}
 	st := timeline.Compute(s, timeline.Latest, timeline.DefaultParams())
 	all := intstr.FromString("100%")
 	db := Item{File: "db.yaml", Line: 1, APIVersion: "apps/v1", Kind: "StatefulSet", Name: "db", Timeline: st,
