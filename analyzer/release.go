@@ -37,7 +37,7 @@ func isRelease(r *rules.Rule) bool { return r != nil && r.Release != nil }
 // on an object that is not a workload (a Service, a budget, …); other
 // suppressions there have never meant anything and stay ignored.
 func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *release.Object) {
-	for _, s := range annotationSuppressionsOf(o, ro.Annotations, manifest.Field(o.Path, "metadata")) {
+	for _, s := range annotationSuppressionsOf(o, ro.Annotations, o.Path.Field("metadata"), fl.cfg.Rules) {
 		if isRelease(s.rule) {
 			s.objAt = ro.Key()
 			fl.sup = append(fl.sup, s)
@@ -191,4 +191,27 @@ func (l *locator) locate(p release.Pos) (finding.Location, string) {
 		}
 	}
 	return finding.Location{File: p.File, Line: 1, Column: 1, Message: p.Message}, ""
+}
+
+// sourceReader reads a source of the run again by path, for the few files
+// that findings of cross-object rules point into.
+func sourceReader(cfg *Config, srcs []manifest.Source) func(string) []byte {
+	byPath := make(map[string]manifest.Source, len(srcs))
+	for _, s := range srcs {
+		byPath[s.Path] = s
+	}
+	return func(path string) []byte {
+		src, ok := byPath[path]
+		if !ok {
+			return nil
+		}
+		if src.Data != nil {
+			return src.Data
+		}
+		data, tooBig, err := manifest.ReadSource(path, cfg.Limits.MaxFileSize)
+		if err != nil || tooBig {
+			return nil
+		}
+		return data
+	}
 }

@@ -43,7 +43,7 @@ func base(o *manifest.Object, ann map[string]string) Object {
 // others are only context.
 func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	if o.Workload != nil {
-		w := workload(o)
+		w := summarize(o)
 		p.Workloads = append(p.Workloads, w)
 		return &w.Object
 	}
@@ -135,9 +135,9 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	return nil
 }
 
-// workload summarizes a loaded workload. Positions are resolved now, while
+// summarize summarizes a loaded workload. Positions are resolved now, while
 // the file is in memory.
-func workload(o *manifest.Object) *Workload {
+func summarize(o *manifest.Object) *Workload {
 	w := o.Workload
 	out := &Workload{Object: base(o, nil), TemplatePath: o.TemplatePath, SpecPath: w.SpecPath}
 	if o.TemplateMeta != nil {

@@ -16,10 +16,9 @@ package release
 
 import (
 	"sort"
-	"strconv"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -34,7 +33,7 @@ import (
 type Pos struct {
 	File    string
 	Doc     int
-	Path    string
+	Path    workload.Path
 	Message string // what a related position is
 }
 
@@ -42,8 +41,8 @@ type Pos struct {
 type Object struct {
 	Ref  finding.ObjectRef
 	File string
-	Doc  int    // index of the YAML document in the file
-	Path string // "" or "items[i]" inside a List
+	Doc  int           // index of the YAML document in the file
+	Path workload.Path // "" or "items[i]" inside a List
 	// Source is the chart template the object was rendered from ("" when
 	// unknown), for messages.
 	Source string
@@ -55,7 +54,7 @@ type Object struct {
 // At is the position of a field of the object (rel relative to it; ""
 // for the object itself).
 func (o *Object) At(rel string) Pos {
-	return Pos{File: o.File, Doc: o.Doc, Path: timeline.Join(o.Path, rel)}
+	return Pos{File: o.File, Doc: o.Doc, Path: o.Path.Join(rel)}
 }
 
 // Key identifies the object in its run.
@@ -65,8 +64,8 @@ func (o *Object) Key() Pos { return Pos{File: o.File, Doc: o.Doc, Path: o.Path} 
 type Workload struct {
 	Object
 	Labels       map[string]string // of the pod template
-	TemplatePath string            // full path of the pod template (the object for a Pod)
-	SpecPath     string            // full path of the Pod spec
+	TemplatePath workload.Path     // full path of the pod template (the object for a Pod)
+	SpecPath     workload.Path     // full path of the Pod spec
 	Scaled       bool              // has spec.replicas (Deployment, StatefulSet, ReplicaSet, ReplicationController)
 	Replicas     int32             // spec.replicas after defaulting (1)
 	// Deployment only.
@@ -80,7 +79,7 @@ type Workload struct {
 
 // LabelsAt is the pod template's labels.
 func (w *Workload) LabelsAt() Pos {
-	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.TemplatePath, "metadata.labels")}
+	return Pos{File: w.File, Doc: w.Doc, Path: w.TemplatePath.Join("metadata.labels")}
 }
 
 // ReplicasAt is spec.replicas.
@@ -104,7 +103,7 @@ func (w *Workload) ContainerAt(c *Container) Pos {
 	if c.Sidecar {
 		list = "initContainers"
 	}
-	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.SpecPath, list) + "[" + strconv.Itoa(c.Index) + "]"}
+	return Pos{File: w.File, Doc: w.Doc, Path: w.SpecPath.Field(list).Index(c.Index)}
 }
 
 // Claim is a persistentVolumeClaim volume of a workload.
@@ -116,7 +115,7 @@ type Claim struct {
 
 // ClaimAt is the volume's claimName.
 func (w *Workload) ClaimAt(c *Claim) Pos {
-	return Pos{File: w.File, Doc: w.Doc, Path: timeline.Join(w.SpecPath, "volumes") + "[" + strconv.Itoa(c.Index) + "].persistentVolumeClaim.claimName"}
+	return Pos{File: w.File, Doc: w.Doc, Path: w.SpecPath.Field("volumes").Index(c.Index).Join("persistentVolumeClaim.claimName")}
 }
 
 // ServicePort is one port of a Service.
@@ -148,7 +147,7 @@ func (s *Service) PortAt(sp *ServicePort) Pos {
 	if sp.TargetSet {
 		field = "targetPort"
 	}
-	return s.At("spec.ports[" + strconv.Itoa(sp.Index) + "]." + field)
+	return Pos{File: s.File, Doc: s.Doc, Path: s.Path.Join("spec.ports").Index(sp.Index).Field(field)}
 }
 
 // PDB is a PodDisruptionBudget of the run.

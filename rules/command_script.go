@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 // This file reads what an init container runs: its command and args, and
@@ -18,7 +19,7 @@ import (
 
 // cmdWord is one element of command or args with its field path.
 type cmdWord struct {
-	Path string
+	Path workload.Path
 	Text string
 }
 
@@ -26,10 +27,10 @@ type cmdWord struct {
 func containerCommand(c ContainerRef) []cmdWord {
 	var out []cmdWord
 	for i, s := range c.C.Command {
-		out = append(out, cmdWord{Path: c.Field(sprintf("command[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("command").Index(i), Text: s})
 	}
 	for i, s := range c.C.Args {
-		out = append(out, cmdWord{Path: c.Field(sprintf("args[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("args").Index(i), Text: s})
 	}
 	return out
 }

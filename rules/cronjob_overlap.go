@@ -7,6 +7,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 )
@@ -17,29 +18,6 @@ const ExpectedRunAnnotation = "podlint.dev/expected-run"
 var CronJobOverlap = &Rule{
 	ID: "PL706", Name: "cronjob-overlap", Title: "a CronJob run lasts longer than its schedule period",
 	Severity: finding.Warning,
-	Doc: `The CronJob controller starts a Job at every time of ` + "`schedule`" + `, whatever the previous run is doing.
-When one run can last longer than the shortest gap between two scheduled times, what happens
-depends on ` + "`concurrencyPolicy`" + ` (` + "`pkg/controller/cronjob/cronjob_controllerv2.go`" + `, see
-[O-8](../semantics.md#o-8)):
-
-* ` + "`Allow`" + ` (the default): the runs overlap; each run is a new Job with its own Pods, so two copies of
-  the task work on the same data at once, and a run that keeps outlasting the period piles up Jobs;
-* ` + "`Forbid`" + `: a start that falls while a run is active is not started (event ` + "`JobAlreadyActive`" + `);
-  when the run ends, only the most recent missed time is started, late, and only within
-  ` + "`startingDeadlineSeconds`" + ` when it is set: the schedule is not kept;
-* ` + "`Replace`" + `: the controller deletes the running Job and starts a new one, so a run that needs longer
-  than the period never completes.
-
-The run time is the one stated with the annotation ` + "`podlint.dev/expected-run`" + ` (on the CronJob or its
-Pod template, a duration such as ` + "`45m`" + `), or else the Job's ` + "`activeDeadlineSeconds`" + `, the longest a run
-may last. The period is the shortest gap between consecutive times of the schedule (` + "`*/5 * * * *`" + `: 5m;
-` + "`0 9-17 * * 1-5`" + `: 1h), computed with the cron parser the controller uses. The missed-start limit of the
-old controller (100 missed times, then no more runs) does not apply: the current controller only
-raises a ` + "`TooManyMissedTimes`" + ` warning event.
-
-**Fix:** make the schedule period longer than a run, shorten the run (or its
-` + "`activeDeadlineSeconds`" + `), or choose the ` + "`concurrencyPolicy`" + ` whose behaviour you want and state the real run
-time with ` + "`podlint.dev/expected-run`" + `.`,
 	Check: func(p *Pass) {
 		cj, ok := p.Object.Typed.(*batchv1.CronJob)
 		if !ok || p.Workload.Job == nil {
@@ -48,7 +26,7 @@ time with ` + "`podlint.dev/expected-run`" + `.`,
 		if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
 			return
 		}
-		run, source, path := 0.0, "", ""
+		run, source, path := 0.0, "", workload.Path("")
 		if v, ok := p.Workload.Annotations[ExpectedRunAnnotation]; ok {
 			s, err := timeline.ParseSeconds(v)
 			if err != nil {
@@ -56,7 +34,7 @@ time with ` + "`podlint.dev/expected-run`" + `.`,
 			}
 			run, source, path = s, "stated with "+ExpectedRunAnnotation, p.Workload.AnnotationPaths[ExpectedRunAnnotation]
 		} else if ads := p.Workload.Job.ActiveDeadlineSeconds; ads != nil {
-			run, source, path = float64(*ads), "its activeDeadlineSeconds", timeline.Join(p.Workload.JobPath, "activeDeadlineSeconds")
+			run, source, path = float64(*ads), "its activeDeadlineSeconds", p.Workload.JobPath.Field("activeDeadlineSeconds")
 		} else {
 			return
 		}

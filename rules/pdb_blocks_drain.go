@@ -11,37 +11,6 @@ import (
 var PDBBlocksDrain = &Rule{
 	ID: "PL703", Name: "pdb-blocks-drain", Title: "a PodDisruptionBudget that no eviction can satisfy",
 	Severity: finding.Warning,
-	Doc: `` + "`kubectl drain`" + `, the cluster autoscaler and node upgrades remove Pods through the eviction API, which
-refuses an eviction (429) while the Pod's PodDisruptionBudget allows no disruption; the drain retries
-until its timeout, so the node is never freed. The disruption controller computes the budget as
-` + "`pkg/controller/disruption/disruption.go`" + ` does (see
-[O-4](../semantics.md#o-4)):
-
-* ` + "`maxUnavailable`" + `: expected Pods = the replicas of the selected controllers; desired healthy = expected −
-  ` + "`maxUnavailable`" + ` (a percentage rounds **up**);
-* ` + "`minAvailable`" + ` as a number: desired healthy = that number; as a percentage: that share of the
-  replicas, rounded **up**;
-* disruptions allowed = healthy Pods − desired healthy, at best the replicas − desired healthy.
-
-podlint reports:
-
-* a budget whose disruptions allowed are 0 even with every Pod healthy: ` + "`minAvailable`" + ` ≥ the replicas of
-  what it selects (with a HorizontalPodAutoscaler in the run, its ` + "`minReplicas`" + `), or ` + "`maxUnavailable: 0`" + `;
-* two budgets that select the same Pods: the eviction API refuses every eviction of those Pods with
-  a 500 (` + "`This pod has more than one PodDisruptionBudget, which the eviction subresource does not support`" + `,
-  ` + "`pkg/registry/core/pod/storage/eviction.go`" + `, [O-5](../semantics.md#o-5)), and drains fail;
-* a budget that selects no Pod: a null selector selects nothing, and a selector that matches none of
-  the workloads of its namespace in the run protects nothing (reported only when the run holds
-  workloads in that namespace).
-
-Selectors follow the API ([O-6](../semantics.md#o-6)): ` + "`matchLabels`" + ` and ` + "`matchExpressions`" + `, same namespace
-only, an empty selector ` + "`{}`" + ` selects every Pod of the namespace in ` + "`policy/v1`" + ` and none in
-` + "`policy/v1beta1`" + `. Budgets over Pods
-without replicas (DaemonSets, Jobs, bare Pods, custom resources) are only checked for
-` + "`maxUnavailable: 0`" + ` and overlaps. Workloads outside the run are unknown: the rule is silent about them.
-
-**Fix:** ` + "`maxUnavailable: 1`" + ` (or a ` + "`minAvailable`" + ` below the replicas), more replicas, and one budget per
-set of Pods.`,
 	Release: func(p *ReleasePass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, b := range ns.PDBs {

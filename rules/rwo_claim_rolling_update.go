@@ -10,26 +10,6 @@ import (
 var RWOClaimRollingUpdate = &Rule{
 	ID: "PL702", Name: "rwo-claim-rolling-update", Title: "rolling update of a Deployment whose Pods share a single-node claim",
 	Severity: finding.Warning,
-	Doc: `Every Pod of a Deployment mounts the same PersistentVolumeClaim when its template names one in
-` + "`volumes[].persistentVolumeClaim.claimName`" + `. A RollingUpdate creates the new Pod while old Pods still run
-and removes old Pods only as far as ` + "`maxUnavailable`" + ` allows (resolved as ` + "`ResolveFenceposts`" + ` does, see
-[O-1](../semantics.md#o-1)). With a claim that only one node
-or one Pod may use, the new Pod waits for the old ones and the old ones wait for the new one:
-
-* ` + "`ReadWriteOncePod`" + `: the scheduler does not place a second Pod using the claim while one exists, so
-  the new Pod stays Pending: the rollout always stalls;
-* ` + "`ReadWriteOnce`" + `: the volume attaches to one node; when the scheduler places the new Pod on another
-  node, its volume cannot attach (` + "`Multi-Attach error`" + `) while the old Pods use it there, and the rollout
-  stalls (see [O-3](../semantics.md#o-3)).
-
-The rollout is stuck until ` + "`progressDeadlineSeconds`" + ` marks it failed; it does not roll back. It can
-finish only when ` + "`maxUnavailable`" + ` lets the controller remove every old Pod first (it resolves to at
-least the replicas): the rule is silent then, and for claims that also allow ` + "`ReadWriteMany`" + ` or
-` + "`ReadOnlyMany`" + `. The claim must be in the run: without it, the access mode is unknown and the rule is
-silent.
-
-**Fix:** ` + "`strategy: {type: Recreate}`" + ` (old Pods are gone before the new one starts), or a StatefulSet
-with ` + "`volumeClaimTemplates`" + ` (one claim per Pod), or a claim with ` + "`ReadWriteMany`" + ` storage.`,
 	Release: func(p *ReleasePass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, w := range ns.Workloads {

@@ -9,24 +9,6 @@ import (
 var ServicePortNotDeclared = &Rule{
 	ID: "PL704", Name: "service-port-not-declared", Title: "a Service targets a port the Pods it selects do not declare",
 	Severity: finding.Warning,
-	Doc: `A Service port reaches its Pods on ` + "`targetPort`" + ` (default: the same number as ` + "`port`" + `). The endpoints
-controller resolves a **named** ` + "`targetPort`" + ` in each selected Pod's container ports (name and protocol,
-` + "`podutil.FindPort`" + `); a Pod that declares no port of that name is left out of the Service's endpoints for
-that port (see [O-7](../semantics.md#o-7)). When no selected Pod
-declares it, the Service has no endpoints: connections are refused or time out although every Pod
-is Ready.
-
-A **numeric** ` + "`targetPort`" + ` is used as it is, declared or not (declaring container ports is
-informational), and is not judged: on the shared corpus of real manifests, 6 of 7 numeric target ports
-that no container declared were ports the process listens on anyway (set by a flag or a config file).
-
-The rule looks at Services whose selector matches workloads of the same namespace in the run
-(` + "`matchLabels`" + ` semantics: every selector label must be on the Pod template). A Service without selector
-(endpoints managed by hand or by another controller) selects nothing, and Services whose Pods are
-not in the run are not judged.
-
-**Fix:** name the container port as the Service's ` + "`targetPort`" + ` says (` + "`ports: [{name: http, containerPort: 8080}]`" + `),
-or point ` + "`targetPort`" + ` at a declared port.`,
 	Release: func(p *ReleasePass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, s := range ns.Services {

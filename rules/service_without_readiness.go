@@ -8,23 +8,6 @@ import (
 var ServiceWithoutReadiness = &Rule{
 	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container without readiness probe",
 	Severity: finding.Warning,
-	Doc: `A Service's endpoints list a Pod as ready as soon as the Pod is Ready, and a container without a
-readiness probe is Ready as soon as it runs (see [O-7](../semantics.md#o-7)).
-The Service then sends connections to it while the application is still starting, at every start,
-restart and rolling update, and keeps sending them when the running application stops answering.
-
-The serving container is the one that declares the Service's ` + "`targetPort`" + ` (by name, or by number and
-protocol); when no container declares it and the Pod has a single container that declares no ports,
-that one. Sidecars
-count like containers. Services with ` + "`publishNotReadyAddresses: true`" + ` send traffic to Pods that are not
-Ready anyway and are not judged.
-
-This rule needs the Service in the run. Where the namespace of a workload has a Service in the run,
-it replaces ` + "`missing-readiness-probe`" + ` (PL111), which guesses from declared ports; PL111 still reports
-in runs without Services.
-
-**Fix:** add a ` + "`readinessProbe`" + ` to the serving container that checks what it needs to answer requests,
-for example an HTTP GET on the port the Service targets.`,
 	Release: func(p *ReleasePass) {
 		for _, ns := range p.View.Namespaces() {
 			if len(ns.Services) == 0 {

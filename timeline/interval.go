@@ -4,16 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/podlint/podlint/workload"
 )
 
 // Interval is a set of possible instants or durations [Lo, Hi) in seconds.
 // The kubelet's probe tickers run on a grid whose phase relative to the
-// container start cannot be known statically (SEMANTICS §0.3, φ), so every
-// computed time is a range: Lo is inclusive, Hi exclusive. Lo == Hi means an
-// exact value. HiUnbounded means the spec allows no upper bound (Hi is then
+// container start cannot be known statically (φ in
+// docs/semantics.md#notation), so every computed time is a range: Lo is
+// inclusive, Hi exclusive. Lo == Hi means an exact value. HiUnbounded means the spec allows no upper bound (Hi is then
 // meaningless and kept at Lo).
 type Interval struct {
 	Lo, Hi      float64
@@ -170,7 +172,7 @@ func round(x float64) float64 {
 type Span struct {
 	Interval
 	Plus  []string
-	Paths []string
+	Paths []workload.Path
 }
 
 // Add sums two spans and merges what they depend on.
@@ -185,7 +187,7 @@ func (s Span) Shift(d float64) Span {
 }
 
 // With returns a copy depending additionally on paths.
-func (s Span) With(paths ...string) Span {
+func (s Span) With(paths ...workload.Path) Span {
 	s.Paths = merge(s.Paths, paths)
 	return s
 }
@@ -200,9 +202,9 @@ func LaterSpan(a, b Span) Span {
 // dependencies.
 func (s Span) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Interval Interval `json:"interval"`
-		Plus     []string `json:"plus,omitempty"`
-		Paths    []string `json:"paths,omitempty"`
+		Interval Interval        `json:"interval"`
+		Plus     []string        `json:"plus,omitempty"`
+		Paths    []workload.Path `json:"paths,omitempty"`
 	}{s.Interval, s.Plus, s.Paths})
 }
 
@@ -214,16 +216,18 @@ func (s Span) String() string {
 	return s.Interval.String() + " + " + strings.Join(s.Plus, " + ")
 }
 
-func span(i Interval, paths ...string) Span { return Span{Interval: i, Paths: merge(nil, paths)} }
+func span(i Interval, paths ...workload.Path) Span {
+	return Span{Interval: i, Paths: merge(nil, paths)}
+}
 
 // merge returns the sorted union of two string lists without empty entries.
-func merge(a, b []string) []string {
+func merge[S ~string](a, b []S) []S {
 	if len(a) == 0 && len(b) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool, len(a)+len(b))
-	var out []string
-	for _, l := range [][]string{a, b} {
+	seen := make(map[S]bool, len(a)+len(b))
+	var out []S
+	for _, l := range [][]S{a, b} {
 		for _, s := range l {
 			if s != "" && !seen[s] {
 				seen[s] = true
@@ -231,7 +235,7 @@ func merge(a, b []string) []string {
 			}
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -240,7 +244,7 @@ type Value struct {
 	// V is the value after API-server defaulting.
 	V float64
 	// Path is the full field path where the value is (or would be) written.
-	Path string
+	Path workload.Path
 	// Set is true when the manifest gives a non-default-triggering value.
 	// Typed decoding cannot tell an omitted field from an explicit 0, so an
 	// explicit 0 that the API server replaces by the default reads as false.
@@ -250,7 +254,7 @@ type Value struct {
 // Note is a remark the model made while computing: an ignored field on this
 // Kubernetes version, a coerced value, an assumption it had to take.
 type Note struct {
-	Path string
+	Path workload.Path
 	Text string
 }
 

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/podlint/podlint/workload"
 )
 
 // Annotation keys users write to state what the model cannot read from a
@@ -52,7 +54,7 @@ type Expectation struct {
 
 // Params are the inputs the manifest does not contain. Use DefaultParams and
 // change what you know; the zero Params means ε = λ = 0 (the nominal view
-// of SEMANTICS E-5) and unknown runtimes.
+// of E-5, docs/semantics.md#e-5) and unknown runtimes.
 type Params struct {
 	// Epsilon (ε) is the kubelet's observation latency (PLEG relist + sync):
 	// it only widens upper edges, because observation can be immediate.
@@ -162,14 +164,15 @@ type Expected struct {
 	// Path is the field path of the annotation (object metadata; the
 	// loader merges template annotations into the same map) or "" for
 	// configuration.
-	Path string
+	Path workload.Path
 }
 
 // AnnotationError is a malformed podlint.dev/expected-* annotation. It is
 // returned, never panicked, so the caller can report it at Path.
 type AnnotationError struct {
-	Key, Value, Path string
-	Err              error
+	Key, Value string
+	Path       workload.Path
+	Err        error
 }
 
 func (e *AnnotationError) Error() string {
@@ -180,16 +183,16 @@ func (e *AnnotationError) Unwrap() error { return e.Err }
 
 // ExpectedStartup returns what the workload's annotation or the config says
 // about the start-up time of the named container (annotation first).
-func ExpectedStartup(w *Workload, p Params, container string) (Expected, error) {
+func ExpectedStartup(w *workload.Workload, p Params, container string) (Expected, error) {
 	return expected(w, AnnotationExpectedStartup, p.ExpectedStartup, container)
 }
 
 // ExpectedShutdown is ExpectedStartup for podlint.dev/expected-shutdown.
-func ExpectedShutdown(w *Workload, p Params, container string) (Expected, error) {
+func ExpectedShutdown(w *workload.Workload, p Params, container string) (Expected, error) {
 	return expected(w, AnnotationExpectedShutdown, p.ExpectedShutdown, container)
 }
 
-func expected(w *Workload, key string, config []Expectation, container string) (Expected, error) {
+func expected(w *workload.Workload, key string, config []Expectation, container string) (Expected, error) {
 	var annErr error
 	if w != nil {
 		if raw, ok := w.Annotations[key]; ok {
@@ -212,11 +215,11 @@ func expected(w *Workload, key string, config []Expectation, container string) (
 	return Expected{}, annErr
 }
 
-func annotationPath(w *Workload, key string) string {
+func annotationPath(w *workload.Workload, key string) workload.Path {
 	if p, ok := w.AnnotationPaths[key]; ok {
 		return p
 	}
-	return Join(w.Path, "metadata.annotations")
+	return w.Path.Join("metadata.annotations")
 }
 
 // ParseExpectations parses "90s" (every container), "app=90s,proxy=5s",

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/report/chart"
@@ -40,7 +43,7 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 				return err
 			}
 			format := c.String("format")
-			if !contains(timelineFormats, format) {
+			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
 			srcs, _, errs := s.sources(c, env)
@@ -58,15 +61,6 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			return nil
 		},
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // timelineItems loads the sources and computes every workload's timeline.
@@ -92,7 +86,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 				continue
 			}
 			if tooBig {
-				errs = append(errs, fmt.Errorf("%s: larger than --max-file-size (%d bytes), skipped", src.Path, s.an.Limits.MaxFileSize))
+				errs = append(errs, errors.New(analyzer.TooBig(src.Path, s.an.Limits.MaxFileSize)+"; skipped"))
 				continue
 			}
 			data = d

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -17,7 +18,7 @@ import (
 func releaseFixtures() []Item {
 	p := timeline.DefaultParams()
 	p.Nodes = 3
-	d := &timeline.Workload{Kind: "Deployment", SpecPath: "spec.template.spec",
+	d := &workload.Workload{Kind: "Deployment", SpecPath: "spec.template.spec",
 		Deployment: &appsv1.DeploymentSpec{Replicas: i32(2), MinReadySeconds: 5},
 		Spec: &corev1.PodSpec{
 			TerminationGracePeriodSeconds: i64(40),
@@ -36,7 +37,7 @@ func releaseFixtures() []Item {
 		Rollout: timeline.ComputeRollout(dt.Deployment, timeline.Replicas{Min: 2, Max: 6, Source: "HorizontalPodAutoscaler web"}, nil, nil, why, p.Nodes),
 		Drain:   timeline.ComputeDrain(dt, 6, &timeline.Budget{Name: "web", MaxUnavailable: &one, Pods: 6}, p.Nodes)}
 
-	s := &timeline.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
+	s := &workload.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
 		StatefulSet: &appsv1.StatefulSetSpec{Replicas: i32(3)},
 		Spec:        &corev1.PodSpec{Containers: []corev1.Container{{Name: "db", ReadinessProbe: httpProbe(10, 10, 3)}}}}
 	st := timeline.Compute(s, timeline.Latest, timeline.DefaultParams())
