@@ -75,7 +75,7 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 	view := release.Build(views)
 	if view.HasOthers() {
 		findings = cfg.supersede(view, findings)
-		for _, r := range rules.All {
+		for _, r := range cfg.Rules {
 			if r.Release == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
@@ -147,7 +147,7 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 	var index map[key]*release.Workload
 	out := findings[:0]
 	for _, f := range findings {
-		r := rules.Lookup(f.RuleID)
+		r := cfg.Rules.Lookup(f.RuleID)
 		if f.Object != nil && (r == rules.MissingReadinessProbe || r == rules.ReadinessProbeInJob) {
 			if index == nil {
 				index = map[key]*release.Workload{}
