@@ -88,7 +88,8 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 		}
 		u := rules.UnusedSuppression
 		findings = append(findings, finding.Finding{RuleID: u.ID, RuleName: u.Name, Severity: cfg.Severity[u], Location: d.pos, Object: d.ref, SourceLine: d.text,
-			Message: fmt.Sprintf("suppression of %s (%s) matches no finding; remove it so it cannot hide a future one", d.rule.ID, d.rule.Name)})
+			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", d.rule.ID, d.rule.Name),
+			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
 	}
 	return findings
 }
@@ -101,20 +102,21 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 			if first, ok := view.First(); ok && cfg.Enabled(ie) {
 				at, text := loc.locate(first)
 				out = append(out, finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at, SourceLine: text,
-					Message: fmt.Sprintf("rule %s (%s) crashed on the objects of this run: %v; other rules still ran; please report this bug with the manifests", r.ID, r.Name, p)})
+					Message: fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
+					Detail:  fmt.Sprintf("%v; other rules still ran; please report this bug with the manifests.", p)})
 			}
 		}
 	}()
 	pass := rules.NewReleasePass(r, view, cfg.Version, cfg.Params, func(d rules.ReleaseDiagnostic) {
 		at, text := loc.locate(d.At)
 		f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Location: at, Container: d.Container,
-			SourceLine: text, Message: d.Message}
+			SourceLine: text, Message: d.Message, Detail: d.Detail, Path: string(d.At.Path)}
 		var objAt release.Pos
 		if d.Object != nil {
 			ref := d.Object.Ref
 			f.Object = &ref
 			objAt = d.Object.Key()
-			f.Message += renderedFrom(d.Object.Source)
+			f.Detail = withSource(f.Detail, d.Object.Source)
 		}
 		for _, rel := range d.Related {
 			l, _ := loc.locate(rel)

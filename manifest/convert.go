@@ -408,12 +408,12 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 				continue
 			}
 			if f == nil {
-				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect%s", e.key, describeType(typ), suggest(e.key, fields.names))
+				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s%s; kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect", e.key, describeType(typ), suggest(e.key, fields.names))
 				c.convert(e.value, nil, depth+1, reflect.Value{})
 				continue
 			}
 			if !exact {
-				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: field names are case-sensitive; did you mean %q?", e.key, describeType(typ), f.name)
+				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s (did you mean %q?); field names are case-sensitive", e.key, describeType(typ), f.name)
 			}
 			var fv reflect.Value
 			if dst.IsValid() {
@@ -817,7 +817,7 @@ func (sf *structFields) lookup(key string) (f *fieldInfo, exact bool) {
 	return nil, false
 }
 
-// suggest returns `; did you mean "x"?` for the closest known name.
+// suggest returns ` (did you mean "x"?)` for the closest known name.
 func suggest(key string, names []string) string {
 	best, bestD := "", 3
 	lk := strings.ToLower(key)
@@ -831,12 +831,12 @@ func suggest(key string, names []string) string {
 		for _, n := range names {
 			ln := strings.ToLower(n)
 			if len(lk) >= 4 && (strings.HasPrefix(ln, lk) || strings.HasPrefix(lk, ln)) {
-				return fmt.Sprintf("; did you mean %q?", n)
+				return fmt.Sprintf(" (did you mean %q?)", n)
 			}
 		}
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
 func editDistance(a, b string) int {

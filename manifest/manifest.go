@@ -29,7 +29,8 @@ type Problem struct {
 	Rule    string // one of the Rule* names
 	Line    int    // 1-based, in the file
 	Column  int    // 1-based
-	Message string
+	Message string // headline, see finding.Finding
+	Detail  string
 	Object  *finding.ObjectRef
 	// Source is the Document.Source of the document the problem is in.
 	Source string

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -19,7 +20,39 @@ import (
 // Parse loads one file's bytes. It never panics on bad input: everything
 // wrong with the input becomes a Problem and the rest of the file is still
 // loaded.
-func Parse(path string, data []byte, lim Limits) (res *Result) {
+func Parse(path string, data []byte, lim Limits) *Result {
+	res := parse(path, data, lim)
+	for i := range res.Problems {
+		res.Problems[i].split()
+	}
+	return res
+}
+
+// split gives a problem its headline and detail. Loader messages are
+// written "headline; detail", and error texts of the YAML and JSON
+// libraries longer than a headline are cut at their first colon.
+func (p *Problem) split() {
+	if p.Detail != "" {
+		return
+	}
+	head, detail, ok := strings.Cut(p.Message, "; ")
+	if !ok && len(p.Message) > 100 {
+		head, detail, ok = strings.Cut(p.Message, ": ")
+	}
+	if !ok || strings.TrimSpace(detail) == "" {
+		return
+	}
+	if !strings.HasPrefix(detail, "kubectl") {
+		r, n := utf8.DecodeRuneInString(detail)
+		detail = string(unicode.ToUpper(r)) + detail[n:]
+	}
+	if !strings.HasSuffix(detail, ".") && !strings.HasSuffix(detail, "?") {
+		detail += "."
+	}
+	p.Message, p.Detail = head, detail
+}
+
+func parse(path string, data []byte, lim Limits) (res *Result) {
 	res = &Result{}
 	data, problem := normalizeEncoding(data)
 	res.File = NewFile(path, data)
@@ -29,7 +62,7 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 	}
 	if line := helmLine(data); line > 0 {
 		res.Problems = append(res.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
-			Message: "this file is a Helm template, not a manifest: render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
+			Message: "this file is a Helm template, not a manifest; render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
 		return res
 	}
 	// Split one document past the limit, so that the finding can point at

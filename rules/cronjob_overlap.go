@@ -53,7 +53,7 @@ var CronJobOverlap = &Rule{
 			n := int(math.Ceil(run / period))
 			msg = sprintf("%s: with concurrencyPolicy Allow (the default) runs overlap, up to %d at once; set concurrencyPolicy: Forbid, or make the period longer than a run", sched, n)
 		}
-		p.Reportf(path, "%s", msg)
+		p.Report(Diagnostic{Path: path, Message: sprintf("a run can last %s, longer than the schedule period of %s", durationText(run), durationText(period)), Detail: capitalize(msg) + "."})
 	},
 }
 

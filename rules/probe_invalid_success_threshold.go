@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var ProbeInvalidSuccessThreshold = &Rule{
@@ -11,7 +13,8 @@ var ProbeInvalidSuccessThreshold = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: pr.Field("successThreshold"), Container: pr.Container.C.Name,
-				Message: sprintf("%s of %q has successThreshold %d, but the API server accepts only 1 for %ss and rejects the Pod; remove the field", pr.Name(), pr.Container.C.Name, pr.P.SuccessThreshold, pr.Name())})
+				Message: fmt.Sprintf("%s of %q has successThreshold %d, but only 1 is allowed", pr.Name(), pr.Container.C.Name, pr.P.SuccessThreshold),
+				Detail:  fmt.Sprintf("The API server accepts only 1 for %ss and rejects the Pod. Remove the field.", pr.Name())})
 		}
 	},
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 )
@@ -28,7 +30,8 @@ type ReleaseDiagnostic struct {
 	At        release.Pos
 	Object    *release.Object // the object At is in; its annotations can suppress the finding
 	Container string
-	Message   string
+	Message   string        // headline: what is wrong, one sentence, no arithmetic
+	Detail    string        // mechanism, numbers, fix
 	Related   []release.Pos // Message says what each is
 }
 
@@ -59,4 +62,11 @@ func Supersedes(r *Rule, w *release.Workload, ns *release.Namespace) bool {
 		return w != nil && len(ns.ServicesSelecting(w)) > 0
 	}
 	return false
+}
+
+var sprintf = fmt.Sprintf
+
+// detail turns a message into a detail: capitalized, ending with a period.
+func detail(format string, args ...any) string {
+	return capitalize(sprintf(format, args...)) + "."
 }

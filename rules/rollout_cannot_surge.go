@@ -44,15 +44,17 @@ var RolloutCannotSurge = &Rule{
 		}
 		fence := sprintf("maxUnavailable %s of %d replicas rounds down to 0 and maxSurge %s rounds up to %d",
 			fencepostText(unavailRaw), replicas, fencepostText(surgeRaw), int(tl.MaxSurge.V))
-		var msg string
+		var msg, head string
 		if nodes > 0 {
-			msg = sprintf("rolling update cannot start: %s, so the controller creates a surge Pod before it removes an old one, and that Pod needs a node running no Pod of this Deployment (%s); with --nodes %d and %d replicas there is none, so the surge Pod stays Pending and the rollout stalls until progressDeadlineSeconds; set maxUnavailable: 1 (and maxSurge: 0) or strategy: Recreate",
+			head = sprintf("rolling update of this Deployment cannot start on %d nodes", nodes)
+			msg = detail("rolling update cannot start: %s, so the controller creates a surge Pod before it removes an old one, and that Pod needs a node running no Pod of this Deployment (%s); with --nodes %d and %d replicas there is none, so the surge Pod stays Pending and the rollout stalls until progressDeadlineSeconds; set maxUnavailable: 1 (and maxSurge: 0) or strategy: Recreate",
 				fence, why, nodes, replicas)
 		} else {
-			msg = sprintf("rolling update needs a node running no Pod of this Deployment (%s): %s, so the controller creates a surge Pod before it removes an old one; with as many eligible nodes as replicas (%d) that Pod stays Pending and the rollout stalls (node count unknown: pass --nodes N); set maxUnavailable: 1 or strategy: Recreate",
+			head = "rolling update needs a node that runs no Pod of this Deployment"
+			msg = detail("rolling update needs a node running no Pod of this Deployment (%s): %s, so the controller creates a surge Pod before it removes an old one; with as many eligible nodes as replicas (%d) that Pod stays Pending and the rollout stalls (node count unknown: pass --nodes N); set maxUnavailable: 1 or strategy: Recreate",
 				why, fence, replicas)
 		}
-		p.Report(Diagnostic{Path: path, Message: msg, Related: []Related{{Path: tl.MaxUnavailable.Path, Message: "maxUnavailable resolves to 0 here"}}})
+		p.Report(Diagnostic{Path: path, Message: head, Detail: msg, Related: []Related{{Path: tl.MaxUnavailable.Path, Message: "maxUnavailable resolves to 0 here"}}})
 	},
 }
 

@@ -64,11 +64,16 @@ func (r *Rule) Info() finding.RuleInfo {
 		HelpURI: "https://github.com/podlint/podlint/blob/main/docs/rules/" + r.ID + ".md"}
 }
 
-// Diagnostic is what a rule reports: a field path and a message.
+// Diagnostic is what a rule reports: a field path and a message in two
+// parts, as rustc and staticcheck write them. Message is the headline: one
+// sentence of at most about 100 characters that says what goes wrong,
+// without arithmetic. Detail says how it happens at runtime, with the
+// numbers, and the fix.
 type Diagnostic struct {
 	Path      workload.Path // full field path in the document
-	Message   string
-	Container string // name of the container involved, if any
+	Message   string        // headline
+	Detail    string        // mechanism, numbers, fix
+	Container string        // name of the container involved, if any
 	Related   []Related
 }
 
@@ -103,7 +108,7 @@ func (p *Pass) Timeline() *timeline.Timeline { return p.timeline() }
 // Report records a diagnostic.
 func (p *Pass) Report(d Diagnostic) { p.report(d) }
 
-// Reportf records a diagnostic at path.
+// Reportf records a diagnostic at path with only a headline.
 func (p *Pass) Reportf(path workload.Path, format string, args ...any) {
 	p.report(Diagnostic{Path: path, Message: fmt.Sprintf(format, args...)})
 }

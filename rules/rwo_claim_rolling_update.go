@@ -49,13 +49,15 @@ var RWOClaimRollingUpdate = &Rule{
 						count = sprintf("%d replicas (minReplicas of HorizontalPodAutoscaler %q)", replicas, hpa.Ref.Name)
 					}
 					fence := sprintf("maxUnavailable %s resolves to %d of %s, so old Pods keep the claim until the new Pod is available", fencepostText(w.MaxUnavailable), unavail, count)
-					var msg string
+					var msg, head string
 					if rwop {
-						msg = sprintf("claim %q is ReadWriteOncePod and this RollingUpdate Deployment starts a new Pod while an old one holds it: %s, and the new Pod stays Pending until the old one is gone: the rollout always stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
+						head = sprintf("claim %q is ReadWriteOncePod, so the rolling update always stalls", c.Name)
+						msg = detail("claim %q is ReadWriteOncePod and this RollingUpdate Deployment starts a new Pod while an old one holds it: %s, and the new Pod stays Pending until the old one is gone: the rollout always stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					} else {
-						msg = sprintf("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
+						head = sprintf("claim %q is ReadWriteOnce, so the rolling update can stall on Multi-Attach", c.Name)
+						msg = detail("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					}
-					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: msg,
+					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: head, Detail: msg,
 						Related: []release.Pos{related(pvc.AccessModesAt(), "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt(), "the Deployment's strategy")}})
 				}
 			}
