@@ -107,7 +107,7 @@ func checkOverlaps(p *ReleasePass, ns *release.Namespace) {
 				seen[k] = true
 				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt(), Object: &bs[i].Object,
 					Related: []release.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
-					Message: sprintf("PodDisruptionBudgets %q and %q select the same Pods", bs[j].Ref.Name, bs[i].Ref.Name),
+					Message: sprintf("PodDisruptionBudget %q selects Pods that another budget selects", bs[i].Ref.Name),
 					Detail:  detail("PodDisruptionBudgets %q and %q both select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", bs[j].Ref.Name, bs[i].Ref.Name, w.Ref.Kind, w.Ref.Name)})
 			}
 		}

@@ -56,7 +56,7 @@ var ServiceWithoutReadiness = &Rule{
 						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
 					}
 					p.Report(ReleaseDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
-						Message: sprintf("Service %q sends traffic to container %q, which has no readinessProbe", h.svc[0].Ref.Name, h.c.Name),
+						Message: sprintf("container %q gets Service traffic but has no readinessProbe", h.c.Name),
 						Detail: detail("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
 							h.svc[0].Ref.Name, h.c.Name, h.sp.TargetPort.String())})
 				}
