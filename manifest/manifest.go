@@ -22,6 +22,7 @@ const (
 	RuleDuplicateKey    = "duplicate-key"
 	RuleHelmTemplate    = "helm-template"
 	RuleLimitExceeded   = "limit-exceeded"
+	RuleAPIValidation   = "api-validation"
 )
 
 // Problem is something wrong with the input itself, already positioned.
@@ -114,6 +115,8 @@ type Object struct {
 	TemplatePath workload.Path
 	// Workload is nil for objects that are not workloads.
 	Workload *workload.Workload
+	// Custom is set for a custom resource linted through its template.
+	Custom *CustomKind
 	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
 	// …, or *corev1.PodTemplateSpec for a custom resource).
 	Typed any

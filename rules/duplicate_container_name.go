@@ -8,6 +8,9 @@ var DuplicateContainerName = &Rule{
 	ID: "PL010", Name: "duplicate-container-name", Title: "two containers share a name",
 	Severity: finding.Error,
 	Check: func(p *Pass) {
+		if !p.PodValidated() {
+			return
+		}
 		seen := map[string]ContainerRef{}
 		for _, c := range p.Containers() {
 			if c.C.Name == "" {

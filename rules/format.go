@@ -31,7 +31,7 @@ func secs(s float64) string {
 }
 
 // dur prints a computed duration rounded to whole seconds: "45s", "2m",
-// "10m30s", "1h5m". A positive value under half a second stays exact
+// "10m30s", "1h5m", "2d7h33m20s" (days, not hundreds of hours). A positive value under half a second stays exact
 // ("0.2s") rather than reading as zero.
 func dur(s float64) string {
 	switch {
@@ -44,8 +44,11 @@ func dur(s float64) string {
 	if n < 120 {
 		return strconv.FormatInt(n, 10) + "s"
 	}
-	h, m, sec := n/3600, n/60%60, n%60
+	d, h, m, sec := n/86400, n/3600%24, n/60%60, n%60
 	var b strings.Builder
+	if d > 0 {
+		fmt.Fprintf(&b, "%dd", d)
+	}
 	if h > 0 {
 		fmt.Fprintf(&b, "%dh", h)
 	}
@@ -57,6 +60,10 @@ func dur(s float64) string {
 	}
 	return b.String()
 }
+
+// number prints a count as written in the manifest: 2147483647, never
+// 2.147483647e+09 as %g would.
+func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // interval prints a computed interval rounded outwards to whole seconds:
 // "35s–45s", "2m–2m20s", "30s" when both ends agree, "at least 5s" when it

@@ -15,6 +15,9 @@ var ProbeHandlerInvalid = &Rule{
 	ID: "PL114", Name: "probe-handler-invalid", Title: "probe handler is missing, ambiguous or malformed",
 	Severity: finding.Error,
 	Check: func(p *Pass) {
+		if !p.PodValidated() {
+			return
+		}
 		for _, pr := range p.Probes() {
 			checkProbeHandler(p, pr)
 		}

@@ -8,6 +8,9 @@ var ProbeInvalidSuccessThreshold = &Rule{
 	ID: "PL113", Name: "probe-invalid-success-threshold", Title: "liveness or startup probe has successThreshold other than 1",
 	Severity: finding.Error,
 	Check: func(p *Pass) {
+		if !p.PodValidated() {
+			return
+		}
 		for _, pr := range p.Probes() {
 			if pr.Kind == "readinessProbe" || pr.P.SuccessThreshold == 0 || pr.P.SuccessThreshold == 1 {
 				continue

@@ -161,10 +161,13 @@ func probeErrors(c ContainerRef, pr *corev1.Probe) bool {
 
 // IsFragment reports whether the pod template looks like a patch fragment
 // (a kustomize strategic-merge patch, a Helm values excerpt) rather than a
-// complete manifest: a regular container without an image, which the API
-// server would reject. Rules about something *missing* stay silent on
-// fragments, because the missing part is usually in the base.
+// complete manifest: no regular container, or one without an image, which
+// the API server would reject. Rules about something *missing* stay silent
+// on fragments, because the missing part is usually in the base.
 func (p *Pass) IsFragment() bool {
+	if len(p.Spec.Containers) == 0 {
+		return true
+	}
 	for i := range p.Spec.Containers {
 		if p.Spec.Containers[i].Image == "" {
 			return true

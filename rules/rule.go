@@ -187,6 +187,17 @@ func (p *Pass) IsLongRunning() bool {
 	return true
 }
 
+// PodValidated reports whether the API server validates Pods made from
+// this template as written: true for the built-in kinds and for custom
+// resources whose controller creates Pods from the template (an Argo
+// Rollout, an OpenKruise CloneSet); false for other custom resources, whose
+// operator may fill in or change the template first (Knative names
+// containers and points probes at the container's port). Rules that say
+// "the API server rejects the Pod" check this first.
+func (p *Pass) PodValidated() bool {
+	return p.Object.Custom == nil || p.Object.Custom.PodsFromTemplate
+}
+
 // List is a catalog of rules sorted by ID. All is podlint's; the analyzer
 // runs the list its Config names, and tests build their own.
 type List []*Rule

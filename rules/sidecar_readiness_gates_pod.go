@@ -19,8 +19,8 @@ var SidecarReadinessGatesPod = &Rule{
 			detect := ""
 			if tc := p.tlContainer(c); tc != nil && tc.Readiness != nil {
 				rp := tc.Readiness
-				detect = fmt.Sprintf(" (%s after it stops answering: failureThreshold %g × periodSeconds %s)",
-					interval(rp.NotReadyDetection.Interval), rp.FailureThreshold.V, secs(rp.Period.V))
+				detect = fmt.Sprintf(" (%s after it stops answering: failureThreshold %s × periodSeconds %s)",
+					interval(rp.NotReadyDetection.Interval), number(rp.FailureThreshold.V), secs(rp.Period.V))
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
 				Message: fmt.Sprintf("readiness probe of sidecar %q takes the whole Pod out of traffic when it fails", c.C.Name),

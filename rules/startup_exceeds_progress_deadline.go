@@ -136,12 +136,12 @@ func readyCause(c *timeline.Container) (string, workload.Path) {
 		if sp.FailureThreshold.Set {
 			path = sp.FailureThreshold.Path
 		}
-		return fmt.Sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s",
-			name, dur(sp.MaxBudget.Lo), secs(sp.InitialDelay.V), sp.FailureThreshold.V, secs(sp.Period.V)), path
+		return fmt.Sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s",
+			name, dur(sp.MaxBudget.Lo), secs(sp.InitialDelay.V), number(sp.FailureThreshold.V), secs(sp.Period.V)), path
 	case c.Readiness != nil && c.Liveness != nil && c.Liveness.KillDecision.Hi >= c.Readiness.InitialDelay.V:
 		lp := c.Liveness
-		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s, and its readiness probe passes up to %s after that",
-			name, dur(lp.KillDecision.Hi), secs(lp.InitialDelay.V), lp.FailureThreshold.V, secs(lp.Period.V),
+		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s, and its readiness probe passes up to %s after that",
+			name, dur(lp.KillDecision.Hi), secs(lp.InitialDelay.V), number(lp.FailureThreshold.V), secs(lp.Period.V),
 			dur(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
 	case c.Readiness != nil:
 		rp := c.Readiness

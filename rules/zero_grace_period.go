@@ -9,10 +9,18 @@ import (
 )
 
 var ZeroGracePeriod = &Rule{
-	ID: "PL203", Name: "zero-grace-period", Title: "terminationGracePeriodSeconds is 0 where a graceful stop is needed",
+	ID: "PL203", Name: "zero-grace-period", Title: "terminationGracePeriodSeconds is negative, or 0 where a graceful stop is needed",
 	Severity: finding.Warning,
 	Check: func(p *Pass) {
 		t := p.Spec.TerminationGracePeriodSeconds
+		if t != nil && *t < 0 {
+			// Not refused: the API server turns it into 1 on the Pods,
+			// with a warning (T-1); a template keeps what was written.
+			p.Report(Diagnostic{Path: p.SpecPath("terminationGracePeriodSeconds"),
+				Message: fmt.Sprintf("terminationGracePeriodSeconds %d is negative: Pods get 1s to stop", *t),
+				Detail:  "The API server accepts it with a warning and gives the Pods a grace period of 1s, so every container is SIGKILLed 2s after SIGTERM (the kubelet's minimum) and preStop hooks are cut off. Remove the field (30s by default) or give the seconds the app needs to shut down."})
+			return
+		}
 		if t == nil || *t != 0 {
 			return
 		}
