@@ -12,6 +12,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 )
@@ -49,6 +50,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	type out struct {
 		findings []finding.Finding
 		sum      finding.Summary
+		part     *filePart
 		err      error
 	}
 	results := make([]out, len(srcs))
@@ -59,8 +61,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, s, err := cfg.source(srcs[i])
-				results[i] = out{f, s, err}
+				f, s, part, err := cfg.source(srcs[i])
+				results[i] = out{f, s, part, err}
 			}
 		}()
 	}
@@ -72,8 +74,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 
 	res := &finding.Result{}
 	var errs []error
+	parts := make([]*filePart, 0, len(results))
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
+		parts = append(parts, r.part)
 		res.Summary.Files += r.sum.Files
 		res.Summary.Objects += r.sum.Objects
 		res.Summary.Workloads += r.sum.Workloads
@@ -82,6 +86,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			errs = append(errs, r.err)
 		}
 	}
+	// The files are one release: the cross-object rules run over all of them.
+	res.Findings = cfg.releaseFindings(parts, res.Findings, sourceReader(cfg, srcs))
 	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
 		if finding.Less(&a, &b) {
 			return -1
@@ -94,26 +100,30 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	return res, errs
 }
 
-func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+// source lints one source. A render root (a Helm chart or a kustomization)
+// is linted by cfg.Render as a release of its own, with its findings already
+// moved to the files the user edits, so it has no part in the run's release.
+func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
 	if src.Render != "" {
 		if cfg.Render == nil {
-			return nil, finding.Summary{}, fmt.Errorf("%s: rendering is off", src.Path)
+			return nil, finding.Summary{}, nil, fmt.Errorf("%s: rendering is off", src.Path)
 		}
-		return cfg.Render(cfg, src)
+		f, s, err := cfg.Render(cfg, src)
+		return f, s, nil, err
 	}
 	data := src.Data
 	if data == nil {
 		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
 		if err != nil {
-			return nil, finding.Summary{}, err
+			return nil, finding.Summary{}, nil, err
 		}
 		if tooBig {
-			return cfg.tooBig(src), finding.Summary{Files: 1}, nil
+			return cfg.tooBig(src), finding.Summary{Files: 1}, nil, nil
 		}
 		data = d
 	}
-	f, s := cfg.File(src.Path, data, src.Explicit)
-	return f, s, nil
+	f, s, part := cfg.file(src.Path, data, src.Explicit)
+	return f, s, part, nil
 }
 
 func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
@@ -123,7 +133,8 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 	}
 	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
 		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted; raise --max-file-size to lint it"}}
+		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted",
+		Detail:   "Raise --max-file-size to lint it."}}
 }
 
 // TooBig is how every message says that an input is over the file-size
@@ -132,27 +143,46 @@ func TooBig(what string, limit int64) string {
 	return fmt.Sprintf("%s is larger than %d bytes (--max-file-size)", what, limit)
 }
 
-// File lints one file's bytes. explicit files were named by the user, so an
-// empty one is worth a finding.
+// File lints one file's bytes as a run of its own: its objects are the
+// release the cross-object rules see. explicit files were named by the
+// user, so an empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
+	f, sum, part := cfg.file(path, data, explicit)
+	return cfg.releaseFindings([]*filePart{part}, f, func(p string) []byte {
+		if p == path {
+			return data
+		}
+		return nil
+	}), sum
+}
+
+// file lints one file's bytes with the single-object rules and returns
+// its part of the release.
+func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules)}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), part: &filePart{}}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
-		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
+		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
+			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
 	}
 	for _, p := range res.Problems {
-		fl.add(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message+renderedFrom(p.Source), nil)
+		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
+			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
+		ro := fl.part.part.Add(o, cfg.Limits)
 		if o.Workload == nil {
+			if ro != nil && len(ro.Annotations) > 0 {
+				fl.releaseAnnotations(o, ro)
+			}
 			continue
 		}
 		sum.Workloads++
-		fl.object(o)
+		fl.object(o, ro)
 	}
-	return fl.finish(), sum
+	return fl.finish(), sum, fl.part
 }
 
 type fileLinter struct {
@@ -160,23 +190,27 @@ type fileLinter struct {
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
+	part     *filePart // for the cross-object rules
 }
 
-func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
+// addFinding completes f (rule, severity, file, source line) and records it.
+func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Finding {
 	if r == nil || !fl.cfg.Enabled(r) {
 		return nil
 	}
-	loc.File = fl.file.Path
-	for i := range related {
-		related[i].File = fl.file.Path
+	f.File = fl.file.Path
+	for i := range f.Related {
+		f.Related[i].File = fl.file.Path
 	}
-	fl.findings = append(fl.findings, finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: fl.cfg.Severity[r],
-		Location: loc, Object: obj, Container: container, Message: msg, Related: related, SourceLine: fl.file.Line(loc.Line)})
+	f.RuleID, f.RuleName, f.Severity = r.ID, r.Name, fl.cfg.Severity[r]
+	f.SourceLine = fl.file.Line(f.Line)
+	fl.findings = append(fl.findings, f)
 	return &fl.findings[len(fl.findings)-1]
 }
 
-// object runs every enabled rule over one workload.
-func (fl *fileLinter) object(o *manifest.Object) {
+// object runs every enabled rule over one workload; ro is its entry in
+// the release view.
+func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline
 	var tlPanic any
@@ -199,6 +233,9 @@ func (fl *fileLinter) object(o *manifest.Object) {
 		return tl
 	}
 	objSup := annotationSuppressions(o, cfg.Rules)
+	for _, s := range objSup {
+		s.objAt = ro.Key()
+	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
 	for _, r := range cfg.Rules {
@@ -227,8 +264,9 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
-			fl.add(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, "",
-				fmt.Sprintf("rule %s (%s) crashed on this object: %v; other rules still ran; please report this bug with the manifest", r.ID, r.Name, p)+renderedFrom(o.Doc.Source), nil)
+			fl.addFinding(rules.InternalError, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+				Message: fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
+				Detail:  withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)})
 		}
 	}()
 	pass := rules.NewPass(r, o, fl.cfg.Version, fl.cfg.Params, tl, func(d rules.Diagnostic) {
@@ -238,20 +276,24 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 			rp, _ := o.Doc.Locate(rel.Path)
 			related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
 		}
-		fl.add(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, d.Container, d.Message+renderedFrom(o.Doc.Source), related)
+		fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+			Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
 	})
 	r.Check(pass)
 }
 
-// renderedFrom names the chart template a document of `helm template`
-// output came from. Positions stay in the rendered stream, which is the
-// only text podlint has, so the message is the one place that can tell the
-// user which template file to edit.
-func renderedFrom(source string) string {
-	if source == "" {
-		return ""
+// withSource ends a detail with the chart template a document of `helm
+// template` output came from. Positions stay in the rendered stream, which
+// is the only text podlint has, so the message is the one place that can
+// tell the user which template file to edit.
+func withSource(detail, source string) string {
+	switch {
+	case source == "":
+		return detail
+	case detail == "":
+		return "Rendered from " + source + "."
 	}
-	return " (rendered from " + source + ")"
+	return detail + " Rendered from " + source + "."
 }
 
 // finish applies comment suppressions, reports unused ones and drops the
@@ -308,13 +350,23 @@ func (fl *fileLinter) detach() {
 func (fl *fileLinter) checkSuppression(s *suppression) {
 	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
 	if s.rule == nil {
-		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression names %q, which is neither a rule ID nor a rule name; run `podlint rules` for the list", s.name), nil)
+		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression names %q, which is not a rule", s.name),
+			Detail:  "A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."})
 		return
 	}
 	if s.reason == "" {
-		fl.add(rules.SuppressionMissingReason, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) gives no reason; write why the finding does not apply after the rule name", s.rule.ID, s.rule.Name), nil)
+		fl.addFinding(rules.SuppressionMissingReason, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
+			Detail:  "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."})
+	}
+	if isRelease(s.rule) {
+		fl.deferSuppression(s) // used or not is known at the end of the run
+		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
-		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) matches no finding; remove it so it cannot hide a future one", s.rule.ID, s.rule.Name), nil)
+		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name),
+			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
@@ -32,10 +34,48 @@ type HelmOptions struct {
 
 // Problem is a render failure with its position in a source file.
 type Problem struct {
-	File    string
-	Line    int
-	Column  int
+	File   string
+	Line   int
+	Column int
+	// Message is the headline, Detail the rest (full sentences; may be
+	// empty), as every finding has them.
 	Message string
+	Detail  string
+}
+
+// headlineMax is the longest headline a render problem gets: one line of
+// a terminal next to its position and rule ID.
+const headlineMax = 100
+
+// problem builds a problem from a headline naming what failed, the
+// underlying error's text (may be empty) and a detail. The error joins the
+// headline when both fit one short sentence; otherwise it opens the detail.
+func problem(file string, line, col int, head, cause, detail string) Problem {
+	p := Problem{File: file, Line: line, Column: col, Message: head}
+	cause = strings.TrimSpace(cause)
+	if cause != "" {
+		if h := head + ": " + cause; utf8.RuneCountInString(h) <= headlineMax && !strings.ContainsAny(cause, ";\n") && !strings.HasSuffix(cause, ".") {
+			p.Message = h
+		} else {
+			detail = strings.TrimSpace(sentence(cause) + " " + detail)
+		}
+	}
+	p.Detail = detail
+	return p
+}
+
+// sentence makes an error's text a sentence: capital first letter, final
+// period.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 // Rendered is one root's output: documents in the order the tool prints
@@ -71,8 +111,8 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	chartFile := filepath.Join(dir, "Chart.yaml")
 	ch, err := loader.LoadDir(dir)
 	if err != nil {
-		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
-			Message: "Helm cannot load the chart: " + err.Error()})
+		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot load the chart", err.Error(),
+			"Nothing in the chart was linted."))
 		return out
 	}
 	out.valuesFiles = append(out.valuesFiles, filepath.Join(dir, "values.yaml"))
@@ -82,14 +122,14 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	for _, f := range opt.Values {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
-				Message: fmt.Sprintf("values file %s cannot be read: %v", f, unwrap(err))})
+			out.Problems = append(out.Problems, problem(chartFile, 1, 1, "a values file for this chart cannot be read",
+				fmt.Sprintf("%s: %v", f, unwrap(err)), "The chart was rendered without it."))
 			continue
 		}
 		cur := map[string]any{}
 		if err := sigsyaml.Unmarshal(data, &cur); err != nil {
-			out.Problems = append(out.Problems, Problem{File: f, Line: yamlErrLine(err), Column: 1,
-				Message: "values file is not valid YAML: " + err.Error()})
+			out.Problems = append(out.Problems, problem(f, yamlErrLine(err), 1, "values file is not valid YAML", err.Error(),
+				"The chart was rendered without it."))
 			continue
 		}
 		vals = mergeMaps(vals, cur)
@@ -97,12 +137,13 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	}
 	for _, s := range opt.Set {
 		if err := strvals.ParseInto(s, vals); err != nil {
-			out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1,
-				Message: fmt.Sprintf("--set %q: %v", s, err)})
+			out.Problems = append(out.Problems, problem(chartFile, 1, 1, "a --set value cannot be parsed",
+				fmt.Sprintf("%q: %v", s, err), "The chart was rendered without it."))
 		}
 	}
 	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
-		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1, Message: err.Error()})
+		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot resolve the chart's dependencies", err.Error(),
+			"Nothing in the chart was linted."))
 		return out
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
@@ -114,13 +155,15 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	}
 	if ch.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(ch.Metadata.KubeVersion, caps.KubeVersion.String()) {
 		out.Problems = append(out.Problems, Problem{File: chartFile, Line: lineOfKey(ch, "kubeVersion"), Column: 1,
-			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version); helm install would refuse it", ch.Metadata.KubeVersion, caps.KubeVersion.String())})
+			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version)", ch.Metadata.KubeVersion, caps.KubeVersion.String()),
+			Detail:  "helm install would refuse the chart, so it was not rendered. Lint with a --kube-version the chart supports, or widen kubeVersion in Chart.yaml."})
 		return out
 	}
 	rel := chartutil.ReleaseOptions{Name: firstOf(opt.ReleaseName, "release-name"), Namespace: firstOf(opt.Namespace, "default"), Revision: 1, IsInstall: true}
 	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
 	if err != nil {
-		out.Problems = append(out.Problems, Problem{File: chartFile, Line: 1, Column: 1, Message: "the values do not fit the chart: " + err.Error()})
+		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "the values do not fit the chart", err.Error(),
+			"Nothing in the chart was linted."))
 		return out
 	}
 	files := renderAll(ch, rv, dir, out)
@@ -162,9 +205,10 @@ func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) 
 			return files
 		}
 		name, line, col, msg := templateError(err.Error())
-		p := Problem{File: filepath.Join(dir, "Chart.yaml"), Line: 1, Column: 1, Message: "Helm cannot render the chart: " + err.Error()}
+		p := problem(filepath.Join(dir, "Chart.yaml"), 1, 1, "Helm cannot render the chart", err.Error(), "Nothing in the chart was linted.")
 		if name != "" {
-			p = Problem{File: templatePath(ch, dir, name), Line: max(line, 1), Column: max(col, 1), Message: "Helm cannot render this template: " + msg}
+			p = problem(templatePath(ch, dir, name), max(line, 1), max(col, 1), "Helm cannot render this template", msg,
+				"The chart was rendered again without this template, so the others were still linted.")
 		}
 		out.Problems = append(out.Problems, p)
 		if name == "" || !removeTemplate(ch, name) {
@@ -277,7 +321,8 @@ func missingDependencies(ch *chart.Chart, chartFile string) []Problem {
 		}
 		line := lineOfDependency(ch, r.Name)
 		out = append(out, Problem{File: chartFile, Line: line, Column: 1,
-			Message: fmt.Sprintf("dependency %q (%s %s) is declared in Chart.yaml but missing from charts/, so the chart renders without it; podlint never downloads charts: run `helm dependency build %s` first, then lint again",
+			Message: fmt.Sprintf("dependency %q is declared in Chart.yaml but missing from charts/", r.Name),
+			Detail: fmt.Sprintf("The chart was rendered without %s (%s %s). podlint never downloads charts: run `helm dependency build %s`, then lint again.",
 				r.Name, r.Repository, r.Version, filepath.Dir(chartFile))})
 	}
 	// The rest of the chart is rendered without the missing ones, which

@@ -23,7 +23,7 @@ func TestSubchartsAndExecutionErrors(t *testing.T) {
 		t.Fatalf("problems %+v, want the required value", r.Problems)
 	}
 	p := r.Problems[0]
-	if p.File != filepath.Join(dir, "templates/needs.yaml") || p.Line != 6 || p.Column < 10 || !strings.Contains(p.Message, "token is required") {
+	if p.File != filepath.Join(dir, "templates/needs.yaml") || p.Line != 6 || p.Column < 10 || !strings.Contains(p.Message+" "+p.Detail, "token is required") {
 		t.Errorf("problem %+v, want templates/needs.yaml:6 token is required", p)
 	}
 	sources := map[string]string{}
@@ -76,7 +76,7 @@ func TestKubeVersion(t *testing.T) {
 		t.Errorf("1.31: problems %+v, docs %+v", r.Problems, r.Docs)
 	}
 	r = RenderChart(dir, HelmOptions{KubeVersion: "1.24"})
-	if len(r.Problems) != 1 || r.Problems[0].Line != 4 || !strings.Contains(r.Problems[0].Message, "incompatible with Kubernetes v1.24 ") {
+	if len(r.Problems) != 1 || r.Problems[0].Line != 4 || !strings.Contains(r.Problems[0].Message+" "+r.Problems[0].Detail, "incompatible with Kubernetes v1.24 ") {
 		t.Errorf("1.24: problems %+v", r.Problems)
 	}
 }

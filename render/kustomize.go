@@ -87,12 +87,12 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 	}
 	data, err := os.ReadFile(k.file)
 	if err != nil {
-		k.problems = append(k.problems, Problem{File: k.file, Line: 1, Column: 1, Message: fmt.Sprintf("cannot read the kustomization: %v", unwrap(err))})
+		k.problems = append(k.problems, problem(k.file, 1, 1, "cannot read the kustomization", unwrap(err).Error(), ""))
 		return k
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		k.problems = append(k.problems, Problem{File: k.file, Line: yamlErrLine(err), Column: 1, Message: "the kustomization is not valid YAML: " + err.Error()})
+		k.problems = append(k.problems, problem(k.file, yamlErrLine(err), 1, "the kustomization is not valid YAML", err.Error(), ""))
 		return k
 	}
 	root := deref(&doc)
@@ -119,10 +119,12 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 			case err == nil:
 			case remoteRef.MatchString(e.Value):
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
-					Message: fmt.Sprintf("%s entry %q is a remote base: podlint never fetches over the network, so this kustomization was not built; vendor the base into the repository (or lint the output of `kustomize build %s | podlint check -`)", field, e.Value, dir)})
+					Message: fmt.Sprintf("%s entry is a remote base, which podlint never fetches", field),
+					Detail:  fmt.Sprintf("kustomize build would fetch %q over the network; podlint does not, so this kustomization was not built. Vendor the base into the repository, or lint the output of `kustomize build %s | podlint check -`.", e.Value, dir)})
 			default:
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
-					Message: fmt.Sprintf("%s entry %q does not exist (relative to %s), so kustomize build fails", field, e.Value, dir)})
+					Message: fmt.Sprintf("%s entry does not exist, so kustomize build fails", field),
+					Detail:  fmt.Sprintf("%q is not found relative to %s; this kustomization was not built.", e.Value, dir)})
 			}
 		}
 	}
@@ -296,7 +298,7 @@ func RenderKustomization(dir string) *Rendered {
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
-		out.Problems = append(out.Problems, Problem{File: k.file, Line: 1, Column: 1, Message: err.Error()})
+		out.Problems = append(out.Problems, problem(k.file, 1, 1, "cannot resolve the kustomization's folder", err.Error(), ""))
 		return out
 	}
 	top, _ := filepath.Abs(k.file)
@@ -318,7 +320,8 @@ func RenderKustomization(dir string) *Rendered {
 		stripOrigin(r.GetAnnotations(), func(a map[string]string) { _ = r.SetAnnotations(a) })
 		data, err := r.AsYAML()
 		if err != nil {
-			out.Problems = append(out.Problems, Problem{File: k.file, Line: 1, Column: 1, Message: err.Error()})
+			out.Problems = append(out.Problems, problem(k.file, 1, 1, fmt.Sprintf("kustomize's %s %s cannot be written as YAML", r.GetKind(), r.GetName()), err.Error(),
+				"It was not linted."))
 			continue
 		}
 		src := o.file
@@ -348,7 +351,7 @@ func kustomizeProblem(k *kust, err error) Problem {
 			file = n.file
 		}
 	})
-	return Problem{File: file, Line: 1, Column: 1, Message: "kustomize cannot build this kustomization: " + msg}
+	return problem(file, 1, 1, "kustomize cannot build this kustomization", msg, "")
 }
 
 // sets reports whether the patch sets field p of the origin's resource, and

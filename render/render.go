@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -40,7 +41,8 @@ func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) (fs []finding.
 	defer func() {
 		if p := recover(); p != nil {
 			r := &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
-				Message: fmt.Sprintf("rendering failed inside %s: %v; the other inputs were still linted; please report this bug with the chart or kustomization", src.Render, p)}}}
+				Message: fmt.Sprintf("rendering crashed inside %s", src.Render),
+				Detail:  fmt.Sprintf("%v; the other inputs were still linted. Please report this bug with the chart or kustomization.", p)}}}
 			fs, sum, err = lintRendered(cfg, src, r, src.Path)
 		}
 	}()
@@ -78,7 +80,7 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		for _, p := range r.Problems {
 			data, _ := os.ReadFile(p.File)
 			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
-				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message,
+				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message, Detail: p.Detail,
 				SourceLine: lineOf(data, p.Line)}
 			if !cfg.CommentSuppresses(data, &f) {
 				out = append(out, f)
@@ -91,7 +93,8 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
 			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: rootFile(src), Line: 1, Column: 1},
-				Message:  fmt.Sprintf("the rendered output is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)})
+				Message:  analyzer.TooBig("the rendered output", cfg.Limits.MaxFileSize) + " and was not linted",
+				Detail:   "Raise --max-file-size to lint it."})
 		}
 		r.Docs = nil
 	}
@@ -338,6 +341,9 @@ func (m *mapper) locateKustomize(d *Doc, p []seg, renderedText string) where {
 	return w
 }
 
+// inRendered marks a headline whose position is not exactly the field.
+const inRendered = " (in the rendered output)"
+
 // remap moves a finding from the rendered stream to the source files.
 func (m *mapper) remap(f *finding.Finding) {
 	i := m.doc(f.Line)
@@ -351,11 +357,16 @@ func (m *mapper) remap(f *finding.Finding) {
 		f.Message = strings.TrimSuffix(f.Message, " (rendered from "+m.r.Docs[i].Name+")")
 	}
 	if !w.exact {
-		if w.path != "" {
-			f.Message += " (in the rendered output, at " + w.path + ")"
-		} else {
-			f.Message += " (in the rendered output)"
+		// The headline says so when it stays one short line; the
+		// detail names the rendered field.
+		if utf8.RuneCountInString(f.Message)+len(inRendered) <= headlineMax {
+			f.Message += inRendered
 		}
+		note := "The field is not written literally in this file, so the position is the closest one found."
+		if w.path != "" {
+			note = "The finding is at " + w.path + " in the rendered output; it is not written literally in this file, so the position is the closest one found."
+		}
+		f.Detail = strings.TrimSpace(note + " " + f.Detail)
 	}
 	f.File, f.Line, f.Column = w.file, w.line, w.col
 	f.SourceLine = lineOf(m.file(w.file), w.line)

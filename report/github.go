@@ -58,6 +58,9 @@ func writeGitHub(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		}
 		props = append(props, "title="+escapeProperty(fmt.Sprintf("[%s] %s", f.RuleID, f.RuleName)))
 		msg := f.Message
+		if f.Detail != "" {
+			msg += "\n" + f.Detail
+		}
 		for _, r := range f.Related {
 			msg += "\n" + position(relPath(opts.SrcRoot, r.File), r.Line, r.Column) + ": " + r.Message
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -97,15 +98,43 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}
 	fp := newFingerprinter(sha256Hash)
+	// Fingerprints are computed over every finding in output order before
+	// the cap, so a finding keeps its occurrence number when others are cut.
+	prints := make([]string, len(res.Findings))
 	for i := range res.Findings {
+		prints[i] = fp.of(&res.Findings[i], relPath(opts.SrcRoot, res.Findings[i].File))
+	}
+	keep, cut := capResults(res.Findings, sarifMaxResults)
+	inv := sarif.NewInvocation().WithExecutionSuccess(len(opts.Errors) == 0)
+	inv.ToolExecutionNotifications = []*sarif.Notification{}
+	for _, e := range opts.Errors {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarif.NewNotification().WithLevel("error").WithTextMessage(e))
+	}
+	if cut > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
+				"%d findings were left out: GitHub code scanning accepts at most %d results per run; the most severe were kept, and the json format lists every finding",
+				cut, sarifMaxResults)))
+	}
+	run.AddInvocations(inv)
+	run.Results = []*sarif.Result{}
+	for _, i := range keep {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
 		line, col := clampPos(f.Line, codePointColumn(f.SourceLine, f.Column))
+		text, markdown := sarifMessage(f)
 		r := sarif.NewRuleResult(f.RuleID).
 			WithRuleIndex(index[f.RuleID]).
 			WithLevel(sarifLevel(f.Severity)).
-			WithMessage(sarif.NewTextMessage(f.Message))
-		r.AddLocation(sarifLocation(rel, line, col))
+			WithMessage(sarif.NewTextMessage(text).WithMarkdown(markdown))
+		loc := sarifLocation(rel, line, col)
+		if f.Line >= 1 {
+			if end := valueEnd(f.SourceLine, f.Column); end > f.Column {
+				loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(codePointColumn(f.SourceLine, end))
+			}
+		}
+		r.AddLocation(loc)
 		for j, rl := range f.Related {
 			rline, rcol := clampPos(rl.Line, rl.Column)
 			loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
@@ -114,7 +143,7 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			}
 			r.AddRelatedLocation(loc)
 		}
-		r.WithPartialFingerPrints(map[string]any{fingerprintKey: fp.of(f, rel)})
+		r.WithPartialFingerPrints(map[string]any{fingerprintKey: prints[i]})
 		if props := sarifProperties(f); props != nil {
 			r.Properties = props
 		}
@@ -273,4 +302,113 @@ func codePointColumn(line string, col int) int {
 		off--
 	}
 	return utf8.RuneCountInString(line[:off]) + 1
+}
+
+// sarifMaxResults is how many results GitHub code scanning accepts in one
+// run; an upload with more is rejected whole.
+const sarifMaxResults = 25000
+
+// capResults returns the indexes of the findings to write, in their order,
+// and how many were left out: past max the most severe are kept (the sort
+// is stable, so within a severity the first in file order win).
+func capResults(fs []finding.Finding, max int) (keep []int, cut int) {
+	keep = make([]int, len(fs))
+	for i := range keep {
+		keep[i] = i
+	}
+	if len(fs) <= max {
+		return keep, 0
+	}
+	sort.SliceStable(keep, func(a, b int) bool { return fs[keep[a]].Severity > fs[keep[b]].Severity })
+	keep = keep[:max]
+	sort.Ints(keep)
+	return keep, len(fs) - max
+}
+
+// sarifMessage returns a result's message.text and message.markdown. The
+// text is the headline, followed by links to the related locations
+// ("[grace period 30s](1)"), which code scanning renders as links to those
+// lines; the markdown adds the detail. SARIF reserves "[" and "]" in text
+// messages for such links, so literal ones are escaped.
+func sarifMessage(f *finding.Finding) (text, markdown string) {
+	esc := strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+	text = esc.Replace(f.Message)
+	var links []string
+	for j, r := range f.Related {
+		label := r.Message
+		if label == "" {
+			label = "related location"
+		}
+		links = append(links, fmt.Sprintf("[%s](%d)", esc.Replace(label), j+1))
+	}
+	if len(links) > 0 {
+		text += " (see " + strings.Join(links, ", ") + ")"
+	}
+	markdown = "**" + mdEscape(f.Message) + "**"
+	if len(links) > 0 {
+		markdown += " (see " + strings.Join(links, ", ") + ")"
+	}
+	if f.Detail != "" {
+		markdown += "\n\n" + mdEscape(f.Detail)
+	}
+	return text, markdown
+}
+
+// valueEnd returns the 1-based byte column just past the value that starts
+// at col in line: a quoted scalar up to its closing quote, a key up to its
+// colon, a flow sequence or mapping up to its closing bracket, a plain
+// scalar up to a comment or the end of the line. It returns col when there
+// is nothing to span.
+func valueEnd(line string, col int) int {
+	line = strings.TrimRight(line, "\r")
+	off := col - 1
+	if off < 0 || off >= len(line) {
+		return col
+	}
+	rest := line[off:]
+	switch rest[0] {
+	case '"', '\'':
+		q := rest[0]
+		for i := 1; i < len(rest); i++ {
+			switch {
+			case q == '"' && rest[i] == '\\':
+				i++
+			case rest[i] == q:
+				if q == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
+					i++
+					continue
+				}
+				return col + i + 1
+			}
+		}
+		return col + len(rest)
+	case '[', '{':
+		open, close, depth := rest[0], map[byte]byte{'[': ']', '{': '}'}[rest[0]], 0
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case open:
+				depth++
+			case close:
+				depth--
+				if depth == 0 {
+					return col + i + 1
+				}
+			}
+		}
+		return col + len(rest)
+	}
+	end := len(rest)
+	if i := strings.Index(rest, " #"); i >= 0 {
+		end = i
+	}
+	if i := strings.Index(rest[:end], ": "); i >= 0 {
+		end = i
+	} else if strings.HasSuffix(rest[:end], ":") {
+		end--
+	}
+	end = len(strings.TrimRight(rest[:end], " \t"))
+	if end <= 0 {
+		return col
+	}
+	return col + end
 }

@@ -1,13 +1,14 @@
 package rules
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/internal/shellread"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -100,8 +101,8 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 	if g.Host != "" {
 		return // a named host is not the Pod itself
 	}
-	report := func(format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: sprintf(format, args...)})
+	report := func(headline, format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	var port int32
 	switch {
@@ -127,11 +128,12 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 	owner, other := ownerOfPort(p, self, port)
 	switch owner {
 	case portSelf:
-		report("postStart httpGet of %q calls its own port %d right after the entrypoint starts, with nothing that waits for the server to listen: when the hook wins the race it gets connection refused, the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); do the call from the application once it is ready, or use an exec hook that retries until the port answers",
-			name, port)
+		report(fmt.Sprintf("postStart httpGet of %q races its own server on port %d", name, port),
+			"The hook runs right after the entrypoint starts, with nothing that waits for the server to listen: when the hook wins the race it gets connection refused, the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff). Do the call from the application once it is ready, or use an exec hook that retries until the port answers.")
 	case portLater:
-		report("postStart httpGet of %q calls port %d of %q, which is declared after it and started only when this hook has returned: the hook can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
-			name, port, other, name, other)
+		report(fmt.Sprintf("postStart httpGet of %q calls %q, which starts only after the hook returns", name, other),
+			"Port %d belongs to %q, which is declared after %q and started only when this hook has returned: the hook can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Move the call into %q or drop the hook.",
+			port, other, name, name, other)
 	}
 }
 
@@ -139,8 +141,7 @@ var (
 	localURL = regexp.MustCompile(`^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::([0-9]{1,5}))?(?:[/?#].*)?$`)
 	// waiting are signs that a hook waits for the server or tolerates its
 	// absence: loops, sleeps, retries, explicit waits.
-	setErrexit = regexp.MustCompile(`(?m)(?:^|;)\s*set\s+-[a-z]*e`)
-	waiting    = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
+	waiting = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
 )
 
 func checkPostStartExec(p *Pass, h HookRef) {
@@ -153,27 +154,25 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	var call []string // the curl/wget command words
 	if b := path.Base(cmd[0]); b == "curl" || b == "wget" {
 		call = cmd
-	} else if script, ok := timeline.ShellScript(cmd); ok {
+	} else if inv := shellread.Invocation(cmd); inv.Script >= 0 {
+		script := cmd[inv.Script]
 		if waiting.MatchString(script) {
 			return
 		}
-		errexit := hasErrexitFlag(cmd) || setErrexit.MatchString(script)
-		segs := timeline.ShellSegments(script)
-		for i, s := range segs {
-			words := strings.Fields(s.Text)
-			if len(words) == 0 {
+		parsed := shellread.Parse(script, inv.Lang)
+		errexit := inv.Errexit || parsed.SetsErrexit()
+		for _, c := range parsed.Commands() {
+			if c.Name != "curl" && c.Name != "wget" || c.Nested {
 				continue
 			}
-			if b := path.Base(words[0]); b != "curl" && b != "wget" {
-				continue
+			if c.AfterOr || c.PipedIn {
+				continue // it runs only when another command failed, or reads a pipe
 			}
-			if s.Before == "||" || s.Before == "|" || s.After == "|" || s.After == "||" || s.After == "&" {
-				continue // its failure is absorbed, or it is not the exit status
-			}
-			// The hook fails with the call when its status is the script's:
-			// the last command, or && into the rest, or set -e.
-			if i == len(segs)-1 || s.After == "&&" || errexit {
-				call = words
+			// The hook fails with the call when its status is the
+			// script's: in the last list, or under set -e at the end of
+			// its list (a failure earlier in an && list ends nothing).
+			if c.FailureFails(errexit) {
+				call = c.Words
 				break
 			}
 		}
@@ -208,29 +207,17 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	if len(text) > 80 {
 		text = text[:77] + "..."
 	}
-	report := func(format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: sprintf(format, args...)})
+	report := func(headline, format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	switch owner {
 	case portSelf:
-		report("postStart of %q runs %q right after the entrypoint starts, with nothing that waits for the server on port %d: when the hook wins the race the call is refused, the hook fails, and the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); retry until the port answers (until ...; do sleep 1; done) or make the call from the application",
-			name, text, port)
+		report(fmt.Sprintf("postStart of %q races its own server on port %d", name, port),
+			"It runs %q right after the entrypoint starts, with nothing that waits for the server on port %d: when the hook wins the race the call is refused, the hook fails, and the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff). Retry until the port answers (until ...; do sleep 1; done) or make the call from the application.",
+			text, port)
 	case portLater:
-		report("postStart of %q runs %q against port %d of %q, which is declared after it and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
-			name, text, port, other, name, other)
+		report(fmt.Sprintf("postStart of %q calls %q, which starts only after the hook returns", name, other),
+			"It runs %q against port %d of %q, which is declared after %q and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Move the call into %q or drop the hook.",
+			text, port, other, name, name, other)
 	}
-}
-
-// hasErrexitFlag reports whether the shell is started with -e (as in
-// "sh -ec SCRIPT").
-func hasErrexitFlag(cmd []string) bool {
-	for _, a := range cmd[1:] {
-		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
-			break
-		}
-		if strings.Contains(a, "e") {
-			return true
-		}
-	}
-	return false
 }

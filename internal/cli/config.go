@@ -8,16 +8,21 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ConfigFileName is looked up from the working directory upwards.
-const ConfigFileName = ".podlint.yaml"
+// ConfigFileName is looked up from the working directory upwards;
+// ConfigFileAltName is accepted too (both in one folder is an error).
+const (
+	ConfigFileName    = ".podlint.yaml"
+	ConfigFileAltName = ".podlint.yml"
+)
 
-// Config is the .podlint.yaml file. Every key has a command-line flag of the
-// same name; flags win.
+// Config is the .podlint.yaml file. Every key except rules has a
+// command-line flag of the same name (TestConfigKeysHaveFlags); flags win.
 type Config struct {
 	FailOn      string            `yaml:"fail-on"`
 	KubeVersion string            `yaml:"kube-version"`
@@ -25,6 +30,7 @@ type Config struct {
 	Disable     []string          `yaml:"disable"`
 	Rules       map[string]string `yaml:"rules"` // ID or name → error|warning|info|off
 	Exclude     []string          `yaml:"exclude"`
+	Nodes       int               `yaml:"nodes"` // schedulable nodes; 0 unknown
 	// Container-name glob → duration ("90s", "2m").
 	ExpectedStartup  yaml.Node `yaml:"expected-startup"`
 	ExpectedShutdown yaml.Node `yaml:"expected-shutdown"`
@@ -38,19 +44,69 @@ type Config struct {
 	dir string
 }
 
-// findConfig walks up from dir to the file system root.
-func findConfig(dir string) string {
+// findConfig walks up from dir to stop (inclusive; "" means the file
+// system root) and returns the first .podlint.yaml or .podlint.yml. Both
+// in one folder is an error: which one wins would be a guess.
+func findConfig(dir, stop string) (string, error) {
 	for {
-		p := filepath.Join(dir, ConfigFileName)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
+		var found []string
+		for _, name := range []string{ConfigFileName, ConfigFileAltName} {
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				found = append(found, p)
+			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 2:
+			return "", fmt.Errorf("both %s and %s exist in %s; keep one", ConfigFileName, ConfigFileAltName, dir)
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
+		if parent == dir || dir == stop {
+			return "", nil
 		}
 		dir = parent
 	}
+}
+
+// repoRoot is the nearest folder at or above dir that holds .git, or dir
+// itself when there is none.
+func repoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// discoverConfig finds the configuration of a run: with one linted path
+// inside the working directory's repository, the nearest config file
+// from that path's folder up to the repository root (so `podlint check
+// services/api` from the root uses services/api/.podlint.yaml); otherwise,
+// or when there is none there, the nearest from the working directory up.
+func discoverConfig(wd string, paths []string) (string, error) {
+	if len(paths) == 1 && paths[0] != "-" {
+		abs, err := filepath.Abs(paths[0])
+		if fi, serr := os.Stat(abs); err == nil && serr == nil {
+			dir := abs
+			if !fi.IsDir() {
+				dir = filepath.Dir(abs)
+			}
+			root := repoRoot(wd)
+			if rel, err := filepath.Rel(root, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				if p, err := findConfig(dir, root); p != "" || err != nil {
+					return p, err
+				}
+			}
+		}
+	}
+	return findConfig(wd, "")
 }
 
 func loadConfig(path string) (*Config, error) {
@@ -94,7 +150,7 @@ func (c *Config) expectations(n *yaml.Node, key string) ([]timeline.Expectation,
 		if _, err := filepath.Match(k.Value, ""); err != nil {
 			return nil, fmt.Errorf("config %s:%d: %s: bad pattern %q", c.path, k.Line, key, k.Value)
 		}
-		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs})
+		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs, Text: v.Value})
 	}
 	return out, nil
 }
@@ -106,4 +162,27 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// flagExpectations reads --expected-startup and --expected-shutdown, which
+// take the annotation's syntax ("90s", "app=90s,*-proxy=5s"). The list is
+// ordered exact names, then globs, then the unnamed default, because the
+// configuration's lists are matched first entry first while the
+// annotation's syntax means the most specific entry wins.
+func flagExpectations(v string) ([]timeline.Expectation, error) {
+	list, err := timeline.ParseExpectations(v)
+	if err != nil {
+		return nil, err
+	}
+	rank := func(e timeline.Expectation) int {
+		switch {
+		case e.Pattern == "*":
+			return 2
+		case strings.ContainsAny(e.Pattern, "*?["):
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(list, func(i, j int) bool { return rank(list[i]) < rank(list[j]) })
+	return list, nil
 }

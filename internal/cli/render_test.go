@@ -19,6 +19,7 @@ type jsonOut struct {
 		Line    int
 		Column  int
 		Message string
+		Detail  string
 		Related []struct {
 			File         string
 			Line, Column int
@@ -145,7 +146,7 @@ func TestKustomizePatchedProbe(t *testing.T) {
 			continue
 		}
 		hit = true
-		if f.File != filepath.Join(dir, "overlay/slow-start.yaml") || f.Line != 12 || f.Column != 34 || !strings.Contains(f.Message, "90s") {
+		if f.File != filepath.Join(dir, "overlay/slow-start.yaml") || f.Line != 12 || f.Column != 34 || !strings.Contains(f.Message+" "+f.Detail, "90s") {
 			t.Errorf("PL103 at %s:%d:%d %q, want overlay/slow-start.yaml:12:34 about 90s", f.File, f.Line, f.Column, f.Message)
 		}
 		if f.Object == nil || f.Object.Name != "prod-api" {
@@ -183,12 +184,12 @@ func TestRenderErrors(t *testing.T) {
 		{"PL012", h("syntax-error/templates/broken.yaml"), 6, "unclosed action"},
 		{"PL110", h("syntax-error/templates/pod.yaml"), 10, "never restarted"},
 		{"PL012", k("remote-base/kustomization.yaml"), 2, "remote base"},
-		{"PL111", k("helloWorld/deployment.yaml"), 16, "no readinessProbe"},
+		{"PL705", k("helloWorld/deployment.yaml"), 16, "no readinessProbe"},
 	}
 	for _, w := range wants {
 		found := false
 		for _, f := range out.Findings {
-			if f.ID == w.id && f.File == w.file && f.Line == w.line && strings.Contains(f.Message, w.msg) {
+			if f.ID == w.id && f.File == w.file && f.Line == w.line && strings.Contains(f.Message+" "+f.Detail, w.msg) {
 				found = true
 			}
 		}
@@ -255,7 +256,7 @@ func TestChartConfig(t *testing.T) {
 		if f.Object == nil || f.Object.Name != "shop-podinfo" {
 			t.Errorf("object %+v, want shop-podinfo (release-name from the config)", f.Object)
 		}
-		if !strings.Contains(f.Message, "37s") {
+		if !strings.Contains(f.Message+" "+f.Detail, "37s") {
 			t.Errorf("message %q: want the initialDelaySeconds 7 of the config's values file (7s + 3 × 10s)", f.Message)
 		}
 	}
