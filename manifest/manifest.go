@@ -6,8 +6,6 @@
 package manifest
 
 import (
-	"bytes"
-
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
@@ -43,37 +41,39 @@ type File struct {
 	lineStarts []int
 }
 
-// NewFile indexes data for line lookups.
+// NewFile indexes data for line lookups. Lines end where the YAML parser's
+// lines end (see breakLen), so a line number means the same to the parser,
+// the snippet and the suppression comments.
 func NewFile(path string, data []byte) *File {
-	// Counting first sizes the index exactly: bytes.Count and IndexByte are
-	// vectorized, and a file of two million lines does not grow the slice
-	// through a dozen copies.
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
+	starts := []int{0}
 	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\n')
+		j, n := nextBreak(data[i:])
 		if j < 0 {
 			break
 		}
-		i += j + 1
+		i += j + n
 		starts = append(starts, i)
 	}
 	return &File{Path: path, Data: data, lineStarts: starts}
 }
 
-// Line returns the text of 1-based line n without its line break.
-func (f *File) Line(n int) string {
+// lineBytes returns 1-based line n without its line break, sharing data.
+func (f *File) lineBytes(n int) []byte {
 	if n < 1 || n > len(f.lineStarts) {
-		return ""
+		return nil
 	}
 	start := f.lineStarts[n-1]
 	end := len(f.Data)
 	if n < len(f.lineStarts) {
-		end = f.lineStarts[n] - 1
+		end = f.lineStarts[n]
 	}
-	if end < start {
-		return ""
-	}
-	return string(bytes.TrimRight(f.Data[start:end], "\r"))
+	line, _ := cutLine(f.Data[start:end])
+	return line
+}
+
+// Line returns the text of 1-based line n without its line break.
+func (f *File) Line(n int) string {
+	return string(f.lineBytes(n))
 }
 
 // Lines is the number of lines in the file.
