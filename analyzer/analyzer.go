@@ -116,7 +116,7 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 // empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File)}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File), binary: res.Binary}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
@@ -140,6 +140,10 @@ type fileLinter struct {
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
+	// binary is set for a file that is not text (NUL bytes, not UTF-8):
+	// its content is never echoed, since it may be anything (a symbolic
+	// link to /proc/self/environ printed the CI's secrets).
+	binary bool
 }
 
 func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
@@ -150,8 +154,12 @@ func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Loc
 	for i := range related {
 		related[i].File = fl.file.Path
 	}
-	fl.findings = append(fl.findings, finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: fl.cfg.Severity[r],
-		Location: loc, Object: obj, Container: container, Message: msg, Related: related, SourceLine: fl.file.Line(loc.Line)})
+	f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: fl.cfg.Severity[r],
+		Location: loc, Object: obj, Container: container, Message: msg, Related: related}
+	if !fl.binary {
+		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(loc.Line, loc.Column)
+	}
+	fl.findings = append(fl.findings, f)
 	return &fl.findings[len(fl.findings)-1]
 }
 

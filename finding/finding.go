@@ -85,7 +85,25 @@ type Finding struct {
 	Related   []Location `json:"related,omitempty"`
 	// SourceLine is the text of the line Location points at, without its
 	// line break; the text writer prints it under the message with a caret.
-	SourceLine string `json:"-"`
+	// A long line is cut to a window around the column (about 160 bytes),
+	// with Ellipsis where it was cut; SourceCut and SourceCutRunes are then
+	// the bytes and characters of the line before the window. Empty for
+	// files whose content must not be echoed (binary, not UTF-8).
+	SourceLine     string `json:"-"`
+	SourceCut      int    `json:"-"`
+	SourceCutRunes int    `json:"-"`
+}
+
+// Ellipsis marks where a SourceLine was cut.
+const Ellipsis = "…"
+
+// SourceColumn is the 1-based byte column of SourceLine that Column points
+// at.
+func (f *Finding) SourceColumn() int {
+	if f.SourceCut == 0 {
+		return f.Column
+	}
+	return f.Column - f.SourceCut + len(Ellipsis)
 }
 
 // Less orders findings by file, line, column, rule, then message, which is the

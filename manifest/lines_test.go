@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -108,6 +109,34 @@ func TestBlankMatchesTheParser(t *testing.T) {
 		parserBlank := err == nil && (len(n.Content) == 0 || n.Content[0].Tag == "!!null" && n.Content[0].Value == "")
 		if got := Blank([]byte(in)); got != parserBlank {
 			t.Errorf("Blank(%q) = %v, but the parser reads content=%v (err %v)", in, got, !parserBlank, err)
+		}
+	}
+}
+
+func TestSnippetWindow(t *testing.T) {
+	long := strings.Repeat("a", 1000) + "é" + strings.Repeat("b", 1000) + "\n"
+	f := NewFile("f", []byte("short: line\r\n"+long+"x"))
+	if s, cut, _ := f.Snippet(1, 3); s != "short: line" || cut != 0 {
+		t.Errorf("short line: %q, cut %d", s, cut)
+	}
+	for _, col := range []int{1, 500, 1001, 1002, 1003, 2003, 5000} {
+		s, cut, cutRunes := f.Snippet(2, col)
+		body := strings.TrimSuffix(strings.TrimPrefix(s, Ellipsis), Ellipsis)
+		if len(body) > SnippetWidth || !utf8.ValidString(s) {
+			t.Fatalf("col %d: %d-byte window %q", col, len(body), s)
+		}
+		line := f.Line(2)
+		if !strings.HasPrefix(line[cut:], body) {
+			t.Fatalf("col %d: window %q is not the line at byte %d", col, s, cut)
+		}
+		if cutRunes != utf8.RuneCountInString(line[:cut]) {
+			t.Errorf("col %d: cutRunes %d, want %d", col, cutRunes, utf8.RuneCountInString(line[:cut]))
+		}
+		if (cut > 0) != strings.HasPrefix(s, Ellipsis) || (cut+len(body) < len(line)) != strings.HasSuffix(s, Ellipsis) {
+			t.Errorf("col %d: cut marks wrong in %q", col, s)
+		}
+		if off := min(col-1, len(line)); off < cut || off > cut+len(body) {
+			t.Errorf("col %d: window [%d,%d) misses the column", col, cut, cut+len(body))
 		}
 	}
 }

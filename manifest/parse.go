@@ -23,6 +23,7 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 	data, problem := normalizeEncoding(data)
 	res.File = NewFile(path, data)
 	if problem != nil {
+		res.Binary = true
 		res.Problems = append(res.Problems, *problem)
 		return res
 	}

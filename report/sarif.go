@@ -94,7 +94,11 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
-		line, col := clampPos(f.Line, codePointColumn(f.SourceLine, f.Column))
+		col := codePointColumn(f.SourceLine, f.SourceColumn())
+		if f.SourceCut > 0 {
+			col += f.SourceCutRunes - 1 // SourceLine starts with the one-character Ellipsis
+		}
+		line, col := clampPos(f.Line, col)
 		r := sarif.NewRuleResult(f.RuleID).
 			WithRuleIndex(index[f.RuleID]).
 			WithLevel(sarifLevel(f.Severity)).

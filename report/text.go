@@ -72,7 +72,7 @@ func writeText(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
 			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), f.Message, f.RuleID, f.RuleName)
 		if f.Line >= 1 && strings.TrimRight(f.SourceLine, "\r") != "" {
-			src, caretAt := expandLine(f.SourceLine, f.Column)
+			src, caretAt := expandLine(f.SourceLine, f.SourceColumn())
 			num := strconv.Itoa(f.Line)
 			gutter := strings.Repeat(" ", len(num))
 			fmt.Fprintf(buf, "%s | %s\n", num, src)

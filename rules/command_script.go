@@ -4,7 +4,9 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/podlint/podlint/timeline"
 )
@@ -244,52 +246,70 @@ type shLoop struct {
 // shellLoops finds the while and until loops of a script in order; a loop
 // nested in another comes after it.
 func shellLoops(s string, toks []shTok) []shLoop {
-	var out []shLoop
-	for i, t := range toks {
-		if !t.cmd || (t.text != "while" && t.text != "until") {
+	// One pass with a stack of open loops matches each while/until with
+	// its do (the first do at its own depth) and its done; scanning ahead
+	// from every keyword was quadratic on "while;" × 150 000.
+	type open struct{ at, doAt int }
+	var stack []open
+	var found []shLoop
+	for j, u := range toks {
+		if !u.cmd {
 			continue
 		}
-		// The condition runs to the matching do; the body to the
-		// matching done (nested loops and for/select count).
-		depth, doAt, doneAt := 0, -1, -1
-		for j := i + 1; j < len(toks) && doneAt < 0; j++ {
-			u := toks[j]
-			if !u.cmd {
+		switch u.text {
+		case "while", "until", "for", "select":
+			stack = append(stack, open{at: j, doAt: -1})
+		case "do":
+			if n := len(stack); n > 0 && stack[n-1].doAt < 0 {
+				stack[n-1].doAt = j
+			}
+		case "done":
+			n := len(stack)
+			if n == 0 {
 				continue
 			}
-			switch u.text {
-			case "while", "until", "for", "select":
-				depth++
-			case "do":
-				if depth == 0 && doAt < 0 {
-					doAt = j
-				}
-			case "done":
-				if depth == 0 {
-					doneAt = j
-				} else {
-					depth--
-				}
+			o := stack[n-1]
+			stack = stack[:n-1]
+			t := toks[o.at]
+			if o.doAt < 0 || (t.text != "while" && t.text != "until") {
+				continue
 			}
+			cond := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s[t.off+len(t.text):toks[o.doAt].off]), ";\n"))
+			body := s[toks[o.doAt].off+2 : u.off]
+			bg := j+1 < len(toks) && toks[j+1].op && toks[j+1].text == "&"
+			found = append(found, shLoop{Kind: t.text, Cond: cond, Body: body, Head: t.text + " " + oneLine(cond, 50), Background: bg, first: o.at, last: j, body: toks[o.doAt+1 : j]})
 		}
-		if doAt < 0 || doneAt < 0 {
-			continue
-		}
-		cond := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s[toks[i].off+len(t.text):toks[doAt].off]), ";\n"))
-		body := s[toks[doAt].off+2 : toks[doneAt].off]
-		bg := doneAt+1 < len(toks) && toks[doneAt+1].op && toks[doneAt+1].text == "&"
-		out = append(out, shLoop{Kind: t.text, Cond: cond, Body: body, Head: t.text + " " + oneLine(cond, 50), Background: bg, first: i, last: doneAt, body: toks[doAt+1 : doneAt]})
 	}
-	return out
+	// In order of their keywords: an outer loop before the loops inside it.
+	sort.Slice(found, func(a, b int) bool { return found[a].first < found[b].first })
+	return found
 }
 
-// oneLine shortens script text for a message.
+// oneLine shortens script text for a message. It reads no more of s than
+// the n characters it keeps, so a long condition costs nothing.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len([]rune(s)) > n {
-		s = string([]rune(s)[:n]) + "…"
+	var b strings.Builder
+	runes, space := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			if runes == n {
+				return b.String() + "…"
+			}
+			b.WriteByte(' ')
+			runes++
+			space = false
+		}
+		if runes == n {
+			return b.String() + "…"
+		}
+		b.WriteRune(r)
+		runes++
 	}
-	return s
+	return b.String()
 }
 
 var loopCounterRE = regexp.MustCompile(`\$\(\(|\(\(|\blet\s|\bexpr\s|\+\+|\+=|\$SECONDS|\bseq\s|date\s+\+%s|\bdeadline\b|\bmax_?(attempts|retries|tries|wait)\b|\bretries\b|\battempts?\b|\btries\b`)
@@ -390,47 +410,48 @@ func shellCommands(toks []shTok) []shCommand {
 	}
 	// The script's exit code is that of its last top-level list: find the
 	// last top-level separator (; & newline) that has something after it.
-	lastSep, depth := -1, 0
+	// One pass: remember the last top-level separator, and let it count
+	// once a token that is not a separator follows it (a scan ahead from
+	// every separator was quadratic on a million newlines).
+	lastSep, pending, depth := -1, -1, 0
 	for i, t := range toks {
+		if !(t.op && (t.text == ";" || t.text == "\n")) {
+			lastSep = pending
+		}
 		switch {
 		case opens(t):
 			depth++
 		case closes(t):
 			depth = max(depth-1, 0)
 		case t.op && depth == 0 && (t.text == ";" || t.text == "\n" || t.text == "&"):
-			for _, u := range toks[i+1:] {
-				if !(u.op && (u.text == ";" || u.text == "\n")) {
-					lastSep = i
-					break
-				}
-			}
+			pending = i
 		}
 	}
 	var out []shCommand
 	var loops []bool // per open compound: is it a loop
-	inLoop := func() bool {
-		for _, l := range loops {
-			if l {
-				return true
-			}
-		}
-		return false
-	}
+	inLoops := 0     // how many of them are loops
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case opens(t):
-			loops = append(loops, !t.op && t.text != "if" && t.text != "case")
+			isLoop := !t.op && t.text != "if" && t.text != "case"
+			loops = append(loops, isLoop)
+			if isLoop {
+				inLoops++
+			}
 			continue
 		case closes(t):
-			if len(loops) > 0 {
-				loops = loops[:len(loops)-1]
+			if n := len(loops); n > 0 {
+				if loops[n-1] {
+					inLoops--
+				}
+				loops = loops[:n-1]
 			}
 			continue
 		case t.op || !t.cmd || shCommandKeywords[t.text] || isAssignment(t.text):
 			continue
 		}
-		c := shCommand{Name: path.Base(t.text), Nested: len(loops) > 0, InLoop: inLoop(), Final: len(loops) == 0 && i > lastSep}
+		c := shCommand{Name: path.Base(t.text), Nested: len(loops) > 0, InLoop: inLoops > 0, Final: len(loops) == 0 && i > lastSep}
 		j := i
 		for ; j < len(toks) && !toks[j].op; j++ {
 			c.Words = append(c.Words, toks[j].text)

@@ -65,15 +65,15 @@ to keep running into a sidecar with ` + "`restartPolicy: Always`" + ` (Kubernete
 				continue
 			}
 			loops := shellLoops(cs.Script.Text, shellTokens(cs.Script.Text))
-			var seen []shLoop
-		loop:
+			// Loops come in order and an outer loop before those inside
+			// it, so a loop is nested in an earlier one exactly when it is
+			// inside the last outermost loop seen.
+			var outer *shLoop
 			for _, l := range loops {
-				for _, o := range seen {
-					if l.Inside(o) {
-						continue loop
-					}
+				if outer != nil && l.Inside(*outer) {
+					continue
 				}
-				seen = append(seen, l)
+				outer = &l
 				if l.Background || !l.Waits() {
 					continue
 				}
