@@ -124,10 +124,12 @@ func TestCostOneLineJSON(t *testing.T) {
 // million newlines once ran over a minute, "while;" × 150 000 44 s).
 func TestCostShellScripts(t *testing.T) {
 	scripts := map[string]func(n int) string{
-		"newlines":          func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
-		"while;":            func(n int) string { return strings.Repeat("while;", n) },
-		"until;":            func(n int) string { return strings.Repeat("until ", n) + "do done" },
-		"nested loops":      func(n int) string { return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n) },
+		"newlines": func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
+		"while;":   func(n int) string { return strings.Repeat("while;", n) },
+		"until;":   func(n int) string { return strings.Repeat("until ", n) + "do done" },
+		"nested loops": func(n int) string {
+			return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n)
+		},
 		"sibling loops":     func(n int) string { return strings.Repeat("while read x; do echo; done\n", n) },
 		"separators":        func(n int) string { return strings.Repeat("true;\n&", n) },
 		"unclosed quote":    func(n int) string { return "sleep 1; echo \"" + strings.Repeat("x\n", n) },

@@ -6,12 +6,12 @@
 package manifest
 
 import (
-	"strings"
-	"unicode/utf8"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"strings"
+	"unicode/utf8"
 )
 
 // Names of the input rules whose findings the loader produces.

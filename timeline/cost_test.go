@@ -79,9 +79,11 @@ func TestSpanTermsAreBounded(t *testing.T) {
 // their shape.
 func TestStatedSleepIsLinear(t *testing.T) {
 	scripts := map[string]func(n int) string{
-		"newlines":          func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
-		"while;":            func(n int) string { return strings.Repeat("while;", n) },
-		"nested loops":      func(n int) string { return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n) },
+		"newlines": func(n int) string { return "sleep 1" + strings.Repeat("\n", n) + "true" },
+		"while;":   func(n int) string { return strings.Repeat("while;", n) },
+		"nested loops": func(n int) string {
+			return strings.Repeat("while true; do ", n) + "sleep 1" + strings.Repeat("; done", n)
+		},
 		"unclosed quote":    func(n int) string { return "sleep 1; echo \"" + strings.Repeat("x\n", n) },
 		"comments":          func(n int) string { return strings.Repeat("# c\n", n) + "sleep 2" },
 		"operators":         func(n int) string { return strings.Repeat("true && ", n) + "sleep 2" },
