@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // Source is one input to lint.
@@ -23,7 +25,8 @@ type Source struct {
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart
-// directory.
+// directory, or a file a directory walk skipped (a symbolic link out of the
+// tree, a device, a FIFO).
 type Hint struct {
 	Path    string
 	Message string
@@ -54,6 +57,22 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 			continue
 		}
 		var found []string
+		// The tree's real location: a symbolic link found in the walk may
+		// point at a file inside it, never outside (a link to
+		// /proc/self/environ printed the CI's secrets into the report).
+		root, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if root, err = filepath.Abs(root); err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if systemPath(root) {
+			hints = append(hints, Hint{Path: p, Message: fmt.Sprintf("%s: skipped: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
+			continue
+		}
 		walkErr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, pathError(path, err))
@@ -78,13 +97,15 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 				return nil
 			}
 			if !d.Type().IsRegular() {
-				// A symbolic link to a regular file is fine; FIFOs, devices
-				// and sockets could block or never end.
+				// FIFOs, devices and sockets could block or never end, and
+				// a symbolic link is followed only to a regular file inside
+				// the tree; what is left out is said, not silently dropped.
 				if d.Type()&fs.ModeSymlink == 0 {
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), fileType(d.Type()))})
 					return nil
 				}
-				fi, err := os.Stat(path)
-				if err != nil || !fi.Mode().IsRegular() {
+				if why := linkProblem(root, path); why != "" {
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
 					return nil
 				}
 			}
@@ -102,6 +123,61 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 	return srcs, hints, errs
 }
 
+// systemDirs are the kernel's file systems: their files claim to be
+// regular but hold process state (environment, memory maps) or never end.
+const systemDirs = "/proc, /sys or /dev"
+
+func systemPath(abs string) bool {
+	for _, d := range []string{"/proc", "/sys", "/dev"} {
+		if abs == d || strings.HasPrefix(abs, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// linkProblem says why the symbolic link at path, found while walking the
+// tree whose real absolute path is root, is not followed, or "".
+func linkProblem(root, path string) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "broken symbolic link"
+	}
+	if target, err = filepath.Abs(target); err != nil {
+		return "broken symbolic link"
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) || systemPath(target) {
+		return "symbolic link to a file outside the tree being checked (name the file on the command line to lint it)"
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return "broken symbolic link"
+	}
+	if !fi.Mode().IsRegular() {
+		return "symbolic link to something that is not a regular file (" + fileType(fi.Mode().Type()) + ")"
+	}
+	return ""
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "irregular file"
+}
+
 func hasManifestExt(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))
 	return ext == ".yaml" || ext == ".yml" || ext == ".json"
@@ -109,11 +185,11 @@ func hasManifestExt(name string) bool {
 
 func chartHint(dir string) string {
 	if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil {
-		return fmt.Sprintf("%s is a Helm chart: its templates are reported as helm-template; lint the rendered chart instead: helm template RELEASE %s | podlint check -", dir, dir)
+		return fmt.Sprintf("%s is a Helm chart: its templates are reported as helm-template; lint the rendered chart instead: helm template RELEASE %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 	}
 	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		if _, err := os.Stat(filepath.Join(dir, k)); err == nil {
-			return fmt.Sprintf("%s is a kustomization: podlint lints its files one by one, without patches applied; to lint what is deployed run: kustomize build %s | podlint check -", dir, dir)
+			return fmt.Sprintf("%s is a kustomization: podlint lints its files one by one, without patches applied; to lint what is deployed run: kustomize build %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 		}
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // The JUnit XML shape Jenkins (junit plugin) and GitLab (artifacts:reports:
@@ -61,14 +62,14 @@ func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
 		suite.TestCases = append(suite.TestCases, junitTestCase{
-			ClassName: rel,
+			ClassName: textsafe.Strip(rel),
 			Name:      fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column)),
-			File:      rel,
+			File:      textsafe.Strip(rel),
 			Line:      max(f.Line, 0),
 			Failure: &junitFailure{
 				Type:    f.Severity.String(),
-				Message: f.Message,
-				Body:    xmlSafe(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot)),
+				Message: textsafe.Strip(f.Message),
+				Body:    xmlSafe(textsafe.Strip(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot))),
 			},
 		})
 	}

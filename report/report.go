@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // Options tune the writers. The zero value is usable.
@@ -244,7 +245,12 @@ func plural(n int, one, many string) string {
 
 // position formats path:line:col, leaving out what a finding does not have
 // so a file-level finding reads "path:" rather than "path:0:0:".
+//
+// The file name is escaped (textsafe.Escape): a name is chosen by whoever
+// wrote the pull request, and a newline or an escape sequence in it must
+// not reach a terminal or a CI log raw.
 func position(file string, line, col int) string {
+	file = textsafe.Escape(file)
 	if line < 1 {
 		return file
 	}

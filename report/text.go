@@ -10,6 +10,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // tabWidth is the tab stop used when a source line is echoed. Expanding
@@ -70,7 +71,7 @@ func writeText(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
-			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), f.Message, f.RuleID, f.RuleName)
+			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), f.RuleID, f.RuleName)
 		if f.Line >= 1 && strings.TrimRight(f.SourceLine, "\r") != "" {
 			src, caretAt := expandLine(f.SourceLine, f.SourceColumn())
 			num := strconv.Itoa(f.Line)
@@ -79,7 +80,7 @@ func writeText(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			fmt.Fprintf(buf, "%s | %s%s\n", gutter, strings.Repeat(" ", caretAt), p.caret("^"))
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(buf, "  %s: %s\n", p.pos(position(displayPath(r.File), r.Line, r.Column)), r.Message)
+			fmt.Fprintf(buf, "  %s: %s\n", p.pos(position(displayPath(r.File), r.Line, r.Column)), textsafe.Escape(r.Message))
 		}
 	}
 	if len(res.Findings) > 0 {
@@ -115,6 +116,13 @@ func expandLine(line string, col int) (string, int) {
 			n := tabWidth - cells%tabWidth
 			b.WriteString(strings.Repeat(" ", n))
 			cells += n
+			continue
+		}
+		// Control, bidi and other invisible characters (and bytes that are
+		// not UTF-8) are shown as visible escapes, never sent raw.
+		if esc := textsafe.Escape(line[i-size : i]); len(esc) != size || esc != line[i-size:i] {
+			b.WriteString(esc)
+			cells += len(esc)
 			continue
 		}
 		b.WriteRune(r)

@@ -45,23 +45,20 @@ line a finding points at.`,
 			res, runErrs := analyzer.Run(&s.an, srcs)
 			errs = append(errs, runErrs...)
 			for _, h := range hints {
-				fmt.Fprintf(env.stderr, "podlint: hint: %s\n", h.Message)
+				env.warnf("hint: %s", h.Message)
 			}
-			out, closeOut, err := openOutput(c, env)
+			out, err := openOutput(c, env, srcs)
 			if err != nil {
 				return err
 			}
-			werr := report.Write(out, s.format, res, report.Options{
+			werr := out.finish(report.Write(out.w, s.format, res, report.Options{
 				Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
-			})
-			if cerr := closeOut(); werr == nil {
-				werr = cerr
-			}
+			}))
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}
 			}
 			for _, e := range errs {
-				fmt.Fprintf(env.stderr, "podlint: %v\n", e)
+				env.warnf("%v", e)
 			}
 			switch {
 			case len(errs) > 0:

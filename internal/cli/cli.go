@@ -14,6 +14,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
@@ -53,7 +54,7 @@ func (e *exitError) Error() string { return e.msg }
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "podlint: internal error: %v\n%s\nplease report this bug\n", r, debug.Stack())
+			fmt.Fprintf(stderr, "podlint: internal error: %s\n%s\nplease report this bug\n", textsafe.Escape(fmt.Sprint(r)), debug.Stack())
 			code = ExitError
 		}
 	}()
@@ -64,11 +65,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			if ee.msg != "" {
-				fmt.Fprintf(stderr, "podlint: %s\n", ee.msg)
+				env.warnf("%s", ee.msg)
 			}
 			return ee.code
 		}
-		fmt.Fprintf(stderr, "podlint: %v\n", err)
+		env.warnf("%v", err)
 		return ExitError
 	}
 	return env.code
@@ -78,6 +79,14 @@ type runEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
+}
+
+// warnf prints one line on standard error. The whole line is escaped
+// (textsafe.Escape): messages name files and directories, and a name with
+// a newline, an escape sequence or a bidi control must not start a GitHub
+// workflow command or reach the terminal raw.
+func (env *runEnv) warnf(format string, args ...any) {
+	fmt.Fprintf(env.stderr, "podlint: %s\n", textsafe.Escape(fmt.Sprintf(format, args...)))
 }
 
 func newApp(env *runEnv) *ucli.App {
@@ -122,7 +131,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			completionCommand(env),
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
-			fmt.Fprintf(env.stderr, "podlint: unknown command %q; run podlint --help\n", name)
+			env.warnf("unknown command %s; run podlint --help", textsafe.Quote(name))
 			env.code = ExitError
 		},
 	}
@@ -427,18 +436,6 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 		break // stdin can be read once
 	}
 	return srcs, hints, errs
-}
-
-// openOutput returns where the report goes.
-func openOutput(c *ucli.Context, env *runEnv) (io.Writer, func() error, error) {
-	if o := c.String("output"); o != "" && o != "-" {
-		f, err := os.Create(o)
-		if err != nil {
-			return nil, nil, &exitError{ExitError, fmt.Sprintf("--output %s: %v", o, unwrapPathErr(err))}
-		}
-		return f, f.Close, nil
-	}
-	return env.stdout, func() error { return nil }, nil
 }
 
 func ruleInfos(sev map[*rules.Rule]finding.Severity) []finding.RuleInfo {

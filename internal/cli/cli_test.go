@@ -123,7 +123,7 @@ func TestRun(t *testing.T) {
 		{name: "hidden folders are skipped", files: map[string]string{".git/bad.yaml": badPod, "ok.yaml": goodPod},
 			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
 		{name: "helm chart hint", files: map[string]string{"chart/Chart.yaml": "name: x\n", "chart/templates/d.yaml": "kind: {{ .Values.kind }}\n"},
-			args: []string{"check", "chart"}, wantCode: 1, wantErr: []string{`hint: chart is a Helm chart`}, wantOut: []string{`helm-template`}},
+			args: []string{"check", "chart"}, wantCode: 1, wantErr: []string{`hint: \"chart\" is a Helm chart`}, wantOut: []string{`helm-template`}},
 		{name: "rules command", args: []string{"rules"}, wantCode: 0, wantOut: []string{`PL010  duplicate-container-name`}},
 		{name: "rules markdown", args: []string{"rules", "--format", "markdown"}, wantCode: 0, wantOut: []string{`\| \[PL010\]\(rules/PL010.md\)`}},
 		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
