@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -235,28 +236,61 @@ func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
 }
 
 // readCapped reads r until EOF or max+1 bytes, into a buffer of size hint
-// when the size is known.
+// when the size is known. Otherwise it reads into blocks of at most 1 MB
+// and joins them once at the end, at the exact size: growing one buffer by
+// doubling peaked at four times --max-file-size on an endless stream
+// (/dev/zero, yes), and this peaks at one times when the stream is too big
+// and two when it fits.
 func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error) {
-	if hint <= 0 || hint > max+1 {
-		hint = min(max+1, 64<<10)
-	}
-	data := make([]byte, 0, hint)
+	max = min(max, math.MaxInt64-2) // max+1 must not overflow (--max-file-size 9223372036854775807)
 	lr := io.LimitReader(r, max+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)] // grow as append does
+	if hint > 0 && hint <= max+1 {
+		data := make([]byte, 0, hint)
+		for {
+			if len(data) == cap(data) {
+				data = append(data, 0)[:len(data)] // it grew meanwhile
+			}
+			n, err := lr.Read(data[len(data):cap(data)])
+			data = data[:len(data)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, false, pathError(path, err)
+			}
 		}
-		n, err := lr.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
+		if int64(len(data)) > max {
+			return nil, true, nil
+		}
+		return data, false, nil
+	}
+	var blocks [][]byte
+	var total int64
+	size := int64(64 << 10)
+	for {
+		b := make([]byte, min(size, max+1-total+1))
+		n, err := io.ReadFull(lr, b)
+		if n > 0 {
+			blocks = append(blocks, b[:n])
+			total += int64(n)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}
 		if err != nil {
 			return nil, false, pathError(path, err)
 		}
+		size = min(size*2, 1<<20)
 	}
-	if int64(len(data)) > max {
+	if total > max {
 		return nil, true, nil
+	}
+	if len(blocks) == 1 {
+		return blocks[0], false, nil
+	}
+	data := make([]byte, 0, total)
+	for _, b := range blocks {
+		data = append(data, b...)
 	}
 	return data, false, nil
 }
