@@ -140,6 +140,9 @@ type Summary struct {
 	Files     int `json:"files"`
 	Objects   int `json:"objects"`
 	Workloads int `json:"workloads"`
+	// ConfigFile is the configuration file the run used, "" for none:
+	// reports name it, since a config can turn rules off or exclude paths.
+	ConfigFile string `json:"configFile,omitempty"`
 }
 
 // Result is everything one run produced.

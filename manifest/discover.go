@@ -31,6 +31,9 @@ type Source struct {
 type Hint struct {
 	Path    string
 	Message string
+	// Empty is set for a directory that yielded no file at all: a run
+	// that lints nothing must not pass silently (see --allow-empty).
+	Empty bool
 }
 
 // Discover expands paths into sources: files as named, directories walked
@@ -52,9 +55,13 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 			continue
 		}
 		if !info.IsDir() {
-			if !ex.match(p) {
-				srcs = append(srcs, Source{Path: p, Explicit: true})
+			// A file named on the command line is always linted: an
+			// exclude pattern (from a config the user may not know about)
+			// must not silently skip it.
+			if ex.match(p) {
+				hints = append(hints, Hint{Path: p, Message: fmt.Sprintf("%s is linted although an exclude pattern matches it, because it was named on the command line", textsafe.Quote(p))})
 			}
+			srcs = append(srcs, Source{Path: p, Explicit: true})
 			continue
 		}
 		var found []string
@@ -115,6 +122,9 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 		})
 		if walkErr != nil {
 			errs = append(errs, pathError(p, walkErr))
+		}
+		if len(found) == 0 && walkErr == nil {
+			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, and excluded paths, are skipped)", textsafe.Quote(p))})
 		}
 		sort.Strings(found)
 		for _, f := range found {

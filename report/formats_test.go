@@ -149,7 +149,7 @@ func TestJSON(t *testing.T) {
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("finding\n%+v\nwant\n%+v", f, want)
 	}
-	if got.Summary != (jsonSummary{4, 7, 5, 3, 2, 1}) {
+	if got.Summary != (jsonSummary{4, 7, 5, 3, 2, 1, ""}) {
 		t.Errorf("summary = %+v", got.Summary)
 	}
 	// Every key is present even when empty, so jq filters need no checks.

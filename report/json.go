@@ -56,6 +56,8 @@ type jsonSummary struct {
 	Errors    int `json:"errors"`
 	Warnings  int `json:"warnings"`
 	Infos     int `json:"infos"`
+	// ConfigFile is the configuration file used, "" for none.
+	ConfigFile string `json:"configFile"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -86,7 +88,7 @@ func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
 		out.Findings = append(out.Findings, jf)
 	}
 	e, w, i := res.Counts()
-	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i}
+	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i, res.Summary.ConfigFile}
 	return encodeJSON(buf, out)
 }
 

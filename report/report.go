@@ -229,6 +229,9 @@ func summaryLine(res *finding.Result) string {
 	s := res.Summary
 	head := fmt.Sprintf("%s, %s (%s)", plural(s.Files, "file", "files"),
 		plural(s.Objects, "object", "objects"), plural(s.Workloads, "workload", "workloads"))
+	if s.ConfigFile != "" {
+		head += ", config " + textsafe.Escape(s.ConfigFile)
+	}
 	if e+w+i == 0 {
 		return head + ": no findings"
 	}

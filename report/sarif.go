@@ -90,6 +90,9 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.ColumnKind = "unicodeCodePoints"
+	if res.Summary.ConfigFile != "" {
+		run.Properties = sarif.Properties{"configFile": res.Summary.ConfigFile}
+	}
 	fp := newFingerprinter(sha256Hash)
 	for i := range res.Findings {
 		f := &res.Findings[i]

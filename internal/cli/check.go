@@ -43,6 +43,7 @@ line a finding points at.`,
 			}
 			srcs, hints, errs := s.sources(c, env)
 			res, runErrs := analyzer.Run(&s.an, srcs)
+			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)

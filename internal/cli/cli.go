@@ -202,6 +202,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 // commonFlags are shared by check and timeline.
 func commonFlags() []ucli.Flag {
 	return []ucli.Flag{
+		&ucli.BoolFlag{Name: "allow-empty", Usage: "exit 0, not 2, when a directory holds no manifest file"},
 		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName},
 		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
 		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
@@ -401,6 +402,22 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	return s, nil
 }
 
+// configName is the configuration file in use as reports show it
+// (relative to the working directory when below it), or "".
+func (s *settings) configName() string {
+	p := s.cfg.path
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		if rel, err := filepath.Rel(s.workDir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+		return abs
+	}
+	return p
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
@@ -419,6 +436,18 @@ func firstNonEmpty(ss ...string) string {
 func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
 	paths := c.Args().Slice()
 	srcs, hints, errs := manifest.Discover(paths, s.excludes)
+	// A directory that yields nothing (empty, only hidden folders, all
+	// excluded) is an error unless --allow-empty says it is expected: a
+	// run that lints nothing must not read as a clean one.
+	kept := hints[:0]
+	for _, h := range hints {
+		if h.Empty && !c.Bool("allow-empty") {
+			errs = append(errs, fmt.Errorf("%s; nothing was linted there (--allow-empty accepts this)", h.Message))
+			continue
+		}
+		kept = append(kept, h)
+	}
+	hints = kept
 	for _, p := range paths {
 		if p != "-" {
 			continue

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/podlint/podlint/internal/textsafe"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -35,31 +37,61 @@ type Config struct {
 	dir string
 }
 
-// findConfig walks up from dir to the file system root.
+// findConfig looks for the configuration file from dir upwards, within a
+// boundary: a .podlint.yaml in any parent (a shared /tmp, the home folder
+// of a CI runner) once silently applied to every run below it, and
+// `exclude: ["**"]` there turned linting off. Inside a Git repository (a
+// folder holding .git, found without going above the user's home) the
+// search goes from dir up to the repository root; outside one only dir
+// itself is read.
 func findConfig(dir string) string {
-	for {
-		p := filepath.Join(dir, ConfigFileName)
+	home, _ := os.UserHomeDir()
+	top := dir // outside a repository: dir only
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			top = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d || (home != "" && parent == home) {
+			break
+		}
+		d = parent
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, ConfigFileName)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return p
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		if d == top || filepath.Dir(d) == d {
 			return ""
 		}
-		dir = parent
 	}
 }
 
+// maxConfigSize bounds a configuration file, like --max-file-size bounds
+// manifests; real ones are a few hundred bytes.
+const maxConfigSize = 1 << 20
+
 func loadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, tooBig, err := manifest.ReadSource(path, maxConfigSize)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("config %v", err)
+	}
+	if tooBig {
+		return nil, fmt.Errorf("config %s: larger than %d bytes; this is not a podlint configuration", textsafe.Quote(path), maxConfigSize)
 	}
 	c := &Config{path: path, dir: filepath.Dir(path)}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("config %s: %v", path, err)
+	}
+	// One document only: with several, which one applies would be a
+	// guess, and a second one could hide below an innocent first.
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s: holds more than one YAML document; a configuration is one mapping", path)
 	}
 	return c, nil
 }

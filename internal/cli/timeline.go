@@ -45,7 +45,10 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			if !contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
-			srcs, _, errs := s.sources(c, env)
+			srcs, hints, errs := s.sources(c, env)
+			for _, h := range hints {
+				env.warnf("hint: %s", h.Message)
+			}
 			items, loadErrs := timelineItems(s, srcs)
 			errs = append(errs, loadErrs...)
 			if err := writeTimelines(c, env, s, format, items, srcs); err != nil {
