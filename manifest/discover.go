@@ -78,7 +78,7 @@ func Discover(paths []string, excludes []string) (srcs []Source, hints []Hint, e
 			continue
 		}
 		if systemPath(root) {
-			hints = append(hints, Hint{Path: p, Message: fmt.Sprintf("%s: skipped: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
+			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
 			continue
 		}
 		walkErr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {

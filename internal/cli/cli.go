@@ -403,14 +403,15 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 }
 
 // configName is the configuration file in use as reports show it
-// (relative to the working directory when below it), or "".
+// (relative to the working directory, "../.podlint.yaml" from a
+// subfolder, so that reports do not depend on where the checkout is), or "".
 func (s *settings) configName() string {
 	p := s.cfg.path
 	if p == "" {
 		return ""
 	}
 	if abs, err := filepath.Abs(p); err == nil {
-		if rel, err := filepath.Rel(s.workDir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(s.workDir, abs); err == nil {
 			return filepath.ToSlash(rel)
 		}
 		return abs
