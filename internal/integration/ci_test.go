@@ -395,7 +395,7 @@ func TestCIDocHelm(t *testing.T) {
 		"shop/templates/tests/.gitignore": "",
 	})
 	code, out, errOut = runCLI(t, dir, "", "check", "shop")
-	if !strings.Contains(errOut, "podlint: hint: shop is a Helm chart") || !strings.Contains(errOut, "helm template RELEASE shop | podlint check -") {
+	if !strings.Contains(errOut, `podlint: hint: "shop" is a Helm chart`) || !strings.Contains(errOut, `helm template RELEASE "shop" | podlint check -`) {
 		t.Errorf("no Helm hint on stderr:\n%s", errOut)
 	}
 	if code != 1 || !strings.Contains(out, "shop/templates/deployment.yaml:4:") || !strings.Contains(out, "helm-template") {
@@ -419,7 +419,7 @@ func TestCIDocKustomize(t *testing.T) {
 		"base/api.yaml":           badPod,
 	})
 	code, out, errOut = runCLI(t, dir, "", "check", "base")
-	if !strings.Contains(errOut, "podlint: hint: base is a kustomization") || !strings.Contains(errOut, "kustomize build base | podlint check -") {
+	if !strings.Contains(errOut, `podlint: hint: "base" is a kustomization`) || !strings.Contains(errOut, `kustomize build "base" | podlint check -`) {
 		t.Errorf("no kustomize hint on stderr:\n%s", errOut)
 	}
 	// The files are still linted one by one; kustomization.yaml itself has
