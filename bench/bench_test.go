@@ -15,6 +15,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/testcorpus"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
@@ -23,7 +24,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// The benchmark corpus: 10 000 workload documents of the shared corpus,
+// The benchmark corpus: 10 000 workload documents of the committed sample
+// corpus (testdata/corpus), or of the folder $PODLINT_BENCH_CORPUS names,
 // taken round-robin, 10 to a file, written to a temporary folder once per
 // run. Run everything with scripts/bench.sh, or e.g.
 //
@@ -33,7 +35,17 @@ const (
 	perFile    = 10
 )
 
-var sharedCorpus = filepath.Join("..", "..", "shared", "corpus")
+// corpusEnv names a folder of manifests to build the benchmark corpus from
+// instead of the committed sample.
+const corpusEnv = "PODLINT_BENCH_CORPUS"
+
+// baseCorpus is the folder the benchmark corpus is built from.
+func baseCorpus() (string, error) {
+	if dir := os.Getenv(corpusEnv); dir != "" {
+		return dir, nil
+	}
+	return testcorpus.Sample()
+}
 
 type fixture struct {
 	corpus *Corpus
@@ -43,6 +55,7 @@ type fixture struct {
 
 var (
 	tmpDir   string
+	baseDir  string
 	baseDocs []Doc
 	baseErr  error
 	baseOnce sync.Once
@@ -62,15 +75,14 @@ func TestMain(m *testing.M) {
 func corpusAt(b *testing.B, scale int) *fixture {
 	b.Helper()
 	baseOnce.Do(func() {
-		if _, err := os.Stat(sharedCorpus); err != nil {
-			baseErr = err
-			return
+		if baseDir, baseErr = baseCorpus(); baseErr == nil {
+			baseDocs, baseErr = Workloads(baseDir)
 		}
-		baseDocs, baseErr = Workloads(sharedCorpus)
 	})
 	if baseErr != nil {
-		b.Skipf("shared corpus not usable: %v", baseErr)
+		b.Fatal(baseErr)
 	}
+	b.Logf("corpus: %d distinct workload documents of %s ($%s overrides)", len(baseDocs), baseDir, corpusEnv)
 	fixMu.Lock()
 	defer fixMu.Unlock()
 	if f := fixtures[scale]; f != nil {

@@ -1,8 +1,8 @@
 // Package bench measures podlint against the floor it must beat: decoding
 // the same workloads with sigs.k8s.io/yaml into their k8s.io/api types, as
-// kubectl does. It builds the benchmark corpus from the shared corpus of real
-// manifests; the benchmarks are in bench_test.go and scripts/bench.sh runs
-// them together with the real binary.
+// kubectl does. It builds the benchmark corpus from real manifests (by
+// default the sample committed in testdata/corpus); the benchmarks are in
+// bench_test.go and scripts/bench.sh runs them together with the real binary.
 package bench
 
 import (

@@ -5,6 +5,8 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/podlint/podlint/internal/testcorpus"
 )
 
 // TestDirectDecoding checks that the converter stores corpus workloads
@@ -12,8 +14,14 @@ import (
 // on ordinary manifests is a performance bug) and that what it stores equals
 // what encoding/json decodes from the JSON it wrote.
 func TestDirectDecoding(t *testing.T) {
+	for _, set := range corpusSets(t) {
+		t.Run(set.Name, func(t *testing.T) { directDecoding(t, set) })
+	}
+}
+
+func directDecoding(t *testing.T, set testcorpus.Set) {
 	direct, fallback := 0, 0
-	for _, path := range corpusFiles(t) {
+	for _, path := range corpusFiles(t, set) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +54,10 @@ func TestDirectDecoding(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d workloads stored directly, %d through encoding/json", direct, fallback)
+	t.Logf("%s corpus %s: %d workloads stored directly, %d through encoding/json", set.Name, set.Dir, direct, fallback)
+	if direct == 0 {
+		t.Errorf("no workload of %s was stored", set.Dir)
+	}
 	if fallback > direct/100 {
 		t.Errorf("%d of %d corpus workloads fell back to encoding/json", fallback, direct+fallback)
 	}

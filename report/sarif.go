@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -159,10 +161,10 @@ func sarifRule(r finding.RuleInfo) *sarif.ReportingDescriptor {
 	title := firstNonEmpty(r.Title, r.Name, r.ID)
 	// GitHub requires help.text on every rule; a rule without a Doc (only
 	// synthesized ones) falls back to its title.
-	doc := firstNonEmpty(r.Doc, title)
+	doc := absoluteLinks(firstNonEmpty(r.Doc, title), r.HelpURI)
 	rd := sarif.NewRule(r.ID).
 		WithShortDescription(sarif.NewMultiformatMessageString(title)).
-		WithFullDescription(sarif.NewMultiformatMessageString(firstNonEmpty(firstParagraph(r.Doc), title))).
+		WithFullDescription(sarif.NewMultiformatMessageString(firstNonEmpty(firstParagraph(doc), title))).
 		WithTextHelp(doc).
 		WithMarkdownHelp(doc).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
@@ -173,6 +175,30 @@ func sarifRule(r finding.RuleInfo) *sarif.ReportingDescriptor {
 		rd.WithHelpURI(r.HelpURI)
 	}
 	return rd
+}
+
+// mdLinkTarget matches the target of a Markdown inline link: "](target)".
+var mdLinkTarget = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+
+// absoluteLinks resolves the relative Markdown link targets of a rule doc
+// (written for its page docs/rules/<ID>.md, such as
+// "../semantics.md#f-4") against the rule's help URI, the URL of that page.
+// Code scanning shows the help text far from the repository, where a
+// relative link would lead nowhere. Without a help URI the doc is returned
+// unchanged.
+func absoluteLinks(doc, helpURI string) string {
+	base, err := url.Parse(helpURI)
+	if helpURI == "" || err != nil || !base.IsAbs() {
+		return doc
+	}
+	return mdLinkTarget.ReplaceAllStringFunc(doc, func(m string) string {
+		target := m[2 : len(m)-1]
+		ref, err := url.Parse(target)
+		if err != nil || ref.IsAbs() || strings.HasPrefix(target, "#") {
+			return m
+		}
+		return "](" + base.ResolveReference(ref).String() + ")"
+	})
 }
 
 // firstParagraph returns the first prose paragraph of a Markdown doc with

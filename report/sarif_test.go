@@ -15,9 +15,9 @@ import (
 	"github.com/podlint/podlint/finding"
 )
 
-// sarifSchemaPath is the official SARIF 2.1.0 schema shipped next to the
-// checkout (repository root/../shared/schemas).
-var sarifSchemaPath = filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json")
+// sarifSchemaPath is the official SARIF 2.1.0 schema (OASIS, errata 01),
+// committed unchanged; testdata/README.md says where it comes from.
+var sarifSchemaPath = filepath.Join("testdata", "sarif-schema-2.1.0.json")
 
 // sarifSchema compiles the official schema. A missing schema fails the
 // test rather than skipping it: a validation that silently does not run
@@ -368,6 +368,22 @@ func TestFirstParagraph(t *testing.T) {
 	} {
 		if got := firstParagraph(doc); got != want {
 			t.Errorf("firstParagraph(%q) = %q, want %q", doc, got, want)
+		}
+	}
+}
+
+func TestAbsoluteLinks(t *testing.T) {
+	const page = "https://github.com/podlint/podlint/blob/main/docs/rules/PL101.md"
+	for _, c := range []struct{ doc, help, want string }{
+		{"See [F-4](../semantics.md#f-4).", page,
+			"See [F-4](https://github.com/podlint/podlint/blob/main/docs/semantics.md#f-4)."},
+		{"[PL102](PL102.md) and [x](https://example.com/a#b) and [here](#fix)", page,
+			"[PL102](https://github.com/podlint/podlint/blob/main/docs/rules/PL102.md) and [x](https://example.com/a#b) and [here](#fix)"},
+		{"See [F-4](../semantics.md#f-4).", "", "See [F-4](../semantics.md#f-4)."},
+		{"`f(x)` and [a] (b)", page, "`f(x)` and [a] (b)"},
+	} {
+		if got := absoluteLinks(c.doc, c.help); got != c.want {
+			t.Errorf("absoluteLinks(%q, %q) = %q, want %q", c.doc, c.help, got, c.want)
 		}
 	}
 }

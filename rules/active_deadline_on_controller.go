@@ -6,9 +6,9 @@ var ActiveDeadlineOnController = &Rule{
 	ID: "PL504", Name: "active-deadline-on-controller", Title: "activeDeadlineSeconds in a long-running controller's Pod template",
 	Severity: finding.Error,
 	Doc: `A Pod's ` + "`activeDeadlineSeconds`" + ` fails the Pod (reason ` + "`DeadlineExceeded`" + `) once it has run that long
-(SEMANTICS §5.6). That makes sense for a Pod that is meant to end; a Deployment, StatefulSet,
+([Pod activeDeadlineSeconds](../semantics.md#active-deadline)). That makes sense for a Pod that is meant to end; a Deployment, StatefulSet,
 DaemonSet, ReplicaSet or ReplicationController keeps its Pods running, so the API server forbids
-the field in their Pod templates (V-11, R-6: ` + "`activeDeadlineSeconds in ReplicaSet is not Supported`" + `;
+the field in their Pod templates ([V-11](../semantics.md#v-11), [R-6](../semantics.md#r-6): ` + "`activeDeadlineSeconds in ReplicaSet is not Supported`" + `;
 a Deployment is checked like its ReplicaSet) and rejects the whole object.
 
 **Fix:** remove ` + "`activeDeadlineSeconds`" + ` from the template. To bound an init container that waits for a

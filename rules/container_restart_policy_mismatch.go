@@ -12,7 +12,7 @@ var ContainerRestartPolicyMismatch = &Rule{
 	Doc: `Since Kubernetes 1.35 (feature ContainerRestartRules: alpha in 1.34, beta and on by default in 1.35)
 a container may override the Pod's ` + "`restartPolicy`" + ` with its own ` + "`restartPolicy`" + ` and
 ` + "`restartPolicyRules`" + ` (restart on chosen exit codes). The first matching rule wins, then the container's
-policy, then the Pod's (SEMANTICS R-1, R-5). Two things go wrong with it.
+policy, then the Pod's ([R-1](../semantics.md#r-1), [R-5](../semantics.md#r-5)). Two things go wrong with it.
 
 **The override contradicts the controller.** Workload validation does not look at container-level
 policies, so the API server accepts:

@@ -16,7 +16,7 @@ var InitFailureFailsPod = &Rule{
 	Doc: `Under ` + "`restartPolicy: Always`" + ` or ` + "`OnFailure`" + ` a failed init container is restarted with the crash-loop
 back-off (10 s, 20 s, 40 s … 300 s) and the Pod waits in ` + "`Init:CrashLoopBackOff`" + ` until it succeeds. Under
 ` + "`restartPolicy: Never`" + ` the kubelet does not restart it: the first non-zero exit marks the Pod
-**Failed** and the app containers never start (SEMANTICS R-1, R-4, PH-1). An init container that
+**Failed** and the app containers never start ([R-1](../semantics.md#r-1), [R-4](../semantics.md#r-4), [PH-1](../semantics.md#ph-1)). An init container that
 reaches the network – ` + "`nslookup mydb`" + `, ` + "`wget http://…`" + `, ` + "`pg_isready`" + `, ` + "`kubectl get`" + ` – fails
 whenever DNS is not ready yet or the dependency restarts, so one blip ends the Pod.
 

@@ -8,7 +8,7 @@ var InitWaitUnbounded = &Rule{
 	ID: "PL303", Name: "init-wait-unbounded", Title: "init container waits in a loop with no time limit",
 	Severity: finding.Warning,
 	Doc: `Init containers run one after the other, and the app containers start only when the last one
-has exited with 0 (SEMANTICS R-4). The common "wait for my dependency" init container
+has exited with 0 ([R-4](../semantics.md#r-4)). The common "wait for my dependency" init container
 
 ` + "```sh" + `
 until nslookup mydb; do echo waiting for mydb; sleep 2; done

@@ -13,12 +13,12 @@ var JobDeadlineBeforeRetries = &Rule{
 	ID: "PL304", Name: "job-deadline-before-retries", Title: "Job deadline ends it before its retries or its work can run",
 	Severity: finding.Warning,
 	Doc: `A Job's ` + "`activeDeadlineSeconds`" + ` counts from the Job's start; when it passes, the Job fails with
-` + "`DeadlineExceeded`" + ` and its running Pods are stopped, whatever ` + "`backoffLimit`" + ` says (SEMANTICS §5.3). Two
+` + "`DeadlineExceeded`" + ` and its running Pods are stopped, whatever ` + "`backoffLimit`" + ` says ([Job](../semantics.md#job)). Two
 configurations make the deadline win before the rest of the spec can matter.
 
 **Retries that can never run.** With ` + "`restartPolicy: Never`" + ` the Job controller waits before each
 replacement Pod: ` + "`min(10 s · 2^(k−1), 600 s)`" + ` after the k-th failure (capped at 360 s up to Kubernetes
-1.27). Reaching ` + "`backoffLimit`" + ` L therefore takes at least (F-12)
+1.27). Reaching ` + "`backoffLimit`" + ` L therefore takes at least ([F-12](../semantics.md#f-12))
 
     Σ_{k=1..L} min(10·2^(k−1), cap)   (+ L+1 Pod run times)
 
@@ -34,7 +34,7 @@ only a deadline simply uses the deadline as its limit.
 the fixed sleeps of the init containers (` + "`sleep 120`" + `, ` + "`sh -c 'sleep 60; …'`" + `) and the start-up gates the
 spec imposes (a sidecar's startup probe cannot pass before its ` + "`initialDelaySeconds`" + `). A Job
 ` + "`activeDeadlineSeconds`" + `, or a Pod ` + "`activeDeadlineSeconds`" + ` in the Job's template (which also counts image
-pulls and init containers, §5.6), that is not above that time fails every attempt before the work
+pulls and init containers, [Pod activeDeadlineSeconds](../semantics.md#active-deadline)), that is not above that time fails every attempt before the work
 begins. ` + "`activeDeadlineSeconds: 0`" + ` on a Job fails it on its first sync.
 
 **Fix:** raise ` + "`activeDeadlineSeconds`" + ` above the back-off sum plus the run times (the message gives

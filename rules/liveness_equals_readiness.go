@@ -24,7 +24,7 @@ tends to restart all of them together.
 Worse is a liveness probe on the same check that is *stricter* than the readiness probe (shorter
 period or timeout, lower ` + "`failureThreshold`" + `): then the container is restarted before it is ever
 taken out of traffic. podlint compares the detection windows for a check that starts failing (or
-hanging) at h (SEMANTICS F-7): ` + "`[h + (FT − 1)·Δ + T, h + FT·Δ + T)`" + ` with Δ = max(P, T).
+hanging) at h ([F-7](../semantics.md#f-7)): ` + "`[h + (FT − 1)·Δ + T, h + FT·Δ + T)`" + ` with Δ = max(P, T).
 
 ` + "`tcpSocket`" + ` probes are not compared: a TCP connect succeeds as long as the process listens (the kernel
 accepts connections even while the application is busy), so it cannot reflect a slow dependency,

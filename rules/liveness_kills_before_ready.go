@@ -16,7 +16,7 @@ container starts. An application that is not answering yet fails every probe, an
 scratch and is killed at the same point again: the Pod never becomes Ready and ends in
 ` + "`CrashLoopBackOff`" + ` (or, under ` + "`restartPolicy: Never`" + `, fails on the first kill).
 
-The kill decision for a container that is not answering from its start (SEMANTICS F-4, fast
+The kill decision for a container that is not answering from its start ([F-4](../semantics.md#f-4), fast
 failures) falls in
 
     [D + (FT − 1)·P,  max(D, ε) + FT·P)

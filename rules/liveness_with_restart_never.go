@@ -11,7 +11,7 @@ var LivenessWithRestartNever = &Rule{
 	Doc: `A liveness probe exists to restart a container that is stuck. Under ` + "`restartPolicy: Never`" + ` (the
 Pod's, or a container-level ` + "`restartPolicy: Never`" + ` where the ContainerRestartRules feature is on,
 Kubernetes 1.35 and later) the kubelet kills the container on the liveness failure and does not
-start it again (SEMANTICS P-19, R-2; ` + "`restartPolicyRules`" + ` are not consulted for kills). The first
+start it again ([P-19](../semantics.md#p-19), [R-2](../semantics.md#r-2); ` + "`restartPolicyRules`" + ` are not consulted for kills). The first
 time the probe fails ` + "`failureThreshold`" + ` times in a row, the container is gone for good; once no
 container is left running the Pod ends ` + "`Failed`" + `. A bare Pod then stays failed; a controller
 replaces the whole Pod.

@@ -5,7 +5,7 @@ import "github.com/podlint/podlint/finding"
 var MissingReadinessProbe = &Rule{
 	ID: "PL111", Name: "missing-readiness-probe", Title: "serving container of a long-running workload has no readiness probe",
 	Severity: finding.Info,
-	Doc: `A container without a readiness probe counts as Ready as soon as it is running (SEMANTICS P-3), or as
+	Doc: `A container without a readiness probe counts as Ready as soon as it is running ([P-3](../semantics.md#p-3)), or as
 soon as its startup probe passes. Services and load balancers then send it traffic while the
 application is still starting, at every start, restart and rolling update, and keep sending it
 traffic when it can no longer serve. Rolling updates also use readiness to pace themselves: without

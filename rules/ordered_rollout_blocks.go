@@ -11,13 +11,13 @@ var OrderedRolloutBlocks = &Rule{
 	Severity: finding.Info,
 	Doc: `With ` + "`podManagementPolicy: OrderedReady`" + ` (the default) a StatefulSet creates Pod *i+1* only once Pod *i*
 is Running and Ready (and available for ` + "`minReadySeconds`" + `), and a rolling update replaces one Pod at a
-time from the highest ordinal down, waiting for each replacement to be Ready (SEMANTICS §5.2). A Pod
+time from the highest ordinal down, waiting for each replacement to be Ready ([StatefulSet](../semantics.md#statefulset)). A Pod
 that never becomes Ready stops both for good: ` + "`web-0`" + ` stuck means ` + "`web-1`" + `, ` + "`web-2`" + ` … are never
 created, and an update stuck on its first Pod leaves the rest on the old revision. There is no
 progress deadline for StatefulSets; recovery needs a fixed template **and** deleting the stuck Pod
 by hand ("forced rollback").
 
-When Pods do become Ready, the F-14 estimates are
+When Pods do become Ready, the [F-14](../semantics.md#f-14) estimates are
 
     creation        ≈ Σ_i (creation → Ready_i + minReadySeconds)
     rolling update  ≈ Σ_i (termination_i + creation → Ready_i + minReadySeconds)
@@ -28,7 +28,7 @@ podlint is conservative here and reports a StatefulSet with at least 2 replicas 
 spec itself keeps a container from ever becoming Ready:
 
 * its readiness probe names a port the container does not declare: every probe errors and is
-  discarded, so it never passes (P-18, X-6);
+  discarded, so it never passes ([P-18](../semantics.md#p-18), [X-6](../semantics.md#x-6));
 * its liveness probe kills it before it can be ready, on every start – before the start-up
   stated with ` + "`podlint.dev/expected-startup`" + ` (or ` + "`--start-time`" + `), or, without one, before its readiness
   probe can first run (` + "`initialDelaySeconds`" + `, which says the app is not expected to answer earlier);

@@ -10,10 +10,10 @@ var ProbePortNotDeclared = &Rule{
 	ID: "PL108", Name: "probe-port-not-declared", Title: "probe or hook uses a port name its container does not declare",
 	Severity: finding.Error,
 	Doc: `A probe (` + "`httpGet`" + ` or ` + "`tcpSocket`" + `) or an ` + "`httpGet`" + ` lifecycle hook may give its port by name. The kubelet
-resolves the name at run time against the ` + "`ports[].name`" + ` of **the same container** only (SEMANTICS
-P-18); the API server checks the name's spelling but never that it exists (V-4). When the name is
+resolves the name at run time against the ` + "`ports[].name`" + ` of **the same container** only
+([P-18](../semantics.md#p-18)); the API server checks the name's spelling but never that it exists ([V-4](../semantics.md#v-4)). When the name is
 not there, every probe run ends in an *error*, and errors are thrown away rather than counted
-(P-16, P-17, X-6):
+([P-16](../semantics.md#p-16), [P-17](../semantics.md#p-17), [X-6](../semantics.md#x-6)):
 
 * a liveness probe never counts a failure, so it never restarts the container, however hung it is;
 * a readiness probe never counts a success, so the container never becomes Ready and gets no

@@ -6,12 +6,12 @@ var ProbeTimeoutExceedsPeriod = &Rule{
 	ID: "PL106", Name: "probe-timeout-exceeds-period", Title: "probe timeoutSeconds is longer than periodSeconds",
 	Severity: finding.Warning,
 	Doc: `The kubelet runs each probe synchronously and its ticker drops ticks while a probe is running
-(SEMANTICS P-7). Against a target that hangs, every probe lasts ` + "`timeoutSeconds`" + `, so when
+([P-7](../semantics.md#p-7)). Against a target that hangs, every probe lasts ` + "`timeoutSeconds`" + `, so when
 ` + "`timeoutSeconds`" + ` is longer than ` + "`periodSeconds`" + ` the probes no longer start every period but back to back,
 every ` + "`timeoutSeconds`" + `: the spacing becomes Δ = max(P, T) = T. The API server accepts this (there is no
-cross-field check, V-4), and the period you wrote no longer describes how fast a hang is noticed.
+cross-field check, [V-4](../semantics.md#v-4)), and the period you wrote no longer describes how fast a hang is noticed.
 
-A hang that starts at h is detected (F-7) in
+A hang that starts at h is detected ([F-7](../semantics.md#f-7)) in
 
     [h + (FT − 1)·Δ + T,  h + FT·Δ + T)
 

@@ -7,7 +7,7 @@ var ProbeZeroValueDefaulted = &Rule{
 	Severity: finding.Warning,
 	Doc: `The documentation gives a minimum of 1 for ` + "`periodSeconds`" + `, ` + "`timeoutSeconds`" + `, ` + "`successThreshold`" + ` and
 ` + "`failureThreshold`" + `, but the API server does not reject 0: validation only refuses negative values, and
-the defaulting step treats 0 as "not set" (SEMANTICS P-1, P-2, X-5). An explicit 0 is therefore
+the defaulting step treats 0 as "not set" ([P-1](../semantics.md#p-1), [P-2](../semantics.md#p-2), [X-5](../semantics.md#x-5)). An explicit 0 is therefore
 silently replaced:
 
 | field | 0 becomes |

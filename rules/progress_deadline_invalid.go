@@ -9,7 +9,7 @@ var ProgressDeadlineInvalid = &Rule{
 	ID: "PL502", Name: "progress-deadline-invalid", Title: "progressDeadlineSeconds is not greater than minReadySeconds",
 	Severity: finding.Error,
 	Doc: `The API server requires a Deployment's ` + "`progressDeadlineSeconds`" + ` to be non-negative and **greater
-than** ` + "`minReadySeconds`" + ` (SEMANTICS §5.1, V-11), and rejects the Deployment otherwise
+than** ` + "`minReadySeconds`" + ` ([Deployment](../semantics.md#deployment), [V-11](../semantics.md#v-11)), and rejects the Deployment otherwise
 (` + "`must be greater than minReadySeconds`" + `). The check runs after defaulting, so with the default
 deadline of 600 s any ` + "`minReadySeconds`" + ` of 600 or more is rejected, and ` + "`progressDeadlineSeconds: 0`" + `
 is rejected too: 0 does not switch the deadline off.

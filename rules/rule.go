@@ -2,6 +2,10 @@
 // name, a title, Markdown docs, a default severity and one Check function
 // that reads a workload's normalized Pod template (and its timeline) and
 // reports at field paths. All lists every rule, sorted by ID.
+//
+// Labels such as F-7, R-3 or E-9 in the docs and comments name items of
+// docs/semantics.md, podlint's reference for what the kubelet, the API
+// server and the controllers do (F-7 is docs/semantics.md#f-7).
 package rules
 
 import (

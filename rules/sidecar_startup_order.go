@@ -7,8 +7,8 @@ var SidecarStartupOrder = &Rule{
 	Severity: finding.Info,
 	Doc: `Containers declared after a sidecar (init containers with ` + "`restartPolicy: Always`" + `) start as soon as
 the sidecar is **running** – or, if it has a ` + "`startupProbe`" + `, as soon as that probe has succeeded
-(SEMANTICS R-4). A sidecar's readiness probe does not hold anything back: it only gates the Pod's
-Ready condition (PH-2). So an app that needs its proxy, its secrets agent or its database
+([R-4](../semantics.md#r-4)). A sidecar's readiness probe does not hold anything back: it only gates the Pod's
+Ready condition ([PH-2](../semantics.md#ph-2)). So an app that needs its proxy, its secrets agent or its database
 tunnel at start-up can start while the sidecar is still coming up, fail its first connections and,
 depending on how it handles that, crash and restart.
 

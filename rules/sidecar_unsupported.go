@@ -7,7 +7,7 @@ var SidecarUnsupported = &Rule{
 	Severity: finding.Error,
 	Doc: `An init container with ` + "`restartPolicy: Always`" + ` is a sidecar: it starts in its init slot, the next
 containers start as soon as it runs (or its startup probe passed), and it keeps running beside
-the app (SEMANTICS R-4). That needs the SidecarContainers feature, beta and on by default since
+the app ([R-4](../semantics.md#r-4)). That needs the SidecarContainers feature, beta and on by default since
 Kubernetes 1.29 (alpha and off in 1.28, GA in 1.33).
 
 On an older cluster the field does not take effect: 1.28 drops it silently, and before 1.28 the

@@ -14,7 +14,7 @@ var StartupBudgetTooShort = &Rule{
 restarts it, and the next start faces the same budget: a start-up that always takes longer than
 the budget never completes and the Pod ends in ` + "`CrashLoopBackOff`" + `.
 
-The budget an application can rely on (SEMANTICS F-6) is
+The budget an application can rely on ([F-6](../semantics.md#f-6)) is
 
     B_g = initialDelaySeconds + (failureThreshold − 1) × periodSeconds
 

@@ -11,13 +11,13 @@ var StartupExceedsProgressDeadline = &Rule{
 	Doc: `A Deployment rollout is watched by a stall detector: each sign of progress (a new ReplicaSet, a
 Pod scaled up or down, a Pod turning **Ready**, a Pod turning available) refreshes the
 ` + "`Progressing`" + ` condition, and when nothing happens for ` + "`progressDeadlineSeconds`" + ` (default 600 s) the
-condition becomes ` + "`Progressing=False`" + ` with reason ` + "`ProgressDeadlineExceeded`" + ` (SEMANTICS §5.1). The
+condition becomes ` + "`Progressing=False`" + ` with reason ` + "`ProgressDeadlineExceeded`" + ` ([Deployment](../semantics.md#deployment)). The
 rollout itself goes on, but ` + "`kubectl rollout status`" + `, Argo CD, Flux and most CD pipelines report it
 as failed, and some roll back.
 
 Between the creation of a new Pod and its Ready condition there is no other progress event, so
 a Pod that needs longer than the deadline to become Ready fails the rollout although it would
-have come up (E-9, F-13). podlint computes creation → Ready from the spec (F-9, F-8): the start-up
+have come up ([E-9](../semantics.md#e-9), [F-13](../semantics.md#f-13)). podlint computes creation → Ready from the spec ([F-9](../semantics.md#f-9), [F-8](../semantics.md#f-8)): the start-up
 chain of init containers and sidecars, then the slowest container's probes. Scheduling, image
 pulls and init container run times are unknown and count as 0, so the real times are longer
 still. It reports two cases:

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Measures podlint against its floor on the benchmark corpus (10 000
-# workload documents of ../shared/corpus, 10 per file):
+# workload documents of the sample corpus testdata/corpus, or of $CORPUS,
+# 10 per file):
 #   1. the benchmark suite in ./bench (floor, pipeline, stages, scaling),
 #      COUNT runs each (default 3), medians and minimums printed with the
 #      pipeline/floor ratios;
 #   2. the real binary, `podlint check` on the same corpus written to disk,
 #      RUNS times (default 5): median wall time and peak RSS (GNU time).
 #
-#   scripts/bench.sh            (env: CORPUS=../shared/corpus COUNT=3 RUNS=5)
+#   scripts/bench.sh            (env: CORPUS=testdata/corpus COUNT=3 RUNS=5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus=${CORPUS:-../shared/corpus}
+corpus=$(cd "${CORPUS:-testdata/corpus}" && pwd)
+echo "== corpus: workload documents of $corpus"
 count=${COUNT:-3}
 runs=${RUNS:-5}
 work=$(mktemp -d)
@@ -23,7 +25,7 @@ fi
 
 echo "== benchmark suite (go test -bench, count=$count)"
 go test -c -o "$work/bench.test" ./bench
-(cd bench && "$work/bench.test" -test.run=NONE -test.bench='Floor|Pipeline|Stage' -test.benchtime=2x -test.count="$count" &&
+(cd bench && export PODLINT_BENCH_CORPUS="$corpus" && "$work/bench.test" -test.run=NONE -test.bench='Floor|Pipeline|Stage' -test.benchtime=2x -test.count="$count" &&
 	"$work/bench.test" -test.run=NONE -test.bench='Scaling' -test.benchtime=1x -test.count="$count") |
 	tee "$work/bench.txt" | grep -E '^(Benchmark|FAIL)' || true
 echo

@@ -7,9 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// API-server defaults the model relies on (SEMANTICS §1, §3, §5,
-// Appendix A). Kept in one table so that rules and docs quote the same
-// numbers.
+// API-server defaults the model relies on (docs/semantics.md#constants).
+// Kept in one table so that rules and docs quote the same numbers.
 const (
 	DefaultProbePeriod           = 10
 	DefaultProbeTimeout          = 1

@@ -2,7 +2,8 @@
 // when the kubelet kills a container, when a Pod can be Ready, when SIGTERM and
 // SIGKILL arrive, how a crash loop and a Job play out. It is pure: typed
 // k8s.io/api values in, intervals of seconds out; no YAML and no I/O. The
-// reference is ../shared/SEMANTICS.md; formulas are cited by their F-n names.
+// reference is docs/semantics.md; labels such as F-7, T-2 or E-5 in the
+// comments name its items (F-7 is docs/semantics.md#f-7).
 //
 // # Entry point
 //

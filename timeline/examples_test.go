@@ -11,8 +11,8 @@ import (
 )
 
 // TestWorkedExamples has one row per worked example E-1…E-10 of
-// SEMANTICS.md §8 plus the two examples of the Kubernetes probe docs; each
-// asserts the intervals the text gives.
+// docs/semantics.md#examples plus the two examples of the Kubernetes probe
+// docs; each asserts the intervals the text gives.
 func TestWorkedExamples(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -12,9 +12,9 @@ import (
 
 // Interval is a set of possible instants or durations [Lo, Hi) in seconds.
 // The kubelet's probe tickers run on a grid whose phase relative to the
-// container start cannot be known statically (SEMANTICS §0.3, φ), so every
-// computed time is a range: Lo is inclusive, Hi exclusive. Lo == Hi means an
-// exact value. HiUnbounded means the spec allows no upper bound (Hi is then
+// container start cannot be known statically (φ in
+// docs/semantics.md#notation), so every computed time is a range: Lo is
+// inclusive, Hi exclusive. Lo == Hi means an exact value. HiUnbounded means the spec allows no upper bound (Hi is then
 // meaningless and kept at Lo).
 type Interval struct {
 	Lo, Hi      float64

@@ -52,7 +52,7 @@ type Expectation struct {
 
 // Params are the inputs the manifest does not contain. Use DefaultParams and
 // change what you know; the zero Params means ε = λ = 0 (the nominal view
-// of SEMANTICS E-5) and unknown runtimes.
+// of E-5, docs/semantics.md#e-5) and unknown runtimes.
 type Params struct {
 	// Epsilon (ε) is the kubelet's observation latency (PLEG relist + sync):
 	// it only widens upper edges, because observation can be immediate.

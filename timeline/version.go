@@ -54,8 +54,9 @@ func (v Version) AtLeast(minor int) bool {
 	return v.Major > 1 || v.Minor >= minor
 }
 
-// Version-dependent behaviour from SEMANTICS §9. Each answers "is it on by
-// default in this minor", which is what a manifest meets on a stock cluster.
+// Version-dependent behaviour from docs/semantics.md#versions. Each answers
+// "is it on by default in this minor", which is what a manifest meets on a
+// stock cluster.
 
 // Sidecars: init containers with restartPolicy Always (SidecarContainers,
 // beta on 1.29). Before, the field is dropped or unknown and the container

@@ -1,7 +1,9 @@
 // Command gencorpus writes the benchmark corpus (see package bench) to a
 // folder, for measuring the real binary:
 //
-//	go run ./bench/gencorpus -from ../shared/corpus -scale 1 OUTDIR
+//	go run ./bench/gencorpus [-from testdata/corpus] [-docs 10000] [-per-file 10] OUTDIR
+//
+// -from defaults to the sample corpus committed in testdata/corpus.
 package main
 
 import (
@@ -10,16 +12,25 @@ import (
 	"os"
 
 	"github.com/podlint/podlint/bench"
+	"github.com/podlint/podlint/internal/testcorpus"
 )
 
 func main() {
-	from := flag.String("from", "../shared/corpus", "folder of real manifests to take workload documents from")
+	from := flag.String("from", "", "folder of real manifests to take workload documents from (default: the sample corpus in testdata/corpus)")
 	docs := flag.Int("docs", 10_000, "number of documents")
 	perFile := flag.Int("per-file", 10, "documents per file")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: gencorpus [-from DIR] [-docs N] [-per-file N] OUTDIR")
 		os.Exit(2)
+	}
+	if *from == "" {
+		sample, err := testcorpus.Sample()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gencorpus:", err)
+			os.Exit(2)
+		}
+		*from = sample
 	}
 	base, err := bench.Workloads(*from)
 	if err != nil {
@@ -35,5 +46,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gencorpus:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("%d documents (%d distinct) in %d files, %d bytes\n", len(c.Docs), len(base), c.Files(), c.Bytes())
+	fmt.Printf("%d documents (%d distinct, from %s) in %d files, %d bytes\n", len(c.Docs), len(base), *from, c.Files(), c.Bytes())
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/internal/testcorpus"
 )
 
 // FuzzRun runs the whole `podlint check -` on arbitrary standard input in
@@ -20,10 +22,19 @@ func FuzzRun(f *testing.F) {
 	formats := []string{"text", "json", "sarif", "github"}
 	// Every hostile file and every fourth corpus file: plain `go test` runs
 	// each seed, so the set stays small.
-	for _, seeds := range []struct {
+	type seedDir struct {
 		dir   string
 		every int
-	}{{filepath.Join("..", "..", "testdata", "hostile"), 1}, {filepath.Join("..", "..", "..", "shared", "corpus"), 4}} {
+	}
+	seeds := []seedDir{{filepath.Join("..", "..", "testdata", "hostile"), 1}}
+	sets, err := testcorpus.Sets(f.Logf)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, set := range sets {
+		seeds = append(seeds, seedDir{set.Dir, 4})
+	}
+	for _, seeds := range seeds {
 		i := 0
 		filepath.WalkDir(seeds.dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
