@@ -105,10 +105,11 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 on usage, configuration or I/O errors.
 
 Documentation: https://github.com/podlint/podlint/tree/main/docs`,
-		Version:              version(),
-		Reader:               env.stdin,
-		Writer:               env.stdout,
-		ErrWriter:            env.stderr,
+		Version: version(),
+		Reader:  env.stdin,
+		// urfave/cli's own messages quote what was typed (an unknown flag).
+		Writer:               textsafe.Writer{W: env.stdout},
+		ErrWriter:            textsafe.Writer{W: env.stderr},
 		EnableBashCompletion: true,
 		Suggest:              true,
 		HideHelpCommand:      false,

@@ -292,6 +292,13 @@ func TestSecurityNoInjection(t *testing.T) {
 			}
 		}
 	}
+	// What the user typed, echoed by urfave/cli or by podlint's own errors.
+	for _, args := range [][]string{{"check", "--\x1b[2Jx", "."}, {"\x1b]0;t\acmd"}, {"check", "--kube-version", "1.\x1b[2J", "."}, {"check", "--fail-on", "\u202eerror", "."}} {
+		_, out, errs := run(t, dir, nil, args...)
+		if m := rawControl.FindString(out + errs); m != "" {
+			t.Errorf("%q: a raw %q reaches the output:\n%q", args, m, out+errs)
+		}
+	}
 	// timeline text and stderr.
 	code, out, errs := run(t, dir, nil, "timeline", "--no-config", "--color", "never", ".")
 	if code != ExitError || !strings.Contains(errs, "esc1.yaml:1:") { // the invalid documents

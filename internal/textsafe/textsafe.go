@@ -6,6 +6,7 @@
 package textsafe
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -165,4 +166,28 @@ func sgrLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// Writer escapes what is written through it as Escape does, keeping line
+// breaks and tabs: for text that is not podlint's own (urfave/cli's usage
+// errors quote the flag as typed).
+type Writer struct{ W io.Writer }
+
+func (w Writer) Write(p []byte) (int, error) {
+	s := string(p)
+	if Safe(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
+		return w.W.Write(p)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		cells := strings.Split(l, "\t")
+		for j := range cells {
+			cells[j] = Escape(cells[j])
+		}
+		lines[i] = strings.Join(cells, "\t")
+	}
+	if _, err := io.WriteString(w.W, strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -1,6 +1,9 @@
 package textsafe
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
@@ -31,5 +34,17 @@ func TestEscape(t *testing.T) {
 	s := "nothing to escape here"
 	if n := testing.AllocsPerRun(10, func() { Escape(s) }); n != 0 {
 		t.Errorf("Escape of safe text allocates %v times", n)
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := Writer{W: &b}
+	in := "usage:\tx\n\x1b[2J\u202e\n"
+	if n, err := w.Write([]byte(in)); err != nil || n != len(in) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if got := b.String(); got != "usage:\tx\n\\x1b[2J\\u202e\n" {
+		t.Errorf("wrote %q", got)
 	}
 }
