@@ -18,6 +18,10 @@ import (
 
 // Config says what to run and how.
 type Config struct {
+	// Rules is the catalog: suppressions and loader problems name rules of
+	// it, and those of its rules that Severity enables run. The CLI passes
+	// rules.All; tests pass their own lists.
+	Rules rules.List
 	// Severity holds the effective severity of every enabled rule; a rule
 	// that is absent or Off does not run.
 	Severity map[*rules.Rule]finding.Severity
@@ -109,20 +113,26 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 	}
 	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
 		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  fmt.Sprintf("file is larger than %d bytes and was not linted (raise --max-file-size to lint it)", cfg.Limits.MaxFileSize)}}
+		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted; raise --max-file-size to lint it"}}
+}
+
+// TooBig is how every message says that an input is over the file-size
+// limit: "file is larger than 1048576 bytes (--max-file-size)".
+func TooBig(what string, limit int64) string {
+	return fmt.Sprintf("%s is larger than %d bytes (--max-file-size)", what, limit)
 }
 
 // File lints one file's bytes. explicit files were named by the user, so an
 // empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File), binary: res.Binary}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
 	}
 	for _, p := range res.Problems {
-		fl.add(rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message+renderedFrom(p.Source), nil)
+		fl.add(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message+renderedFrom(p.Source), nil)
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
@@ -186,10 +196,10 @@ func (fl *fileLinter) object(o *manifest.Object) {
 		}
 		return tl
 	}
-	objSup := annotationSuppressions(o)
+	objSup := annotationSuppressions(o, cfg.Rules)
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
-	for _, r := range rules.All {
+	for _, r := range cfg.Rules {
 		if r.Check == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 			continue
 		}

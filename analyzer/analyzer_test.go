@@ -24,7 +24,7 @@ spec:
 `
 
 func config(rs ...*rules.Rule) *Config {
-	c := &Config{Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	c := &Config{Rules: rs, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rs {
 		c.Severity[r] = r.Severity
 	}
@@ -41,10 +41,6 @@ func TestRulePanicBecomesFinding(t *testing.T) {
 				_ = containers[len(p.Spec.Containers)] // index out of range, as a real bug would panic
 			}
 		}}
-	saved := rules.All
-	rules.All = append(append([]*rules.Rule{}, rules.All...), crashing)
-	defer func() { rules.All = saved }()
-
 	cfg := config(crashing, rules.DuplicateContainerName, rules.InternalError)
 	fs, sum := cfg.File("pods.yaml", []byte(twoPods), true)
 	if sum.Workloads != 2 {

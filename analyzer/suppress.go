@@ -8,6 +8,7 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/workload"
 )
 
 // AnnotationPrefix starts the annotation key that suppresses a rule for an
@@ -33,7 +34,7 @@ var ignoreComment = regexp.MustCompile(`(?:^|\s)#\s*podlint:ignore(?:\s+([^\s]+)
 // scanComments finds `# podlint:ignore RULE[,RULE] reason` comments. A
 // comment after other text covers its own line; a comment on a line of its
 // own covers the next line that is not a comment.
-func scanComments(f *manifest.File) []*suppression {
+func scanComments(f *manifest.File, known rules.List) []*suppression {
 	if !strings.Contains(string(f.Data), "podlint:ignore") {
 		return nil
 	}
@@ -63,7 +64,7 @@ func scanComments(f *manifest.File) []*suppression {
 		}
 		ownLine := strings.HasPrefix(trimmed, "#")
 		for _, name := range strings.Split(names, ",") {
-			s := &suppression{name: name, rule: rules.Lookup(name), reason: reason, pos: manifest.Pos{Line: n, Column: col}}
+			s := &suppression{name: name, rule: known.Lookup(name), reason: reason, pos: manifest.Pos{Line: n, Column: col}}
 			if ownLine {
 				pending = append(pending, s)
 			} else {
@@ -77,9 +78,9 @@ func scanComments(f *manifest.File) []*suppression {
 
 // annotationSuppressions reads ignore-check annotations of the object and of
 // its pod template.
-func annotationSuppressions(o *manifest.Object) []*suppression {
+func annotationSuppressions(o *manifest.Object, known rules.List) []*suppression {
 	var out []*suppression
-	add := func(ann map[string]string, metaPath string) {
+	add := func(ann map[string]string, metaPath workload.Path) {
 		keys := make([]string, 0, len(ann))
 		for k := range ann {
 			if strings.HasPrefix(k, AnnotationPrefix) {
@@ -89,17 +90,17 @@ func annotationSuppressions(o *manifest.Object) []*suppression {
 		sort.Strings(keys)
 		for _, k := range keys {
 			name := strings.TrimPrefix(k, AnnotationPrefix)
-			pos, _ := o.Doc.Locate(manifest.Field(manifest.Field(metaPath, "annotations"), k))
+			pos, _ := o.Doc.Locate(metaPath.Field("annotations").Field(k))
 			// Point at the key, not the value: it is the key that names the rule.
 			pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
-			out = append(out, &suppression{name: name, rule: rules.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
+			out = append(out, &suppression{name: name, rule: known.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
 		}
 	}
 	if o.Meta != nil {
-		add(o.Meta.Annotations, manifest.Field(o.Path, "metadata"))
+		add(o.Meta.Annotations, o.Path.Field("metadata"))
 	}
 	if o.TemplateMeta != nil && o.TemplateMeta != o.Meta {
-		add(o.TemplateMeta.Annotations, manifest.Field(o.TemplatePath, "metadata"))
+		add(o.TemplateMeta.Annotations, o.TemplatePath.Field("metadata"))
 	}
 	return out
 }

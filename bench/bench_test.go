@@ -128,7 +128,7 @@ func cpuTime() time.Duration {
 }
 
 func config() *analyzer.Config {
-	cfg := &analyzer.Config{Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
 		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rules.All {
 		cfg.Severity[r] = r.Severity

@@ -22,7 +22,8 @@ import (
 // JSON decoder alone could not give.
 type converter struct {
 	buf   []byte
-	stack []entry // pairs of the mappings being converted
+	stack []entry   // pairs of the mappings being converted
+	es    *entrySet // the pairs of the mapping whose entries are being collected
 	// bad is set when a value could not be stored directly; the JSON is
 	// then decoded with encoding/json instead.
 	bad      bool
@@ -169,7 +170,8 @@ func storeNull(dst reflect.Value) {
 	}
 }
 
-// deref follows pointers in dst, allocating nil ones as encoding/json does.
+// derefValue follows pointers in dst, allocating nil ones as encoding/json
+// does.
 func derefValue(dst reflect.Value) reflect.Value {
 	for dst.Kind() == reflect.Pointer {
 		if dst.IsNil() {
@@ -255,76 +257,52 @@ func (s *entrySet) add(e entry) {
 	}
 }
 
-func isMergeKey(k *yaml.Node) bool {
-	if k.Kind != yaml.ScalarNode || k.Value != "<<" {
+// entries adds the effective key/value pairs of a mapping to es, as
+// walkPairs resolves them (merge keys included). Merged pairs are not
+// direct: their duplicates are not the author's.
+func (c *converter) entries(m *yaml.Node, es *entrySet, depth int) {
+	prev := c.es
+	c.es = es
+	walkPairs(m, true, depth, c.maxDepth, c)
+	c.es = prev
+}
+
+// The converter is the pairVisitor of its own mappings.
+
+func (c *converter) step() {
+	c.budget--
+	if c.budget < 0 {
+		panic(errBudget{})
+	}
+}
+
+func (c *converter) pair(k, v *yaml.Node, direct bool) bool {
+	key, ok := c.keyString(k)
+	if !ok {
 		return false
 	}
-	if t := explicitTag(k); t != "" {
-		return t == tagMerge
+	es := c.es
+	if j := es.find(key); j >= 0 {
+		e := &es.list[j]
+		if direct && e.direct {
+			c.report(k, RuleDuplicateKey, "key %q is defined more than once in this mapping; only the last value is used, and kubectl with --validate=strict rejects the file; remove one of them", key)
+		}
+		e.value, e.keyN = v, k
+		e.direct = e.direct || direct
+		return true
 	}
-	return !isQuoted(k)
+	es.add(entry{key: key, keyN: k, value: v, direct: direct})
+	return true
 }
 
-// entries adds the effective key/value pairs of a mapping to es as yaml.v2
-// sees them: in order, later keys overriding earlier ones, merge keys (`<<`)
-// inserting the merged mapping's pairs where they stand. direct is false for
-// merged mappings, whose duplicates are not the author's.
-func (c *converter) entries(m *yaml.Node, es *entrySet, direct bool, depth int) {
-	if depth > c.maxDepth {
-		c.fail(m, RuleLimitExceeded, "merge keys are nested more than %d levels deep; the object was not linted (limit: --max-depth)", c.maxDepth)
-		return
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		c.budget--
-		if c.budget < 0 {
-			panic(errBudget{})
-		}
-		if isMergeKey(k) {
-			c.merge(v, es, depth+1)
-			continue
-		}
-		key, ok := c.keyString(k)
-		if !ok {
-			return
-		}
-		if j := es.find(key); j >= 0 {
-			e := &es.list[j]
-			if direct && e.direct {
-				c.report(k, RuleDuplicateKey, "key %q is defined more than once in this mapping; only the last value is used, and kubectl with --validate=strict rejects the file; remove one of them", key)
-			}
-			e.value, e.keyN = v, k
-			e.direct = e.direct || direct
-			continue
-		}
-		es.add(entry{key: key, keyN: k, value: v, direct: direct})
-	}
+func (c *converter) enter(*yaml.Node) bool { return true }
+func (c *converter) leave(*yaml.Node)      {}
+
+func (c *converter) tooDeep(m *yaml.Node) {
+	c.fail(m, RuleLimitExceeded, "merge keys are nested more than %d levels deep; the object was not linted (limit: --max-depth)", c.maxDepth)
 }
 
-func (c *converter) merge(v *yaml.Node, es *entrySet, depth int) {
-	target := v
-	for target.Kind == yaml.AliasNode && target.Alias != nil {
-		target = target.Alias
-	}
-	switch target.Kind {
-	case yaml.MappingNode:
-		c.entries(target, es, false, depth)
-		return
-	case yaml.SequenceNode:
-		// Earlier mappings in a merge list take precedence, so apply them last.
-		for i := len(target.Content) - 1; i >= 0; i-- {
-			item := target.Content[i]
-			for item.Kind == yaml.AliasNode && item.Alias != nil {
-				item = item.Alias
-			}
-			if item.Kind != yaml.MappingNode {
-				c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
-				return
-			}
-			c.entries(item, es, false, depth)
-		}
-		return
-	}
+func (c *converter) badMerge(v *yaml.Node) {
 	c.fail(v, RuleInvalidYAML, "map merge requires map or sequence of maps as the value")
 }
 
@@ -378,7 +356,7 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 	// The pairs of nested mappings are collected on one stack shared by
 	// the whole conversion, so a mapping costs no allocation of its own.
 	set := entrySet{list: c.stack, start: len(c.stack)}
-	c.entries(n, &set, true, depth)
+	c.entries(n, &set, depth)
 	c.stack = set.list
 	es := set.list[set.start:]
 	defer func() { c.stack = c.stack[:set.start] }()

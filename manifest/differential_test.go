@@ -92,7 +92,7 @@ func differential(t *testing.T, set testcorpus.Set) {
 			if o.Typed == nil {
 				continue
 			}
-			text, err := listItem(chunks[o.Doc.Index].data, o.Path)
+			text, err := listItem(chunks[o.Doc.Index].data, string(o.Path))
 			if err != nil {
 				t.Errorf("%s doc %d %s: %v", path, o.Doc.Index, o.Path, err)
 				continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -45,7 +46,7 @@ func FuzzSplitParseLocate(f *testing.F) {
 			}
 		}
 		for _, o := range res.Objects {
-			for _, p := range []string{o.Path, Field(o.Path, "kind"), path, Field(o.Path, path)} {
+			for _, p := range []workload.Path{o.Path, o.Path.Field("kind"), workload.Path(path), o.Path.Field(path)} {
 				pos, _ := o.Doc.Locate(p)
 				if pos.Line < 1 || pos.Line > lines || pos.Column < 1 {
 					t.Fatalf("Locate(%q) = %d:%d, outside the file (%d lines)", p, pos.Line, pos.Column, lines)
@@ -104,11 +105,11 @@ func splitAfterBreaks(b []byte) []string {
 // encoding were.
 func checkKindPosition(t *testing.T, f *File, o *Object) {
 	t.Helper()
-	k, v := lookupKey(o.Node, "kind", 0)
+	k, v := lookupKey(o.Node, "kind", fuzzLimits.MaxDepth)
 	if k == nil || v.Kind != yaml.ScalarNode || v.Style != 0 || strings.ContainsAny(v.Value, " \t\r\n") {
 		return
 	}
-	pos, exact := o.Doc.Locate(Field(o.Path, "kind"))
+	pos, exact := o.Doc.Locate(o.Path.Field("kind"))
 	if !exact {
 		t.Fatalf("Locate(kind) is not exact though the key exists")
 	}
@@ -247,20 +248,20 @@ func checkDocument(t *testing.T, c chunk, objs []*Object, refused []Problem) {
 // the object at o.Path, or its spec.template for a custom resource.
 func jsonAt(tree any, o *Object) ([]byte, bool) {
 	var cur any = tree
-	for _, seg := range parsePath(o.Path) {
-		if seg.index >= 0 {
+	for _, seg := range o.Path.Segments() {
+		if seg.Index >= 0 {
 			l, ok := cur.([]any)
-			if !ok || seg.index >= len(l) {
+			if !ok || seg.Index >= len(l) {
 				return nil, false
 			}
-			cur = l[seg.index]
+			cur = l[seg.Index]
 			continue
 		}
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
-		cur = m[seg.key]
+		cur = m[seg.Key]
 	}
 	if !IsWorkloadKind(o.Ref.APIVersion, o.Ref.Kind) {
 		for _, k := range []string{"spec", "template"} {

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -15,7 +15,7 @@ import (
 // kindInfo says how to decode one workload kind and where its Pod template is.
 type kindInfo struct {
 	typ       reflect.Type
-	normalize func(o *Object, path string)
+	normalize func(o *Object, path workload.Path)
 }
 
 // workloadKinds maps group (the part of apiVersion before "/", "" for core)
@@ -79,7 +79,7 @@ func overlay(a, b map[string]string) map[string]string {
 	return m
 }
 
-func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath string, spec *corev1.PodSpec) *timeline.Workload {
+func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath workload.Path, spec *corev1.PodSpec) *workload.Workload {
 	o.Meta, o.TemplateMeta, o.TemplatePath = meta, tmeta, tmplPath
 	if o.Ref.Name == "" {
 		o.Ref.Name = meta.Name
@@ -87,7 +87,7 @@ func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath s
 	if o.Ref.Namespace == "" {
 		o.Ref.Namespace = meta.Namespace
 	}
-	o.Workload = &timeline.Workload{
+	o.Workload = &workload.Workload{
 		Kind:        o.Ref.Kind,
 		Path:        o.Path,
 		SpecPath:    specPath,
@@ -95,15 +95,15 @@ func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath s
 		Annotations: overlay(meta.Annotations, tmeta.Annotations),
 	}
 	if len(o.Workload.Annotations) > 0 {
-		paths := make(map[string]string, len(o.Workload.Annotations))
-		objMeta := Field(Field(o.Path, "metadata"), "annotations")
-		tmplMeta := Field(Field(tmplPath, "metadata"), "annotations")
+		paths := make(map[string]workload.Path, len(o.Workload.Annotations))
+		objMeta := o.Path.Field("metadata").Field("annotations")
+		tmplMeta := tmplPath.Field("metadata").Field("annotations")
 		for k := range meta.Annotations {
-			paths[k] = Field(objMeta, k)
+			paths[k] = objMeta.Field(k)
 		}
 		if tmeta != meta {
 			for k := range tmeta.Annotations {
-				paths[k] = Field(tmplMeta, k) // the template wins, as in Annotations
+				paths[k] = tmplMeta.Field(k) // the template wins, as in Annotations
 			}
 		}
 		o.Workload.AnnotationPaths = paths
@@ -111,17 +111,17 @@ func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath s
 	return o.Workload
 }
 
-func normalizePod(o *Object, path string) {
+func normalizePod(o *Object, path workload.Path) {
 	p := o.Typed.(*corev1.Pod)
-	setWorkload(o, &p.ObjectMeta, &p.ObjectMeta, path, Field(path, "spec"), &p.Spec)
+	setWorkload(o, &p.ObjectMeta, &p.ObjectMeta, path, path.Field("spec"), &p.Spec)
 }
 
-func templateOf(o *Object, path string, meta *metav1.ObjectMeta, t *corev1.PodTemplateSpec) *timeline.Workload {
-	tp := Field(Field(path, "spec"), "template")
-	return setWorkload(o, meta, &t.ObjectMeta, tp, Field(tp, "spec"), &t.Spec)
+func templateOf(o *Object, path workload.Path, meta *metav1.ObjectMeta, t *corev1.PodTemplateSpec) *workload.Workload {
+	tp := path.Field("spec").Field("template")
+	return setWorkload(o, meta, &t.ObjectMeta, tp, tp.Field("spec"), &t.Spec)
 }
 
-func normalizeRC(o *Object, path string) {
+func normalizeRC(o *Object, path workload.Path) {
 	rc := o.Typed.(*corev1.ReplicationController)
 	if rc.Spec.Template == nil {
 		rc.Spec.Template = &corev1.PodTemplateSpec{}
@@ -129,54 +129,54 @@ func normalizeRC(o *Object, path string) {
 	templateOf(o, path, &rc.ObjectMeta, rc.Spec.Template).ReplicationController = &rc.Spec
 }
 
-func normalizePodTemplate(o *Object, path string) {
+func normalizePodTemplate(o *Object, path workload.Path) {
 	pt := o.Typed.(*corev1.PodTemplate)
-	tp := Field(path, "template")
-	setWorkload(o, &pt.ObjectMeta, &pt.Template.ObjectMeta, tp, Field(tp, "spec"), &pt.Template.Spec)
+	tp := path.Field("template")
+	setWorkload(o, &pt.ObjectMeta, &pt.Template.ObjectMeta, tp, tp.Field("spec"), &pt.Template.Spec)
 }
 
-func normalizeDeployment(o *Object, path string) {
+func normalizeDeployment(o *Object, path workload.Path) {
 	d := o.Typed.(*appsv1.Deployment)
 	templateOf(o, path, &d.ObjectMeta, &d.Spec.Template).Deployment = &d.Spec
 }
 
-func normalizeStatefulSet(o *Object, path string) {
+func normalizeStatefulSet(o *Object, path workload.Path) {
 	s := o.Typed.(*appsv1.StatefulSet)
 	templateOf(o, path, &s.ObjectMeta, &s.Spec.Template).StatefulSet = &s.Spec
 }
 
-func normalizeDaemonSet(o *Object, path string) {
+func normalizeDaemonSet(o *Object, path workload.Path) {
 	d := o.Typed.(*appsv1.DaemonSet)
 	templateOf(o, path, &d.ObjectMeta, &d.Spec.Template).DaemonSet = &d.Spec
 }
 
-func normalizeReplicaSet(o *Object, path string) {
+func normalizeReplicaSet(o *Object, path workload.Path) {
 	r := o.Typed.(*appsv1.ReplicaSet)
 	templateOf(o, path, &r.ObjectMeta, &r.Spec.Template).ReplicaSet = &r.Spec
 }
 
-func normalizeJob(o *Object, path string) {
+func normalizeJob(o *Object, path workload.Path) {
 	j := o.Typed.(*batchv1.Job)
 	w := templateOf(o, path, &j.ObjectMeta, &j.Spec.Template)
-	w.Job, w.JobPath = &j.Spec, Field(path, "spec")
+	w.Job, w.JobPath = &j.Spec, path.Field("spec")
 }
 
-func normalizeCronJob(o *Object, path string) {
+func normalizeCronJob(o *Object, path workload.Path) {
 	c := o.Typed.(*batchv1.CronJob)
-	jp := Field(Field(path, "spec"), "jobTemplate")
-	tp := Field(Field(jp, "spec"), "template")
+	jp := path.Field("spec").Field("jobTemplate")
+	tp := jp.Field("spec").Field("template")
 	t := &c.Spec.JobTemplate.Spec.Template
-	w := setWorkload(o, &c.ObjectMeta, &t.ObjectMeta, tp, Field(tp, "spec"), &t.Spec)
-	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, Field(jp, "spec")
+	w := setWorkload(o, &c.ObjectMeta, &t.ObjectMeta, tp, tp.Field("spec"), &t.Spec)
+	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, jp.Field("spec")
 }
 
 // normalizeGeneric handles a custom resource: only its template was decoded
 // (path is the template's path), and its own metadata comes from the nodes.
-func normalizeGeneric(o *Object, path string) {
+func normalizeGeneric(o *Object, path workload.Path) {
 	t := o.Typed.(*corev1.PodTemplateSpec)
 	meta := &metav1.ObjectMeta{Name: o.Ref.Name, Namespace: o.Ref.Namespace}
-	if md := childAt(o.Node, "metadata"); md != nil {
-		if an := childAt(md, "annotations"); an != nil {
+	if md := childAt(o.Node, "metadata", o.Doc.maxDepth); md != nil {
+		if an := childAt(md, "annotations", o.Doc.maxDepth); an != nil {
 			meta.Annotations = map[string]string{}
 			for i := 0; i+1 < len(an.Content); i += 2 {
 				k, v := deref(an.Content[i]), deref(an.Content[i+1])
@@ -186,5 +186,5 @@ func normalizeGeneric(o *Object, path string) {
 			}
 		}
 	}
-	setWorkload(o, meta, &t.ObjectMeta, path, Field(path, "spec"), &t.Spec)
+	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), &t.Spec)
 }

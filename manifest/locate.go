@@ -1,8 +1,7 @@
 package manifest
 
 import (
-	"strings"
-
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -13,33 +12,49 @@ type Pos struct{ Line, Column int }
 // its value, a mapping or list field to its key, a list item to the item. A
 // field that is not in the document resolves to its nearest ancestor that is,
 // with exact false.
-func (d *Document) Locate(path string) (pos Pos, exact bool) {
-	n := deref(d.Root)
-	at := n // what to point at so far: the object itself, not the "---"
-	exact = true
-	for _, seg := range parsePath(path) {
-		n = deref(n)
-		if n == nil {
-			exact = false
-			break
+func (d *Document) Locate(path workload.Path) (pos Pos, exact bool) {
+	at, _, exact := d.resolve(path)
+	if at == nil {
+		return Pos{Line: 1 + d.LineOffset, Column: 1}, false
+	}
+	return Pos{Line: at.Line + d.LineOffset, Column: at.Column}, exact
+}
+
+// IsSet reports whether the field at path is written in the document with a
+// scalar value that is not null. Typed decoding cannot tell an omitted field
+// from an explicit 0 (or false, or ""); the document can.
+func (d *Document) IsSet(path workload.Path) bool {
+	_, n, exact := d.resolve(path)
+	n = deref(n)
+	return exact && n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null"
+}
+
+// resolve walks path through the document's nodes, following aliases and
+// merge keys. at is the node that positions the path (see Locate), n the
+// node the path names; exact is false when the path ends early, at and n
+// then being its nearest ancestor.
+func (d *Document) resolve(path workload.Path) (at, n *yaml.Node, exact bool) {
+	n = deref(d.Root)
+	at = n // what to point at so far: the object itself, not the "---"
+	for _, seg := range path.Segments() {
+		cur := deref(n)
+		if cur == nil {
+			return at, n, false
 		}
-		if seg.index >= 0 {
-			if n.Kind != yaml.SequenceNode || seg.index >= len(n.Content) {
-				exact = false
-				break
+		if seg.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || seg.Index >= len(cur.Content) {
+				return at, n, false
 			}
-			n = n.Content[seg.index]
+			n = cur.Content[seg.Index]
 			at = n
 			continue
 		}
-		if n.Kind != yaml.MappingNode {
-			exact = false
-			break
+		if cur.Kind != yaml.MappingNode {
+			return at, n, false
 		}
-		k, v := lookupKey(n, seg.key, 0)
+		k, v := lookupKey(cur, seg.Key, d.maxDepth)
 		if k == nil {
-			exact = false
-			break
+			return at, n, false
 		}
 		n = v
 		at = k
@@ -47,10 +62,7 @@ func (d *Document) Locate(path string) (pos Pos, exact bool) {
 			at = v
 		}
 	}
-	if at == nil {
-		return Pos{Line: 1 + d.LineOffset, Column: 1}, false
-	}
-	return Pos{Line: at.Line + d.LineOffset, Column: at.Column}, exact
+	return at, n, true
 }
 
 func deref(n *yaml.Node) *yaml.Node {
@@ -70,84 +82,13 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// lookupKey finds the pair that yaml.v2 would keep for key in mapping m,
-// following merge keys. An exact spelling wins over a case-insensitive one,
-// which encoding/json would also accept.
-func lookupKey(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
-	l := keyLookup{key: key}
-	if k, v = l.find(m, depth); k == nil {
-		l.fold, l.memo = true, nil
-		k, v = l.find(m, depth)
-	}
-	return k, v
-}
-
-type keyLookup struct {
-	key  string
-	fold bool
-	// memo holds the answer for each merged mapping already searched: merge
-	// keys can name the same mapping many times over (`<<: [*a, *a, *a]`
-	// on every level), which would make the search exponential.
-	memo map[*yaml.Node][2]*yaml.Node
-}
-
-func (l *keyLookup) find(m *yaml.Node, depth int) (k, v *yaml.Node) {
-	if depth > 50 {
-		return nil, nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		kn, vn := m.Content[i], m.Content[i+1]
-		if isMergeKey(kn) {
-			mv := deref(vn)
-			if mv == nil {
-				continue
-			}
-			switch mv.Kind {
-			case yaml.MappingNode:
-				if mk, mvv := l.merged(mv, depth+1); mk != nil {
-					k, v = mk, mvv
-				}
-			case yaml.SequenceNode:
-				for j := len(mv.Content) - 1; j >= 0; j-- {
-					if item := deref(mv.Content[j]); item != nil && item.Kind == yaml.MappingNode {
-						if mk, mvv := l.merged(item, depth+1); mk != nil {
-							k, v = mk, mvv
-						}
-					}
-				}
-			}
-			continue
-		}
-		dk := deref(kn)
-		if dk == nil || dk.Kind != yaml.ScalarNode {
-			continue
-		}
-		if dk.Value == l.key || (l.fold && strings.EqualFold(dk.Value, l.key)) {
-			k, v = kn, vn
-		}
-	}
-	return k, v
-}
-
-func (l *keyLookup) merged(m *yaml.Node, depth int) (k, v *yaml.Node) {
-	if r, ok := l.memo[m]; ok {
-		return r[0], r[1]
-	}
-	k, v = l.find(m, depth)
-	if l.memo == nil {
-		l.memo = map[*yaml.Node][2]*yaml.Node{}
-	}
-	l.memo[m] = [2]*yaml.Node{k, v}
-	return k, v
-}
-
 // scalarAt returns the string value of a scalar field of mapping m.
-func scalarAt(m *yaml.Node, key string) (string, bool) {
+func scalarAt(m *yaml.Node, key string, maxDepth int) (string, bool) {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return "", false
 	}
-	_, v := lookupKey(m, key, 0)
+	_, v := lookupKey(m, key, maxDepth)
 	v = deref(v)
 	if v == nil || v.Kind != yaml.ScalarNode {
 		return "", false
@@ -163,9 +104,8 @@ func scalarAt(m *yaml.Node, key string) (string, bool) {
 // reads them: the key spelled exactly so (its JSON decoding of type
 // metadata is case-sensitive) and the value a string after YAML 1.1
 // resolution (`kind: 0` or `kind: true` is no kind).
-func typeMetaAt(m *yaml.Node, key string) (string, bool) {
-	l := keyLookup{key: key}
-	_, v := l.find(m, 0)
+func typeMetaAt(m *yaml.Node, key string, maxDepth int) (string, bool) {
+	_, v := lookupExact(m, key, false, maxDepth)
 	v = deref(v)
 	if v == nil || v.Kind != yaml.ScalarNode {
 		return "", false
@@ -178,11 +118,11 @@ func typeMetaAt(m *yaml.Node, key string) (string, bool) {
 }
 
 // childAt returns the (dereferenced) value of key in mapping m.
-func childAt(m *yaml.Node, key string) *yaml.Node {
+func childAt(m *yaml.Node, key string, maxDepth int) *yaml.Node {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	_, v := lookupKey(m, key, 0)
+	_, v := lookupKey(m, key, maxDepth)
 	return deref(v)
 }

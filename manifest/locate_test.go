@@ -3,6 +3,8 @@ package manifest
 import (
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/workload"
 )
 
 // TestLocate checks positions across --- boundaries, in List items, in flow
@@ -13,7 +15,7 @@ func TestLocate(t *testing.T) {
 	cases := []struct {
 		name, file string
 		doc        int // document index
-		path       string
+		path       workload.Path
 		line, col  int
 		exact      bool
 	}{

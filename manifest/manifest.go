@@ -8,7 +8,7 @@ package manifest
 import (
 	"bytes"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"strings"
@@ -107,6 +107,9 @@ type Document struct {
 	// the top of every document; "" when there is none. Lines still count
 	// in the rendered stream: they are not lines of the template.
 	Source string
+	// maxDepth is Limits.MaxDepth of the parse, which bounds merge keys
+	// in lookups as in the conversion.
+	maxDepth int
 }
 
 // Object is one Kubernetes object (a document, or an item of a List).
@@ -114,7 +117,7 @@ type Object struct {
 	Doc  *Document
 	Node *yaml.Node // the object's mapping
 	// Path is "" for a document's own object and "items[i]" inside a List.
-	Path string
+	Path workload.Path
 	Ref  finding.ObjectRef
 	// Meta is the object's metadata; TemplateMeta the pod template's (the
 	// same as Meta for a Pod). Both are nil for objects that are not workloads.
@@ -122,9 +125,9 @@ type Object struct {
 	TemplateMeta *metav1.ObjectMeta
 	// TemplatePath is the path of the pod template ("spec.template", …), or
 	// the object path for a Pod.
-	TemplatePath string
+	TemplatePath workload.Path
 	// Workload is nil for objects that are not workloads.
-	Workload *timeline.Workload
+	Workload *workload.Workload
 	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
 	// …, or *corev1.PodTemplateSpec for a custom resource).
 	Typed any

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -54,7 +55,7 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 		} else if p := aliasProblem(&root, chunk, lim); p != nil {
 			res.Problems = append(res.Problems, *p)
 		} else {
-			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source}
+			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source, maxDepth: lim.MaxDepth}
 			loadDocument(doc, conv, lim, res)
 		}
 		for j := first; j < len(res.Problems); j++ {
@@ -292,23 +293,23 @@ func loadDocument(doc *Document, conv *converter, lim Limits, res *Result) {
 	loadObject(doc, root, "", conv, lim, res, 0)
 }
 
-func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, lim Limits, res *Result, depth int) {
-	apiVersion, okV := typeMetaAt(node, "apiVersion")
-	kind, okK := typeMetaAt(node, "kind")
+func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *converter, lim Limits, res *Result, depth int) {
+	apiVersion, okV := typeMetaAt(node, "apiVersion", doc.maxDepth)
+	kind, okK := typeMetaAt(node, "kind", doc.maxDepth)
 	if !okV || !okK {
 		return
 	}
 	obj := &Object{Doc: doc, Node: node, Path: path, Ref: finding.ObjectRef{APIVersion: apiVersion, Kind: kind}}
-	if md := childAt(node, "metadata"); md != nil {
-		obj.Ref.Name, _ = scalarAt(md, "name")
-		obj.Ref.Namespace, _ = scalarAt(md, "namespace")
+	if md := childAt(node, "metadata", doc.maxDepth); md != nil {
+		obj.Ref.Name, _ = scalarAt(md, "name", doc.maxDepth)
+		obj.Ref.Namespace, _ = scalarAt(md, "namespace", doc.maxDepth)
 	}
 	if isListKind(kind) {
-		if items := childAt(node, "items"); items != nil && items.Kind == yaml.SequenceNode && depth < 10 {
+		if items := childAt(node, "items", doc.maxDepth); items != nil && items.Kind == yaml.SequenceNode && depth < 10 {
 			res.Objects = append(res.Objects, obj)
 			for i, item := range items.Content {
 				if it := deref(item); it != nil && it.Kind == yaml.MappingNode {
-					loadObject(doc, it, Index(Field(path, "items"), i), conv, lim, res, depth+1)
+					loadObject(doc, it, path.Field("items").Index(i), conv, lim, res, depth+1)
 				}
 			}
 			return
@@ -321,11 +322,11 @@ func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, li
 	if k == nil {
 		// Any other object whose spec.template.spec is a Pod spec (an Argo
 		// Rollout, an OpenKruise CloneSet, …) is linted through its template.
-		tmpl := childAt(childAt(node, "spec"), "template")
+		tmpl := childAt(childAt(node, "spec", doc.maxDepth), "template", doc.maxDepth)
 		if tmpl == nil || tmpl.Kind != yaml.MappingNode {
 			return
 		}
-		if spec := childAt(tmpl, "spec"); spec == nil || spec.Kind != yaml.MappingNode {
+		if spec := childAt(tmpl, "spec", doc.maxDepth); spec == nil || spec.Kind != yaml.MappingNode {
 			return
 		}
 		// kubectl converts the whole document to JSON before anything
@@ -337,7 +338,7 @@ func loadObject(doc *Document, node *yaml.Node, path string, conv *converter, li
 		}
 		k = &genericTemplate
 		target = tmpl
-		targetPath = Field(Field(path, "spec"), "template")
+		targetPath = path.Field("spec").Field("template")
 	}
 	typed := reflect.New(k.typ)
 	if !decodeInto(doc, target, typed, conv, lim, obj, res) {

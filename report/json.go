@@ -17,9 +17,14 @@ const jsonVersion = 1
 // Every field is always present (empty string, null object, empty list) so
 // that jq filters need no existence checks.
 type jsonReport struct {
-	Version  int           `json:"version"`
-	Findings []jsonFinding `json:"findings"`
-	Summary  jsonSummary   `json:"summary"`
+	// Version is the schema version under the key earlier releases used;
+	// it stays for one release so that scripts reading it keep working.
+	Version int `json:"version"`
+	// SchemaVersion is the same number under the key `podlint timeline -f
+	// json` uses too: the one to read.
+	SchemaVersion int           `json:"schemaVersion"`
+	Findings      []jsonFinding `json:"findings"`
+	Summary       jsonSummary   `json:"summary"`
 }
 
 type jsonFinding struct {
@@ -65,7 +70,7 @@ type jsonSummary struct {
 // a server that needs repository-relative paths (sarif and codeclimate do
 // that).
 func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
-	out := jsonReport{Version: jsonVersion, Findings: []jsonFinding{}}
+	out := jsonReport{SchemaVersion: jsonVersion, Version: jsonVersion, Findings: []jsonFinding{}}
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		jf := jsonFinding{

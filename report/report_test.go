@@ -179,19 +179,19 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestDeterministic renders every format twice, once from a shuffled copy
+// TestDeterministic renders every format twice, once from a reversed copy
 // of the findings: the output must not depend on input order, map
 // iteration or anything else that varies between runs.
 func TestDeterministic(t *testing.T) {
 	opts := testOptions(t)
 	for _, format := range Formats {
 		a := render(t, format, fixtureResult(), opts)
-		shuffled := fixtureResult()
-		fs := shuffled.Findings
+		reversed := fixtureResult()
+		fs := reversed.Findings
 		for i, j := 0, len(fs)-1; i < j; i, j = i+1, j-1 {
 			fs[i], fs[j] = fs[j], fs[i]
 		}
-		b := render(t, format, shuffled, opts)
+		b := render(t, format, reversed, opts)
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: output depends on input order:\n%s\n---\n%s", format, a, b)
 		}

@@ -2,7 +2,7 @@ package rules
 
 // All is every rule podlint has, sorted by ID. Adding a rule means adding it
 // here; there is no registration by init().
-var All = []*Rule{
+var All = List{
 	InvalidYAML,
 	InvalidManifest,
 	UnknownField,

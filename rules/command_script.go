@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 // This file reads what an init container runs: its command and args, and
@@ -20,7 +21,7 @@ import (
 
 // cmdWord is one element of command or args with its field path.
 type cmdWord struct {
-	Path string
+	Path workload.Path
 	Text string
 }
 
@@ -28,10 +29,10 @@ type cmdWord struct {
 func containerCommand(c ContainerRef) []cmdWord {
 	var out []cmdWord
 	for i, s := range c.C.Command {
-		out = append(out, cmdWord{Path: c.Field(sprintf("command[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("command").Index(i), Text: s})
 	}
 	for i, s := range c.C.Args {
-		out = append(out, cmdWord{Path: c.Field(sprintf("args[%d]", i)), Text: s})
+		out = append(out, cmdWord{Path: c.Field("args").Index(i), Text: s})
 	}
 	return out
 }

@@ -3,39 +3,13 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
 var ContainerRestartPolicyMismatch = &Rule{
 	ID: "PL305", Name: "container-restart-policy-mismatch", Title: "container-level restartPolicy contradicts the workload or is dropped on this version",
 	Severity: finding.Error,
-	Doc: `Since Kubernetes 1.35 (feature ContainerRestartRules: alpha in 1.34, beta and on by default in 1.35)
-a container may override the Pod's ` + "`restartPolicy`" + ` with its own ` + "`restartPolicy`" + ` and
-` + "`restartPolicyRules`" + ` (restart on chosen exit codes). The first matching rule wins, then the container's
-policy, then the Pod's ([R-1](../semantics.md#r-1), [R-5](../semantics.md#r-5)). Two things go wrong with it.
-
-**The override contradicts the controller.** Workload validation does not look at container-level
-policies, so the API server accepts:
-
-* a Job or CronJob container with ` + "`restartPolicy: Always`" + `: the container is restarted even after it
-  exits 0, so the Pod never completes and the Job never succeeds (it runs until its
-  ` + "`activeDeadlineSeconds`" + `, if it has one);
-* a Deployment, StatefulSet, DaemonSet, ReplicaSet or ReplicationController container with
-  ` + "`restartPolicy: Never`" + ` or ` + "`OnFailure`" + `: when it exits (with 0, for ` + "`OnFailure`" + `) it is not restarted and
-  stays terminated; a terminated container is not ready, so the Pod stays NotReady and out of its
-  Services' endpoints until someone deletes it.
-
-**The cluster drops the field.** On Kubernetes 1.34 (gate off by default) the API server silently
-removes container-level ` + "`restartPolicy`" + ` from regular containers, non-` + "`Always`" + ` policies from init
-containers and all ` + "`restartPolicyRules`" + `, so the Pod's policy applies instead. On 1.28–1.33 a
-regular container's ` + "`restartPolicy`" + ` and an init container's ` + "`OnFailure`" + `/` + "`Never`" + ` are rejected, and
-` + "`restartPolicyRules`" + ` does not exist (kubectl rejects it as an unknown field, or the server drops it).
-The rule action ` + "`RestartAllContainers`" + ` needs 1.36 (RestartAllContainersOnContainerExits: alpha in
-1.35, beta and on in 1.36); 1.35 rejects it. podlint checks against ` + "`--kube-version`" + `.
-
-**Fix:** remove the container-level policy (the Pod's applies), or use one that fits the controller:
-` + "`Never`" + `/` + "`OnFailure`" + ` plus rules in Jobs, ` + "`Always`" + ` in long-running workloads; on older clusters, rely on the
-Pod's ` + "`restartPolicy`" + ` until the cluster is upgraded.`,
 	Check: func(p *Pass) {
 		v := p.Version
 		for _, c := range p.Containers() {
@@ -121,6 +95,6 @@ func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartP
 
 // builtinLongRunning reports the controllers that require restartPolicy
 // Always and forbid activeDeadlineSeconds (R-6, V-11).
-func builtinLongRunning(w *timeline.Workload) bool {
+func builtinLongRunning(w *workload.Workload) bool {
 	return w.Deployment != nil || w.StatefulSet != nil || w.DaemonSet != nil || w.ReplicaSet != nil || w.ReplicationController != nil
 }

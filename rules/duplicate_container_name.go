@@ -5,11 +5,6 @@ import "github.com/podlint/podlint/finding"
 var DuplicateContainerName = &Rule{
 	ID: "PL010", Name: "duplicate-container-name", Title: "two containers share a name",
 	Severity: finding.Error,
-	Doc: `Container names must be unique across ` + "`initContainers`" + ` and ` + "`containers`" + ` of a Pod. The API
-server rejects the Pod (` + "`Duplicate value`" + `), so a Deployment with such a template never creates a
-single Pod: its ReplicaSet reports ` + "`FailedCreate`" + ` events and the rollout stalls.
-
-**Fix:** rename one of the containers.`,
 	Check: func(p *Pass) {
 		seen := map[string]ContainerRef{}
 		for _, c := range p.Containers() {

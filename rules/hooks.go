@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -13,11 +13,11 @@ type HookRef struct {
 	Container ContainerRef
 	Kind      string // preStop | postStart
 	H         *corev1.LifecycleHandler
-	Path      string // full path of lifecycle.preStop / lifecycle.postStart
+	Path      workload.Path // full path of lifecycle.preStop / lifecycle.postStart
 }
 
 // Field returns the full path of a field of the handler.
-func (h HookRef) Field(rel string) string { return timeline.Join(h.Path, rel) }
+func (h HookRef) Field(rel string) workload.Path { return h.Path.Join(rel) }
 
 // Hooks lists the lifecycle handlers of regular containers and sidecars, in
 // container order, postStart before preStop. Regular init containers may not
@@ -42,7 +42,7 @@ func (p *Pass) Hooks() []HookRef {
 type Grace struct {
 	Seconds int64 // 30 when unset; a negative value counts as 1
 	Set     bool  // written in the manifest
-	Path    string
+	Path    workload.Path
 }
 
 // GracePeriod returns the pod-level grace period as the API server defaults

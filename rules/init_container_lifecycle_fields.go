@@ -5,13 +5,6 @@ import "github.com/podlint/podlint/finding"
 var InitContainerLifecycleFields = &Rule{
 	ID: "PL401", Name: "init-container-lifecycle-fields", Title: "init container sets probes or lifecycle hooks",
 	Severity: finding.Error,
-	Doc: `A regular init container (one without ` + "`restartPolicy: Always`" + `) runs to completion before the next
-one starts, so probes and hooks mean nothing for it. The API server rejects ` + "`livenessProbe`" + `,
-` + "`readinessProbe`" + `, ` + "`startupProbe`" + ` and ` + "`lifecycle`" + ` on it
-(` + "`may not be set for init containers without restartPolicy=Always`" + `).
-
-**Fix:** remove the fields, or, if the container is meant to keep running beside the app, make it a
-sidecar with ` + "`restartPolicy: Always`" + ` (Kubernetes 1.29 and later).`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
 			if c.Type != Init {

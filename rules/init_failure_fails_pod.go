@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -13,32 +13,6 @@ import (
 var InitFailureFailsPod = &Rule{
 	ID: "PL302", Name: "init-failure-fails-pod", Title: "a transient init container failure fails the Pod for good under restartPolicy Never",
 	Severity: finding.Warning,
-	Doc: `Under ` + "`restartPolicy: Always`" + ` or ` + "`OnFailure`" + ` a failed init container is restarted with the crash-loop
-back-off (10 s, 20 s, 40 s … 300 s) and the Pod waits in ` + "`Init:CrashLoopBackOff`" + ` until it succeeds. Under
-` + "`restartPolicy: Never`" + ` the kubelet does not restart it: the first non-zero exit marks the Pod
-**Failed** and the app containers never start ([R-1](../semantics.md#r-1), [R-4](../semantics.md#r-4), [PH-1](../semantics.md#ph-1)). An init container that
-reaches the network – ` + "`nslookup mydb`" + `, ` + "`wget http://…`" + `, ` + "`pg_isready`" + `, ` + "`kubectl get`" + ` – fails
-whenever DNS is not ready yet or the dependency restarts, so one blip ends the Pod.
-
-podlint reports a regular init container (not a sidecar) when
-
-* the Pod's ` + "`restartPolicy`" + ` is ` + "`Never`" + ` (long-running controllers cannot use it; see PL301), and
-* its command calls a network tool (` + "`nslookup`" + `, ` + "`dig`" + `, ` + "`wget`" + `, ` + "`curl`" + `, ` + "`nc`" + `, ` + "`pg_isready`" + `,
-  ` + "`mysqladmin`" + `, ` + "`redis-cli`" + `, ` + "`kubectl`" + `, ` + "`git`" + `, ` + "`gsutil`" + `, ` + "`aws`" + ` …) or passes a network URL, in a
-  place where its failure becomes the container's exit code: the exec form, the last command of a
-  ` + "`sh -c`" + ` script, or any command under ` + "`set -e`" + `. Calls inside a retry loop, followed by ` + "`||`" + `,
-  or given ` + "`--retry`" + ` flags are left alone, and so are init containers whose own
-  ` + "`restartPolicy`" + ` overrides the Pod's (Kubernetes 1.35 and later).
-
-**Jobs.** ` + "`Never`" + ` is the usual policy for Jobs and is fine there: the Job controller replaces a
-failed Pod after its back-off (10 s doubling) and counts it against ` + "`backoffLimit`" + `, so a transient
-init failure costs one retry. The rule fires for a Job (or CronJob) only when it has no retry at
-all: ` + "`backoffLimit: 0`" + ` (or ` + "`backoffLimitPerIndex: 0`" + `), where one failed lookup fails the whole Job
-with ` + "`BackoffLimitExceeded`" + `.
-
-**Fix:** retry inside the command (` + "`until nslookup mydb; do sleep 2; done`" + `, bounded with ` + "`timeout`" + `, see
-PL303), or use ` + "`restartPolicy: OnFailure`" + ` so that the kubelet retries the init container; in a Job,
-raise ` + "`backoffLimit`" + `.`,
 	Check: func(p *Pass) {
 		if p.IsLongRunning() || p.RestartPolicy() != corev1.RestartPolicyNever {
 			return
@@ -50,7 +24,7 @@ raise ` + "`backoffLimit`" + `.`,
 			if limit != 0 {
 				return // the Job replaces the failed Pod (counted against backoffLimit)
 			}
-			related = append(related, Related{Path: timeline.Join(p.Workload.JobPath, field), Message: field + " 0: the Job does not replace a failed Pod"})
+			related = append(related, Related{Path: p.Workload.JobPath.Join(field), Message: field + " 0: the Job does not replace a failed Pod"})
 			outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
 		}
 		for _, c := range p.Containers() {
@@ -136,7 +110,7 @@ func nameList(names []string, limit int) string {
 
 // transientCall finds a network call whose failure fails the init
 // container, and the path of the command word or script that holds it.
-func transientCall(c ContainerRef) (call, at string) {
+func transientCall(c ContainerRef) (call string, at workload.Path) {
 	words := containerCommand(c)
 	cs := scriptOf(words)
 	retries := func(ws []string) bool {

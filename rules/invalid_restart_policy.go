@@ -8,18 +8,6 @@ import (
 var InvalidRestartPolicy = &Rule{
 	ID: "PL301", Name: "invalid-restart-policy", Title: "restartPolicy is not allowed for this controller",
 	Severity: finding.Error,
-	Doc: `Controllers accept only some Pod restart policies, and the API server rejects any other:
-
-| kind | allowed ` + "`restartPolicy`" + ` |
-|---|---|
-| Deployment, StatefulSet, DaemonSet, ReplicaSet, ReplicationController | ` + "`Always`" + ` (the default) |
-| Job, CronJob | ` + "`OnFailure`" + ` or ` + "`Never`" + `; **must be set**, because the default ` + "`Always`" + ` is refused |
-
-A long-running controller restarts failed containers itself and replaces Pods that end; a Job
-counts failures and needs Pods that can end.
-
-**Fix:** set ` + "`restartPolicy: Always`" + ` (or remove it) in long-running controllers; set
-` + "`restartPolicy: OnFailure`" + ` or ` + "`Never`" + ` in Job templates.`,
 	Check: func(p *Pass) {
 		rp := p.Spec.RestartPolicy
 		path := p.SpecPath("restartPolicy")

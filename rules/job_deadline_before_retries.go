@@ -12,34 +12,6 @@ import (
 var JobDeadlineBeforeRetries = &Rule{
 	ID: "PL304", Name: "job-deadline-before-retries", Title: "Job deadline ends it before its retries or its work can run",
 	Severity: finding.Warning,
-	Doc: `A Job's ` + "`activeDeadlineSeconds`" + ` counts from the Job's start; when it passes, the Job fails with
-` + "`DeadlineExceeded`" + ` and its running Pods are stopped, whatever ` + "`backoffLimit`" + ` says ([Job](../semantics.md#job)). Two
-configurations make the deadline win before the rest of the spec can matter.
-
-**Retries that can never run.** With ` + "`restartPolicy: Never`" + ` the Job controller waits before each
-replacement Pod: ` + "`min(10 s · 2^(k−1), 600 s)`" + ` after the k-th failure (capped at 360 s up to Kubernetes
-1.27). Reaching ` + "`backoffLimit`" + ` L therefore takes at least ([F-12](../semantics.md#f-12))
-
-    Σ_{k=1..L} min(10·2^(k−1), cap)   (+ L+1 Pod run times)
-
-– 630 s for the default L = 6. With ` + "`restartPolicy: OnFailure`" + ` the kubelet restarts the container in
-place with the crash-loop back-off (0, 10, 20, 40 … 300 s), 310 s for L = 6. When
-` + "`activeDeadlineSeconds`" + ` is not above that sum even with instant failures, the deadline always ends the
-Job first and the last retries never start: ` + "`backoffLimit`" + ` is dead configuration, and a reader of the
-manifest overestimates how hard the Job tries. The message says how many retries fit. This is
-reported only when ` + "`backoffLimit`" + ` (or ` + "`backoffLimitPerIndex`" + `) is written in the manifest: a Job that sets
-only a deadline simply uses the deadline as its limit.
-
-**Work that can never start.** Pod creation to the start of the first app container takes at least
-the fixed sleeps of the init containers (` + "`sleep 120`" + `, ` + "`sh -c 'sleep 60; …'`" + `) and the start-up gates the
-spec imposes (a sidecar's startup probe cannot pass before its ` + "`initialDelaySeconds`" + `). A Job
-` + "`activeDeadlineSeconds`" + `, or a Pod ` + "`activeDeadlineSeconds`" + ` in the Job's template (which also counts image
-pulls and init containers, [Pod activeDeadlineSeconds](../semantics.md#active-deadline)), that is not above that time fails every attempt before the work
-begins. ` + "`activeDeadlineSeconds: 0`" + ` on a Job fails it on its first sync.
-
-**Fix:** raise ` + "`activeDeadlineSeconds`" + ` above the back-off sum plus the run times (the message gives
-the number), or lower ` + "`backoffLimit`" + ` to the retries that fit; shorten the init sleeps or raise the
-deadline well above them.`,
 	Check: func(p *Pass) {
 		w := p.Workload
 		if w.Job == nil {

@@ -12,30 +12,6 @@ import (
 var LivenessEqualsReadiness = &Rule{
 	ID: "PL105", Name: "liveness-equals-readiness", Title: "liveness probe checks the same thing as the readiness probe, and no more leniently",
 	Severity: finding.Warning,
-	Doc: `Readiness and liveness failures have very different consequences: a failing readiness probe takes
-the Pod out of its Services until it recovers; a failing liveness probe kills and restarts the
-container. When both probes run the same check (same handler, same endpoint) with the same
-timing, anything that makes the check fail for a while (a slow database behind ` + "`/health`" + `, a
-garbage-collection pause, a burst of load that pushes the answer past ` + "`timeoutSeconds`" + `) restarts the
-container at the same moment it leaves the Service. Restarting does not fix a slow dependency; it
-adds start-up load, drops in-flight work and, because every replica sees the same dependency,
-tends to restart all of them together.
-
-Worse is a liveness probe on the same check that is *stricter* than the readiness probe (shorter
-period or timeout, lower ` + "`failureThreshold`" + `): then the container is restarted before it is ever
-taken out of traffic. podlint compares the detection windows for a check that starts failing (or
-hanging) at h ([F-7](../semantics.md#f-7)): ` + "`[h + (FT − 1)·Δ + T, h + FT·Δ + T)`" + ` with Δ = max(P, T).
-
-` + "`tcpSocket`" + ` probes are not compared: a TCP connect succeeds as long as the process listens (the kernel
-accepts connections even while the application is busy), so it cannot reflect a slow dependency,
-and identical TCP checks for both probes are harmless. Handlers are compared after defaulting (` + "`path`" + ` "/" and ` + "`scheme`" + ` HTTP for httpGet) with named ports
-resolved against the container's ports, so ` + "`port: http`" + ` and ` + "`port: 8080`" + ` are the same endpoint when
-` + "`http`" + ` is 8080. A liveness probe that is more lenient than the readiness probe (the recommended
-set-up when both must use one endpoint) is not reported.
-
-**Fix:** point the liveness probe at a check that only answers "is this process alive and able to
-make progress" (no dependencies), or at least make it clearly more lenient than the readiness
-probe (for example a ` + "`failureThreshold`" + ` several times higher), so that readiness reacts first.`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
 			if c.Type == Init || c.C.LivenessProbe == nil || c.C.ReadinessProbe == nil {

@@ -5,45 +5,12 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var LivenessKillsBeforeReady = &Rule{
 	ID: "PL101", Name: "liveness-kills-before-ready", Title: "liveness probe kills the container before it can have started",
 	Severity: finding.Error,
-	Doc: `Without a startup probe, the liveness probe starts counting failures ` + "`initialDelaySeconds`" + ` after the
-container starts. An application that is not answering yet fails every probe, and after
-` + "`failureThreshold`" + ` failures in a row the kubelet kills it. The restarted container starts from
-scratch and is killed at the same point again: the Pod never becomes Ready and ends in
-` + "`CrashLoopBackOff`" + ` (or, under ` + "`restartPolicy: Never`" + `, fails on the first kill).
-
-The kill decision for a container that is not answering from its start ([F-4](../semantics.md#f-4), fast
-failures) falls in
-
-    [D + (FT − 1)·P,  max(D, ε) + FT·P)
-
-after the container starts (D = ` + "`initialDelaySeconds`" + `, P = ` + "`periodSeconds`" + `, FT = ` + "`failureThreshold`" + `
-after defaulting, ε ≈ 1 s kubelet observation latency). The range comes from the probe ticker's
-unknown phase: the usual rule of thumb D + FT·P is the *latest* decision, the earliest is one
-period sooner.
-
-podlint compares that range with the start-up time it knows about:
-
-* the expected start-up stated with the ` + "`podlint.dev/expected-startup`" + ` annotation (` + "`\"90s\"`" + ` or
-  ` + "`\"app=90s,proxy=5s\"`" + `) or the ` + "`expected-startup`" + ` configuration, when there is one; otherwise
-* the readiness probe's ` + "`initialDelaySeconds`" + `: the container cannot become Ready before its readiness
-  probe first runs, and a readiness delay says the application is not expected to answer
-  earlier.
-
-If the earliest kill decision comes before that time the finding is reported: "kills" when even
-the latest decision comes first (every start is killed), "may kill" when it depends on the probe
-phase. With neither an expected start-up nor a readiness delay there is nothing to compare with
-and the rule stays silent. Containers with a startup probe are left to
-` + "`startup-budget-too-short`" + ` (PL102), because the startup probe holds the liveness probe back.
-
-**Fix:** add a ` + "`startupProbe`" + ` whose guaranteed budget ` + "`initialDelaySeconds + (failureThreshold − 1) × periodSeconds`" + `
-covers the start-up time; the liveness probe then only starts once the application is up and can
-keep a short period. Raising the liveness ` + "`initialDelaySeconds`" + ` also works, but delays the detection
-of a container that hangs while starting (see ` + "`liveness-delay-instead-of-startup-probe`" + `).`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
 			if c.Type == Init || c.C.LivenessProbe == nil || c.C.StartupProbe != nil {
@@ -68,7 +35,8 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	name := c.C.Name
 
 	var h float64
-	var against, relPath, relMsg string
+	var against, relMsg string
+	var relPath workload.Path
 	switch exp := tc.ExpectedStartup; {
 	case exp.OK:
 		h = exp.Seconds

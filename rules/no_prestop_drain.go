@@ -12,37 +12,6 @@ var NoPreStopDrain = &Rule{
 	// 185 Deployments that declare a port and a readiness probe, including
 	// well-kept upstream manifests; as a default it would be noise.
 	DefaultOff: true,
-	Doc: `When a Pod is deleted (every rollout, scale-down, eviction and node drain), two things start at the
-same moment and do not wait for each other: the kubelet stops the containers, and the endpoint
-controllers take the Pod out of its Services. Without a ` + "`preStop`" + ` hook the stop signal goes out
-at once, while the removal still has to travel: the EndpointSlice is updated, then kube-proxy on
-every node rewrites its rules, and ingress controllers, service meshes and cloud load balancers
-follow on their own schedule, often seconds later. Requests that are routed to the Pod in that
-window reach a server that is shutting down or gone, and fail with connection refused or resets.
-This is the usual cause of a few 502s during every otherwise healthy rolling update.
-
-A short ` + "`preStop`" + ` delay keeps the container serving while the routing catches up; SIGTERM comes
-after it. The grace period starts before the hook, so keep ` + "`terminationGracePeriodSeconds`" + `
-above the delay plus the application's own shutdown time (see PL201).
-
-podlint reports a regular container of a Deployment that declares a TCP port and has a readiness
-probe (so it serves traffic through a Service) and has no ` + "`preStop`" + ` hook. Applications that
-already keep serving for a while after SIGTERM (some frameworks have a shutdown delay setting) do
-not need the hook; suppress the finding with that reason.
-
-The rule is off by default because most serving Deployments in the wild have no ` + "`preStop`" + ` hook
-(about 19 in 20 in podlint's corpus of public manifests): it is advice for teams that want
-zero-error rollouts, not a defect in the manifest. Turn it on with ` + "`--enable no-prestop-drain`" + `.
-
-**Fix:**
-
-` + "```yaml" + `
-lifecycle:
-  preStop:
-    sleep: {seconds: 5}    # Kubernetes 1.30 and later; before: exec: {command: ["sleep", "5"]}
-` + "```" + `
-
-Five to ten seconds covers kube-proxy; load balancers outside the cluster may need more.`,
 	Check: func(p *Pass) {
 		if p.Workload.Deployment == nil {
 			return

@@ -3,44 +3,13 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
 var OrderedRolloutBlocks = &Rule{
 	ID: "PL503", Name: "ordered-rollout-blocks", Title: "an unready Pod blocks every later ordinal of an OrderedReady StatefulSet",
 	Severity: finding.Info,
-	Doc: `With ` + "`podManagementPolicy: OrderedReady`" + ` (the default) a StatefulSet creates Pod *i+1* only once Pod *i*
-is Running and Ready (and available for ` + "`minReadySeconds`" + `), and a rolling update replaces one Pod at a
-time from the highest ordinal down, waiting for each replacement to be Ready ([StatefulSet](../semantics.md#statefulset)). A Pod
-that never becomes Ready stops both for good: ` + "`web-0`" + ` stuck means ` + "`web-1`" + `, ` + "`web-2`" + ` … are never
-created, and an update stuck on its first Pod leaves the rest on the old revision. There is no
-progress deadline for StatefulSets; recovery needs a fixed template **and** deleting the stuck Pod
-by hand ("forced rollback").
-
-When Pods do become Ready, the [F-14](../semantics.md#f-14) estimates are
-
-    creation        ≈ Σ_i (creation → Ready_i + minReadySeconds)
-    rolling update  ≈ Σ_i (termination_i + creation → Ready_i + minReadySeconds)
-
-which the message quotes where they are meaningful.
-
-podlint is conservative here and reports a StatefulSet with at least 2 replicas only when the
-spec itself keeps a container from ever becoming Ready:
-
-* its readiness probe names a port the container does not declare: every probe errors and is
-  discarded, so it never passes ([P-18](../semantics.md#p-18), [X-6](../semantics.md#x-6));
-* its liveness probe kills it before it can be ready, on every start – before the start-up
-  stated with ` + "`podlint.dev/expected-startup`" + ` (or ` + "`--start-time`" + `), or, without one, before its readiness
-  probe can first run (` + "`initialDelaySeconds`" + `, which says the app is not expected to answer earlier);
-  the container restarts forever (CrashLoopBackOff, see PL101);
-* its startup probe gives up before the stated start-up time.
-
-A missing readiness probe does *not* block: a container without one is ready as soon as it runs.
-Whether an app's own readiness can depend on later ordinals (a cluster waiting for quorum) is
-beyond what a manifest shows.
-
-**Fix:** fix the probe named in the message; if the Pods do not need to start one after the
-other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it does not change rolling updates).`,
 	Check: func(p *Pass) {
 		ss := p.Workload.StatefulSet
 		if ss == nil || ss.PodManagementPolicy == appsv1.ParallelPodManagement || p.IsFragment() {
@@ -98,7 +67,7 @@ other, ` + "`podManagementPolicy: Parallel`" + ` creates them all at once (it do
 // neverReady says why the spec keeps a container from ever becoming Ready,
 // the field to fix, and, for the heuristic liveness case, the condition
 // under which it would become Ready after all ("" for certain causes).
-func neverReady(c ContainerRef, tc *timeline.Container) (cause, path, ifNot string) {
+func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path workload.Path, ifNot string) {
 	name := c.C.Name
 	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
 		field, port := namedPort(&pr.ProbeHandler)

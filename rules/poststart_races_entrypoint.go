@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/podlint/podlint/timeline"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -15,29 +15,6 @@ import (
 var PostStartRacesEntrypoint = &Rule{
 	ID: "PL205", Name: "poststart-races-entrypoint", Title: "postStart hook calls the container's own server",
 	Severity: finding.Warning,
-	Doc: `The kubelet runs a ` + "`postStart`" + ` hook right after the container's entrypoint has been started, with
-no ordering between the two: nothing waits for the application to open its port. A hook that
-calls the container's own server (an ` + "`httpGet`" + ` handler on one of its ports, or ` + "`curl`" + `/` + "`wget`" + ` to
-` + "`localhost`" + ` in an ` + "`exec`" + ` handler) therefore usually runs before the server listens, gets
-"connection refused" and fails. A failed postStart hook makes the kubelet kill the container
-(` + "`FailedPostStartHook`" + `) and restart it by its restart policy; if the race is lost every time (a slow
-JVM, a large cache to load), the container never comes up and ends in ` + "`CrashLoopBackOff`" + `. The hook
-has no timeout of its own and blocks the start of the containers declared after it, so a hook that
-hangs instead of failing stalls the Pod.
-
-A port of a container declared **after** the hook's container is worse: regular containers are
-started one after another and the next one starts only when this hook has returned, so the call
-can never succeed. (A port *name* the container does not declare cannot be resolved at all; PL108
-reports that.)
-
-podlint reports an ` + "`httpGet`" + ` hook without ` + "`host`" + ` (it then goes to the Pod's IP) on a port that this
-container declares, that a later container declares, or that no container declares when nothing
-else in the Pod has started yet, and an ` + "`exec`" + ` hook whose ` + "`curl`" + ` or ` + "`wget`" + ` to ` + "`localhost`" + `
-decides its exit status and that shows no sign of waiting (no loop, no ` + "`sleep`" + `, no ` + "`--retry`" + `).
-
-**Fix:** do the call from the application once it is ready, or make the hook wait for the port, for
-example ` + "`[\"sh\", \"-c\", \"until curl -fs localhost:8080/warmup; do sleep 1; done\"]`" + ` (bounded by a
-` + "`startupProbe`" + ` or an ` + "`activeDeadlineSeconds`" + ` so that it cannot hang forever).`,
 	Check: func(p *Pass) {
 		for _, h := range p.Hooks() {
 			if h.Kind != "postStart" {

@@ -1,52 +1,16 @@
 package rules
 
 import (
-	"github.com/podlint/podlint/timeline"
 	"math"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var PreStopExceedsGrace = &Rule{
 	ID: "PL201", Name: "prestop-exceeds-grace", Title: "preStop hook uses up the grace period",
 	Severity: finding.Error,
-	Doc: `When a Pod is deleted, the kubelet starts the grace period (` + "`terminationGracePeriodSeconds`" + `,
-30 s by default) **before** it runs the ` + "`preStop`" + ` hook. The hook gets no time of its own: it
-runs with a timeout of the grace period, then the kubelet subtracts the whole seconds it took and
-hands the rest to the runtime, which sends the stop signal (SIGTERM) and SIGKILLs the container
-when that time is over. The runtime is never given less than 2 s. With a hook that takes ` + "`p`" + `
-seconds and a grace period ` + "`G`" + `:
-
-    SIGTERM at  p                        (p ≤ G: the hook is cut off at G)
-    SIGKILL at  p + max(G − ⌊p⌋, 2)      (≤ G + 2)
-
-So a hook that sleeps for (nearly) the whole grace period leaves the application 2 s between
-SIGTERM and SIGKILL: connections are cut, buffers are not flushed, and the sleep that was meant to
-make the shutdown graceful makes it abrupt. podlint reads the duration the manifest states: the
-` + "`sleep`" + ` action's ` + "`seconds`" + `, or ` + "`sleep N`" + ` run unconditionally by an ` + "`exec`" + ` hook
-(` + "`[\"sleep\", \"15\"]`" + `, ` + "`[\"/bin/sh\", \"-c\", \"sleep 15 && nginx -s quit\"]`" + `; sleeps inside
-conditionals, loops, pipelines or the background are not counted). For an exec hook this is a lower
-bound, since the rest of the command takes time too. It reports when the application is left 2 s or
-less.
-
-A ` + "`sleep`" + ` action longer than the grace period is not even accepted: the API server requires
-` + "`sleep.seconds`" + ` ≤ ` + "`terminationGracePeriodSeconds`" + ` (for ` + "`postStart`" + ` as well) and rejects the Pod
-with ` + "`must be non-negative and less than terminationGracePeriodSeconds`" + `.
-
-Example: ` + "`preStop: {sleep: {seconds: 40}}`" + ` without ` + "`terminationGracePeriodSeconds`" + ` is rejected
-(40 > 30); with ` + "`terminationGracePeriodSeconds: 45`" + ` it is accepted, SIGTERM comes at 40 s and SIGKILL at
-45 s, which leaves the application 5 s.
-
-A long sleep is also the old way to keep a helper container (a database or mesh proxy) running until
-the application beside it has stopped. The helper is SIGKILLed 2 s after its SIGTERM too, which may be
-fine for it; but a native sidecar (an init container with ` + "`restartPolicy: Always`" + `, Kubernetes 1.29
-and later) gets that ordering from the kubelet without any sleep: it is stopped only after the
-regular containers have exited.
-
-**Fix:** set ` + "`terminationGracePeriodSeconds`" + ` to the preStop time plus the time the application
-needs after SIGTERM, or shorten the sleep; for a helper that must outlive the application, use a
-native sidecar. The grace period also bounds how long a rollout waits
-for each old Pod, so keep both as short as the traffic drain really needs.`,
 	Check: func(p *Pass) {
 		g := p.GracePeriod()
 		for _, h := range p.Hooks() {
@@ -57,7 +21,7 @@ for each old Pod, so keep both as short as the traffic drain really needs.`,
 
 func checkHookGrace(p *Pass, h HookRef, g Grace) {
 	name := h.Container.C.Name
-	report := func(path, format string, args ...any) {
+	report := func(path workload.Path, format string, args ...any) {
 		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...),
 			Related: []Related{g.Related()}})
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -13,15 +14,6 @@ import (
 var ProbeHandlerInvalid = &Rule{
 	ID: "PL114", Name: "probe-handler-invalid", Title: "probe handler is missing, ambiguous or malformed",
 	Severity: finding.Error,
-	Doc: `A probe needs exactly one handler: ` + "`exec`" + `, ` + "`httpGet`" + `, ` + "`tcpSocket`" + ` or ` + "`grpc`" + `. The API server
-rejects a probe with none (` + "`must specify a handler type`" + `) or several
-(` + "`may not specify more than 1 handler type`" + `), an ` + "`exec`" + ` probe with an empty command, a port
-outside 1–65535, an HTTP scheme other than HTTP or HTTPS, and a port given as a string that is not
-a valid port name. The last one is easy to write by accident: ` + "`port: \"8080\"`" + ` is a *name*, and
-port names must contain a letter, so the Pod is rejected.
-
-**Fix:** keep one handler; write numeric ports without quotes (` + "`port: 8080`" + `) or use the name of a
-port the container declares (` + "`port: http`" + `).`,
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
 			checkProbeHandler(p, pr)
@@ -45,7 +37,7 @@ func checkProbeHandler(p *Pass, pr ProbeRef) {
 	if h.GRPC != nil {
 		set = append(set, "grpc")
 	}
-	report := func(path, format string, args ...any) {
+	report := func(path workload.Path, format string, args ...any) {
 		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
 	}
 	switch len(set) {
@@ -96,7 +88,7 @@ func portNameProblem(s string) string {
 	return ""
 }
 
-func checkPort(report func(string, string, ...any), path, probe, container string, port intstr.IntOrString) {
+func checkPort(report func(workload.Path, string, ...any), path workload.Path, probe, container string, port intstr.IntOrString) {
 	if port.Type == intstr.Int {
 		if port.IntVal < 1 || port.IntVal > 65535 {
 			report(path, "%s of %q uses port %d, outside 1–65535, so the API server rejects the Pod", probe, container, port.IntVal)

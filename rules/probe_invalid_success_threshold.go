@@ -5,12 +5,6 @@ import "github.com/podlint/podlint/finding"
 var ProbeInvalidSuccessThreshold = &Rule{
 	ID: "PL113", Name: "probe-invalid-success-threshold", Title: "liveness or startup probe has successThreshold other than 1",
 	Severity: finding.Error,
-	Doc: `Liveness and startup probes act on the first success (a liveness probe resets its failure count, a
-startup probe marks the container started), so the API server requires ` + "`successThreshold: 1`" + `
-for them and rejects the Pod otherwise (` + "`must be 1`" + `). Only readiness probes may require several
-consecutive successes.
-
-**Fix:** remove ` + "`successThreshold`" + ` from the liveness or startup probe (it defaults to 1).`,
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
 			if pr.Kind == "readinessProbe" || pr.P.SuccessThreshold == 0 || pr.P.SuccessThreshold == 1 {

@@ -9,27 +9,6 @@ import (
 var ProbePortNotDeclared = &Rule{
 	ID: "PL108", Name: "probe-port-not-declared", Title: "probe or hook uses a port name its container does not declare",
 	Severity: finding.Error,
-	Doc: `A probe (` + "`httpGet`" + ` or ` + "`tcpSocket`" + `) or an ` + "`httpGet`" + ` lifecycle hook may give its port by name. The kubelet
-resolves the name at run time against the ` + "`ports[].name`" + ` of **the same container** only
-([P-18](../semantics.md#p-18)); the API server checks the name's spelling but never that it exists ([V-4](../semantics.md#v-4)). When the name is
-not there, every probe run ends in an *error*, and errors are thrown away rather than counted
-([P-16](../semantics.md#p-16), [P-17](../semantics.md#p-17), [X-6](../semantics.md#x-6)):
-
-* a liveness probe never counts a failure, so it never restarts the container, however hung it is;
-* a readiness probe never counts a success, so the container never becomes Ready and gets no
-  traffic;
-* a startup probe neither passes nor fails: the container is never "started", its liveness and
-  readiness probes never run, and it never becomes Ready;
-* a ` + "`postStart`" + ` hook fails on every start, and the kubelet kills the container (crash loop, or a failed
-  Pod under ` + "`restartPolicy: Never`" + `);
-* a ` + "`preStop`" + ` hook fails at once, so the shutdown work it was meant to do never happens.
-
-The kubelet emits "probe errored" events, which read like ordinary failures. A port declared by
-*another* container of the Pod does not help. Numeric ports are not checked: a probe may target a
-port the container does not list in ` + "`ports`" + ` (the list is informational).
-
-**Fix:** declare the port in the container (` + "`ports: [{name: http, containerPort: 8080}]`" + `), fix the
-spelling of the name, or use the port number.`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
 			if c.Type == Init {

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/podlint/podlint/timeline"
-	yaml "go.yaml.in/yaml/v3"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -17,11 +17,11 @@ type ProbeRef struct {
 	Container ContainerRef
 	Kind      string // livenessProbe, readinessProbe, startupProbe
 	P         *corev1.Probe
-	Path      string
+	Path      workload.Path
 }
 
 // Field returns the full path of a field of the probe.
-func (pr ProbeRef) Field(rel string) string { return pr.Container.Field(pr.Kind + "." + rel) }
+func (pr ProbeRef) Field(rel string) workload.Path { return pr.Path.Join(rel) }
 
 // Name is "liveness probe", "readiness probe" or "startup probe".
 func (pr ProbeRef) Name() string {
@@ -138,45 +138,10 @@ func resolvePort(c *corev1.Container, port intstr.IntOrString) int32 {
 	return -1
 }
 
-// explicitlySet reports whether the field at path is written in the
-// document with a non-null value. Typed decoding cannot tell an omitted
-// field from an explicit 0; the document can.
-func (p *Pass) explicitlySet(path string) bool {
-	doc := p.Object.Doc
-	pos, exact := doc.Locate(path)
-	if !exact {
-		return false
-	}
-	n := nodeAt(doc.Root, pos.Line-doc.LineOffset, pos.Column, 0)
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	return n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null"
-}
-
-// nodeAt finds the scalar or alias node at a position.
-func nodeAt(n *yaml.Node, line, col, depth int) *yaml.Node {
-	if n == nil || depth > 200 {
-		return nil
-	}
-	if (n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode) && n.Line == line && n.Column == col {
-		return n
-	}
-	if n.Line > line && n.Kind != yaml.DocumentNode {
-		return nil
-	}
-	for _, c := range n.Content {
-		if found := nodeAt(c, line, col, depth+1); found != nil {
-			return found
-		}
-	}
-	return nil
-}
-
 // expectedPath is where a user-stated expectation comes from: the
 // annotation (the model resolves it on the pod template or the object), or
 // "" for the configuration file.
-func (p *Pass) expectedPath(e timeline.Expected) string {
+func (p *Pass) expectedPath(e timeline.Expected) workload.Path {
 	if e.Source != timeline.FromAnnotation {
 		return ""
 	}

@@ -1,7 +1,8 @@
 // Package rules holds podlint's checks. A rule is a value: a stable ID, a
-// name, a title, Markdown docs, a default severity and one Check function
-// that reads a workload's normalized Pod template (and its timeline) and
-// reports at field paths. All lists every rule, sorted by ID.
+// name, a title, Markdown docs (rules/doc/<ID>.md), a default severity and
+// one Check function that reads a workload's normalized Pod template (and
+// its timeline) and reports at field paths. All lists every rule, sorted by
+// ID.
 //
 // Labels such as F-7, R-3 or E-9 in the docs and comments name items of
 // docs/semantics.md, podlint's reference for what the kubelet, the API
@@ -9,12 +10,14 @@
 package rules
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -23,10 +26,7 @@ type Rule struct {
 	ID    string // PLnnn, stable forever
 	Name  string // kebab-case, stable forever
 	Title string // lower-case one-liner
-	// Doc is Markdown: what happens at runtime, the arithmetic, how to fix.
-	// The failing and passing examples of the generated doc page come from
-	// rules/testdata/<ID>/.
-	Doc      string
+	// The rule's documentation is rules/doc/<ID>.md, see Doc.
 	Severity finding.Severity // when enabled
 	// DefaultOff rules run only when enabled with --enable or the config.
 	DefaultOff bool
@@ -38,15 +38,32 @@ type Rule struct {
 	Check func(*Pass)
 }
 
+// docs holds the rules' documentation, one Markdown file per rule.
+//
+//go:embed doc/*.md
+var docs embed.FS
+
+// Doc is the rule's documentation, rules/doc/<ID>.md: Markdown saying what
+// happens at runtime, the arithmetic and how to fix it. The failing and
+// passing examples of the generated page come from rules/testdata/<ID>/. A
+// rule without a file (one a test builds) has no doc.
+func (r *Rule) Doc() string {
+	data, err := docs.ReadFile("doc/" + r.ID + ".md")
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
 // Info returns what output formats need to know of the rule.
 func (r *Rule) Info() finding.RuleInfo {
-	return finding.RuleInfo{ID: r.ID, Name: r.Name, Title: r.Title, Doc: r.Doc, Severity: r.Severity,
+	return finding.RuleInfo{ID: r.ID, Name: r.Name, Title: r.Title, Doc: r.Doc(), Severity: r.Severity,
 		HelpURI: "https://github.com/podlint/podlint/blob/main/docs/rules/" + r.ID + ".md"}
 }
 
 // Diagnostic is what a rule reports: a field path and a message.
 type Diagnostic struct {
-	Path      string // full field path in the document, see manifest.Field
+	Path      workload.Path // full field path in the document
 	Message   string
 	Container string // name of the container involved, if any
 	Related   []Related
@@ -55,7 +72,7 @@ type Diagnostic struct {
 // Related points at another field that takes part in a finding (the grace
 // period that a preStop hook overruns).
 type Related struct {
-	Path    string
+	Path    workload.Path
 	Message string
 }
 
@@ -63,7 +80,7 @@ type Related struct {
 type Pass struct {
 	Rule     *Rule
 	Object   *manifest.Object
-	Workload *timeline.Workload
+	Workload *workload.Workload
 	Spec     *corev1.PodSpec
 	Version  timeline.Version
 	Params   timeline.Params
@@ -84,12 +101,12 @@ func (p *Pass) Timeline() *timeline.Timeline { return p.timeline() }
 func (p *Pass) Report(d Diagnostic) { p.report(d) }
 
 // Reportf records a diagnostic at path.
-func (p *Pass) Reportf(path, format string, args ...any) {
+func (p *Pass) Reportf(path workload.Path, format string, args ...any) {
 	p.report(Diagnostic{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
 // SpecPath joins a path relative to the Pod spec.
-func (p *Pass) SpecPath(rel string) string { return timeline.Join(p.Workload.SpecPath, rel) }
+func (p *Pass) SpecPath(rel string) workload.Path { return p.Workload.SpecPath.Join(rel) }
 
 // ContainerType says where a container is declared.
 type ContainerType int
@@ -108,11 +125,11 @@ func (t ContainerType) String() string {
 type ContainerRef struct {
 	C    *corev1.Container
 	Type ContainerType
-	Path string // full path of the container item
+	Path workload.Path // full path of the container item
 }
 
 // Field returns the full path of a field of the container.
-func (c ContainerRef) Field(rel string) string { return timeline.Join(c.Path, rel) }
+func (c ContainerRef) Field(rel string) workload.Path { return c.Path.Join(rel) }
 
 // Containers lists init containers (and sidecars) in order, then regular ones.
 func (p *Pass) Containers() []ContainerRef {
@@ -123,10 +140,10 @@ func (p *Pass) Containers() []ContainerRef {
 		if IsSidecar(c) {
 			t = Sidecar
 		}
-		out = append(out, ContainerRef{C: c, Type: t, Path: manifest.Index(p.SpecPath("initContainers"), i)})
+		out = append(out, ContainerRef{C: c, Type: t, Path: p.SpecPath("initContainers").Index(i)})
 	}
 	for i := range p.Spec.Containers {
-		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Path: manifest.Index(p.SpecPath("containers"), i)})
+		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Path: p.SpecPath("containers").Index(i)})
 	}
 	return out
 }
@@ -162,9 +179,13 @@ func (p *Pass) IsLongRunning() bool {
 	return true
 }
 
-// Lookup finds a rule by ID or name, case-insensitively.
-func Lookup(idOrName string) *Rule {
-	for _, r := range All {
+// List is a catalog of rules sorted by ID. All is podlint's; the analyzer
+// runs the list its Config names, and tests build their own.
+type List []*Rule
+
+// Lookup finds a rule of the list by ID or name, case-insensitively.
+func (l List) Lookup(idOrName string) *Rule {
+	for _, r := range l {
 		if strings.EqualFold(r.ID, idOrName) || strings.EqualFold(r.Name, idOrName) {
 			return r
 		}
@@ -172,12 +193,16 @@ func Lookup(idOrName string) *Rule {
 	return nil
 }
 
-// ByName finds a rule by its exact name (used for loader problems).
-func ByName(name string) *Rule {
-	for _, r := range All {
+// ByName finds a rule of the list by its exact name (used for loader
+// problems).
+func (l List) ByName(name string) *Rule {
+	for _, r := range l {
 		if r.Name == name {
 			return r
 		}
 	}
 	return nil
 }
+
+// Lookup finds a rule of All by ID or name, case-insensitively.
+func Lookup(idOrName string) *Rule { return All.Lookup(idOrName) }

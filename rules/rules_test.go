@@ -74,6 +74,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		t.Fatal(err)
 	}
 	cfg := &analyzer.Config{
+		Rules:    rules.All,
 		Severity: map[*rules.Rule]finding.Severity{r: r.Severity},
 		Version:  timeline.Latest,
 		Params:   timeline.DefaultParams(),

@@ -10,31 +10,6 @@ import (
 var ShutdownExceedsGrace = &Rule{
 	ID: "PL202", Name: "shutdown-exceeds-grace", Title: "the declared shutdown time does not fit in the grace period",
 	Severity: finding.Warning,
-	Doc: `Tell podlint how long a container needs after its stop signal to finish in-flight work, with the
-annotation ` + "`podlint.dev/expected-shutdown`" + ` on the workload or its pod template (` + "`\"40s\"`" + ` for every
-container, ` + "`\"app=40s,proxy=5s\"`" + ` per container) or ` + "`expected-shutdown`" + ` in ` + "`.podlint.yaml`" + `. This rule
-checks that the time fits between SIGTERM and SIGKILL.
-
-On deletion the grace period ` + "`G`" + ` (` + "`terminationGracePeriodSeconds`" + `, 30 s by default) starts before
-the ` + "`preStop`" + ` hook; the stop signal goes out when the hook ends, at ` + "`p`" + `, and the runtime SIGKILLs
-the container ` + "`max(G − ⌊p⌋, 2)`" + ` seconds later. A sidecar (an init container with
-` + "`restartPolicy: Always`" + `) gets its stop signal even later: after its own preStop, after every regular
-container has exited and after the sidecar declared after it has exited, but no later than the end
-of the grace period. A container that needs ` + "`X`" + ` seconds after the stop signal is therefore
-SIGKILLed mid-shutdown when
-
-    X > max(G − ⌊stop⌋, 2)
-
-and whatever it was doing is lost: open requests fail, queues are not drained, files and
-transactions are left half written. podlint uses the earliest possible stop signal (the stated
-preStop sleep, the declared shutdown times of the containers a sidecar waits for), so a finding
-means the kill is certain, not merely possible.
-
-Example: ` + "`preStop: {sleep: {seconds: 15}}`" + `, ` + "`podlint.dev/expected-shutdown: \"20s\"`" + `, default grace
-30 s: SIGTERM at 15 s, SIGKILL at 30 s; the application is killed 15 s into its 20 s shutdown.
-
-**Fix:** set ` + "`terminationGracePeriodSeconds`" + ` to at least the preStop time plus the shutdown time
-(35 s in the example), or make the shutdown faster.`,
 	Check: func(p *Pass) {
 		g := p.GracePeriod()
 		if g.Seconds <= 0 {

@@ -8,23 +8,6 @@ import (
 var SidecarReadinessGatesPod = &Rule{
 	ID: "PL403", Name: "sidecar-readiness-gates-pod", Title: "readiness probe on a sidecar gates the whole Pod's readiness",
 	Severity: finding.Info,
-	Doc: `A Pod is Ready when every regular container **and every sidecar** is ready ([PH-2](../semantics.md#ph-2), [P-20](../semantics.md#p-20)).
-A readiness probe on a sidecar therefore counts like one on the app: when the sidecar fails it
-` + "`failureThreshold`" + ` times in a row, the whole Pod turns NotReady and is removed from the endpoints of
-its Services, even though the app itself is healthy. For a proxy in front of the app that is
-what you want; for a log shipper, a metrics exporter or a config reloader it turns a side
-problem into an outage.
-
-The time from a hanging sidecar to the Pod leaving its Services is the readiness detection
-([F-7](../semantics.md#f-7)): ` + "`[(FT−1)·Δ + T, FT·Δ + T)`" + ` with Δ = max(` + "`periodSeconds`" + `, ` + "`timeoutSeconds`" + `), 21–31 s with the
-defaults.
-
-Jobs are not reported: their Pods are rarely behind a Service. This rule is informational: it
-points out a coupling that is easy to miss, not an error.
-
-**Fix:** keep the probe if the app cannot serve without the sidecar; otherwise remove it. To order
-start-up (the app starts only after the sidecar is up), use a ` + "`startupProbe`" + ` on the sidecar: it
-holds back the containers declared after it and does not affect readiness later.`,
 	Check: func(p *Pass) {
 		if !p.Version.Sidecars() || p.Workload.Job != nil {
 			return

@@ -1,26 +1,13 @@
 package rules
 
-import "github.com/podlint/podlint/finding"
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/workload"
+)
 
 var SleepActionUnsupported = &Rule{
 	ID: "PL207", Name: "sleep-action-unsupported", Title: "sleep hook is not available on this Kubernetes version",
 	Severity: finding.Error,
-	Doc: `The ` + "`sleep`" + ` lifecycle handler (` + "`preStop: {sleep: {seconds: 5}}`" + `) is newer than most clusters it
-meets. It depends on the target version (` + "`--kube-version`" + `):
-
-| version | what happens to ` + "`sleep`" + ` |
-|---|---|
-| ≤ 1.28 | the API does not have the field: with kubectl's default strict field validation the Pod is rejected (` + "`unknown field`" + `); without it the field is pruned and the hook, left with no handler, is rejected (` + "`must specify a handler type`" + `) |
-| 1.29 | feature gate ` + "`PodLifecycleSleepAction`" + ` is alpha and off: the API server **silently drops** the handler and the hook, so the container gets SIGTERM without any delay |
-| 1.30 – 1.32 | on (beta); ` + "`seconds`" + ` must be at least 1: ` + "`seconds: 0`" + ` is rejected (` + "`must be greater than 0`" + `) |
-| ≥ 1.33 | ` + "`seconds: 0`" + ` is accepted too (` + "`PodLifecycleSleepActionAllowZero`" + `, beta 1.33, GA 1.34) |
-
-The same applies to ` + "`postStart`" + `. The silent case is the dangerous one: the manifest looks like it
-drains traffic before SIGTERM, and on a 1.29 cluster it does nothing.
-
-**Fix:** on older clusters use an ` + "`exec`" + ` hook, ` + "`[\"sleep\", \"5\"]`" + ` (the image needs a ` + "`sleep`" + `
-binary), or raise ` + "`--kube-version`" + ` if the cluster is newer. Drop a ` + "`seconds: 0`" + ` hook before 1.33: it
-does nothing anyway.`,
 	Check: func(p *Pass) {
 		v := p.Version
 		for _, h := range p.Hooks() {
@@ -28,7 +15,7 @@ does nothing anyway.`,
 				continue
 			}
 			name := h.Container.C.Name
-			report := func(path, format string, args ...any) {
+			report := func(path workload.Path, format string, args ...any) {
 				p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
 			}
 			alt := `use an exec hook such as ["sleep", "5"] instead`

@@ -9,28 +9,6 @@ import (
 var StartupBudgetTooShort = &Rule{
 	ID: "PL102", Name: "startup-budget-too-short", Title: "startup probe gives up before the declared start-up time",
 	Severity: finding.Error,
-	Doc: `A startup probe holds the liveness and readiness probes back until it first succeeds. If it fails
-` + "`failureThreshold`" + ` times in a row first, the kubelet kills the container ("failed startup probe") and
-restarts it, and the next start faces the same budget: a start-up that always takes longer than
-the budget never completes and the Pod ends in ` + "`CrashLoopBackOff`" + `.
-
-The budget an application can rely on ([F-6](../semantics.md#f-6)) is
-
-    B_g = initialDelaySeconds + (failureThreshold − 1) × periodSeconds
-
-after defaulting (period 10 s, failure threshold 3): an application that answers by then always
-passes. The often quoted ` + "`failureThreshold × periodSeconds`" + ` is the *lucky* maximum
-(` + "`max(D, ε) + FT·P`" + `); whether a start-up between the two survives depends on the probe ticker's
-phase, which nothing controls. The documented example (` + "`failureThreshold: 30`" + `, ` + "`periodSeconds: 10`" + `)
-guarantees 290 s, not 300 s.
-
-The rule compares B_g with the start-up time you state, either with the annotation
-` + "`podlint.dev/expected-startup`" + ` on the workload or its pod template (` + "`\"120s\"`" + ` for every container,
-` + "`\"app=120s,proxy=5s\"`" + ` per container) or with ` + "`expected-startup`" + ` in ` + "`.podlint.yaml`" + `. Without a stated
-start-up time it stays silent.
-
-**Fix:** raise ` + "`failureThreshold`" + ` until B_g covers the expected start-up, with some margin; keep
-` + "`periodSeconds`" + ` short so that a fast start is noticed quickly.`,
 	Check: func(p *Pass) {
 		for _, c := range p.Containers() {
 			if c.Type == Init || c.C.StartupProbe == nil || probeErrors(c, c.C.StartupProbe) {

@@ -3,48 +3,12 @@ package rules
 import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 var StartupExceedsProgressDeadline = &Rule{
 	ID: "PL501", Name: "startup-exceeds-progress-deadline", Title: "a Pod may need longer to become Ready than the Deployment's progress deadline",
 	Severity: finding.Warning,
-	Doc: `A Deployment rollout is watched by a stall detector: each sign of progress (a new ReplicaSet, a
-Pod scaled up or down, a Pod turning **Ready**, a Pod turning available) refreshes the
-` + "`Progressing`" + ` condition, and when nothing happens for ` + "`progressDeadlineSeconds`" + ` (default 600 s) the
-condition becomes ` + "`Progressing=False`" + ` with reason ` + "`ProgressDeadlineExceeded`" + ` ([Deployment](../semantics.md#deployment)). The
-rollout itself goes on, but ` + "`kubectl rollout status`" + `, Argo CD, Flux and most CD pipelines report it
-as failed, and some roll back.
-
-Between the creation of a new Pod and its Ready condition there is no other progress event, so
-a Pod that needs longer than the deadline to become Ready fails the rollout although it would
-have come up ([E-9](../semantics.md#e-9), [F-13](../semantics.md#f-13)). podlint computes creation → Ready from the spec ([F-9](../semantics.md#f-9), [F-8](../semantics.md#f-8)): the start-up
-chain of init containers and sidecars, then the slowest container's probes. Scheduling, image
-pulls and init container run times are unknown and count as 0, so the real times are longer
-still. It reports two cases:
-
-* **always too late:** even the *earliest* Ready is not within the deadline, for example a
-  readiness probe with ` + "`initialDelaySeconds: 600`" + ` under the default deadline of 600 s. Every rollout
-  is marked failed.
-* **too late for a slow start:** the *latest* Ready the spec allows passes the deadline, and that
-  allowance is explicit: a startup probe, which lets the app start for up to
-  ` + "`max(initialDelaySeconds, ε) + failureThreshold × periodSeconds`" + `, a start-up time stated with
-  ` + "`podlint.dev/expected-startup`" + `, or init containers and sidecars that alone take that long. A lenient
-  liveness probe (a high ` + "`failureThreshold`" + ` for a flaky dependency) is no sign of a slow start, so it
-  does not count here.
-
-` + "`minReadySeconds`" + ` is not added: the Pod turning Ready is itself progress, and validation keeps
-` + "`minReadySeconds`" + ` below the deadline.
-
-A generous startup probe is often a deliberate safety margin for an app that usually starts in
-seconds. If you know the start-up time, state it with the annotation
-` + "`podlint.dev/expected-startup: \"45s\"`" + ` (or ` + "`\"app=45s\"`" + `) on the Deployment or its Pod template, or with
-` + "`--start-time`" + `; podlint then uses it instead of the worst case the probes allow.
-
-Only ` + "`apps/v1`" + ` (and ` + "`apps/v1beta2`" + `) Deployments default the deadline to 600 s; the long-removed
-` + "`extensions/v1beta1`" + ` and ` + "`apps/v1beta1`" + ` had no deadline unless one was set.
-
-**Fix:** raise ` + "`progressDeadlineSeconds`" + ` above the start-up allowance plus the image pull time, or
-tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to what the app needs.`,
 	Check: func(p *Pass) {
 		d := p.Workload.Deployment
 		if d == nil || (d.ProgressDeadlineSeconds == nil && legacyDeploymentAPI(p)) {
@@ -84,7 +48,8 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 		if slow == nil {
 			return
 		}
-		var msg, causePath string
+		var msg string
+		var causePath workload.Path
 		if certain {
 			var cause string
 			cause, causePath = earliestReadyCause(slow)
@@ -117,7 +82,7 @@ tighten the allowance (` + "`failureThreshold`" + ` of the startup probe) to wha
 
 // earliestReadyCause explains the earliest Ready of a container that is
 // already too late, and the field that sets it.
-func earliestReadyCause(c *timeline.Container) (string, string) {
+func earliestReadyCause(c *timeline.Container) (string, workload.Path) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:
@@ -134,7 +99,7 @@ func earliestReadyCause(c *timeline.Container) (string, string) {
 
 // expectedCause explains a late Ready by the user-stated start-up time and
 // points at where it is stated (the container when it comes from config).
-func expectedCause(c *timeline.Container) (string, string) {
+func expectedCause(c *timeline.Container) (string, workload.Path) {
 	path := c.ExpectedStartup.Path
 	if path == "" {
 		path = c.Path
@@ -157,7 +122,7 @@ func legacyDeploymentAPI(p *Pass) bool {
 
 // readyCause explains what lets a container become Ready so late, and the
 // field that sets it.
-func readyCause(c *timeline.Container) (string, string) {
+func readyCause(c *timeline.Container) (string, workload.Path) {
 	name := c.Name
 	switch {
 	case c.ExpectedStartup.OK:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -15,7 +16,7 @@ const crashLoopSteps = 8
 // (zero Version = Latest) with the runtime parameters p (start from
 // DefaultParams). It never panics on any input, including a nil Workload,
 // a nil Spec and extreme values.
-func Compute(w *Workload, v Version, p Params) *Timeline {
+func Compute(w *workload.Workload, v Version, p Params) *Timeline {
 	v = v.orLatest()
 	p = p.clean()
 	t := &Timeline{Version: v, Params: p}
@@ -32,7 +33,7 @@ func Compute(w *Workload, v Version, p Params) *Timeline {
 }
 
 type computer struct {
-	w        *Workload
+	w        *workload.Workload
 	v        Version
 	p        Params
 	t        *Timeline
@@ -41,13 +42,13 @@ type computer struct {
 	reported map[string]bool
 }
 
-func (k *computer) note(path, format string, args ...any) {
+func (k *computer) note(path workload.Path, format string, args ...any) {
 	k.t.Notes = append(k.t.Notes, Note{Path: path, Text: fmt.Sprintf(format, args...)})
 }
 
 // expectation resolves a container's expected startup or shutdown and
 // records a malformed annotation once per key.
-func (k *computer) expectation(f func(*Workload, Params, string) (Expected, error), name string) Expected {
+func (k *computer) expectation(f func(*workload.Workload, Params, string) (Expected, error), name string) Expected {
 	e, err := f(k.w, k.p, name)
 	if ae, ok := err.(*AnnotationError); ok && !k.reported[ae.Key] {
 		k.reported[ae.Key] = true
@@ -68,7 +69,7 @@ func (k *computer) pod() {
 	}
 	k.t.Pod = pod
 	if spec.ActiveDeadlineSeconds != nil {
-		pod.ActiveDeadline = &Value{V: float64(*spec.ActiveDeadlineSeconds), Path: Join(sp, "activeDeadlineSeconds"), Set: true}
+		pod.ActiveDeadline = &Value{V: float64(*spec.ActiveDeadlineSeconds), Path: sp.Join("activeDeadlineSeconds"), Set: true}
 	}
 	for _, g := range spec.ReadinessGates {
 		pod.ReadinessGates = append(pod.ReadinessGates, string(g.ConditionType))
@@ -81,12 +82,12 @@ func (k *computer) pod() {
 	for i := range spec.InitContainers {
 		ic := &spec.InitContainers[i]
 		typ := Init
-		cpath := Join(sp, fmt.Sprintf("initContainers[%d]", i))
+		cpath := sp.Field("initContainers").Index(i)
 		if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 			if k.v.Sidecars() {
 				typ = Sidecar
 			} else {
-				k.note(Join(cpath, "restartPolicy"), "sidecar containers need Kubernetes 1.29+; on %s %q runs as a regular init container that never completes, so the pod never starts", k.v, ic.Name)
+				k.note(cpath.Join("restartPolicy"), "sidecar containers need Kubernetes 1.29+; on %s %q runs as a regular init container that never completes, so the pod never starts", k.v, ic.Name)
 			}
 		}
 		c := k.container(ic, typ, i, cpath)
@@ -95,7 +96,7 @@ func (k *computer) pod() {
 		case Init:
 			run := k.initRun(ic, c)
 			if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-				run = span(From(0), Join(cpath, "restartPolicy"))
+				run = span(From(0), cpath.Join("restartPolicy"))
 			}
 			c.Run = &run
 			done := c.Start.Add(run).Add(span(Between(0, k.p.Epsilon)))
@@ -118,7 +119,7 @@ func (k *computer) pod() {
 	}
 	pod.Initialized = cursor
 	for i := range spec.Containers {
-		cpath := Join(sp, fmt.Sprintf("containers[%d]", i))
+		cpath := sp.Field("containers").Index(i)
 		c := k.container(&spec.Containers[i], Regular, i, cpath)
 		c.Start = cursor.Add(c.Pull)
 		cursor = c.Start
@@ -149,7 +150,7 @@ func (k *computer) pod() {
 	}
 	if ready != nil && len(pod.ReadinessGates) > 0 {
 		ready.Plus = merge(ready.Plus, []string{"readiness gates"})
-		ready.Paths = merge(ready.Paths, []string{Join(sp, "readinessGates")})
+		ready.Paths = merge(ready.Paths, []workload.Path{sp.Join("readinessGates")})
 	}
 	if len(spec.Containers) > 0 {
 		pod.Ready = ready
@@ -183,7 +184,7 @@ func (k *computer) initRun(ic *corev1.Container, c *Container) Span {
 	return k.unknown(pick(cp.Run, k.p.InitRun), "run of init container "+ic.Name)
 }
 
-func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, cpath string) *Container {
+func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, cpath workload.Path) *Container {
 	c := &Container{Name: ctr.Name, Type: typ, Index: idx, Path: cpath}
 	cp := k.p.Containers[ctr.Name]
 	c.Pull = k.unknown(pick(cp.ImagePull, k.p.ImagePull), "image pull of "+ctr.Name)
@@ -214,16 +215,16 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 
 	var lc *corev1.Lifecycle = ctr.Lifecycle
 	if lc != nil {
-		c.PostStart = postStartHook(lc.PostStart, Join(cpath, "lifecycle.postStart"), ctr.Name, k.v)
-		k.checkSleep(lc.PreStop, Join(cpath, "lifecycle.preStop.sleep.seconds"))
-		k.checkSleep(lc.PostStart, Join(cpath, "lifecycle.postStart.sleep.seconds"))
+		c.PostStart = postStartHook(lc.PostStart, cpath.Join("lifecycle.postStart"), ctr.Name, k.v)
+		k.checkSleep(lc.PreStop, cpath.Join("lifecycle.preStop.sleep.seconds"))
+		k.checkSleep(lc.PostStart, cpath.Join("lifecycle.postStart.sleep.seconds"))
 	}
 	eps, lam := k.p.Epsilon, k.p.Lambda
 
 	// Startup probe (F-6) and the "started" instant.
 	c.Started = span(Between(0, eps))
 	if ctr.StartupProbe != nil {
-		sp := &StartupProbe{Probe: defaultProbe(ctr.StartupProbe, Join(cpath, "startupProbe"))}
+		sp := &StartupProbe{Probe: defaultProbe(ctr.StartupProbe, cpath.Join("startupProbe"))}
 		D, P, T, FT := sp.InitialDelay.V, sp.Period.V, sp.Timeout.V, sp.FailureThreshold.V
 		aHi := math.Max(D, eps)
 		ps := sp.paths()
@@ -240,7 +241,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 
 	// Liveness (F-4, F-5, F-7).
 	if ctr.LivenessProbe != nil {
-		lp := &LivenessProbe{Probe: defaultProbe(ctr.LivenessProbe, Join(cpath, "livenessProbe"))}
+		lp := &LivenessProbe{Probe: defaultProbe(ctr.LivenessProbe, cpath.Join("livenessProbe"))}
 		P, T, FT := lp.Period.V, lp.Timeout.V, lp.FailureThreshold.V
 		ps := lp.paths()
 		lp.FirstProbe = k.gatedFirst(&lp.Probe, c, false)
@@ -260,7 +261,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 
 	// Readiness (F-2, X-10) and the container's Ready (F-8).
 	if ctr.ReadinessProbe != nil {
-		rp := &ReadinessProbe{Probe: defaultProbe(ctr.ReadinessProbe, Join(cpath, "readinessProbe"))}
+		rp := &ReadinessProbe{Probe: defaultProbe(ctr.ReadinessProbe, cpath.Join("readinessProbe"))}
 		D, P, T, FT := rp.InitialDelay.V, rp.Period.V, rp.Timeout.V, rp.FailureThreshold.V
 		rp.FirstProbe = k.gatedFirst(&rp.Probe, c, true)
 		rp.Gated = c.Startup != nil
@@ -284,7 +285,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 // checkSleep notes a sleep action the API server rejects (T-5): seconds
 // must lie in [0, TGPS] ([1, TGPS] before 1.33). The model still runs the
 // hook, cut at the grace period, as the kubelet would if it got that far.
-func (k *computer) checkSleep(h *corev1.LifecycleHandler, p string) {
+func (k *computer) checkSleep(h *corev1.LifecycleHandler, p workload.Path) {
 	if h == nil || h.Sleep == nil || !k.v.SleepAction() {
 		return
 	}
@@ -296,16 +297,16 @@ func (k *computer) checkSleep(h *corev1.LifecycleHandler, p string) {
 	}
 }
 
-func (pr *Probe) paths() []string {
-	return []string{pr.InitialDelay.Path, pr.Period.Path, pr.FailureThreshold.Path}
+func (pr *Probe) paths() []workload.Path {
+	return []workload.Path{pr.InitialDelay.Path, pr.Period.Path, pr.FailureThreshold.Path}
 }
 
 // probeGrace is the grace of a liveness/startup kill: the probe's
 // terminationGracePeriodSeconds when set and honoured on this version,
 // else the pod's (T-2 step 1).
-func (k *computer) probeGrace(pr *corev1.Probe, probePath string) Value {
+func (k *computer) probeGrace(pr *corev1.Probe, probePath workload.Path) Value {
 	if pr.TerminationGracePeriodSeconds != nil {
-		p := Join(probePath, "terminationGracePeriodSeconds")
+		p := probePath.Join("terminationGracePeriodSeconds")
 		if k.v.ProbeGracePeriod() {
 			g := float64(*pr.TerminationGracePeriodSeconds)
 			if g < 1 {
@@ -318,11 +319,11 @@ func (k *computer) probeGrace(pr *corev1.Probe, probePath string) Value {
 	return k.grace
 }
 
-func (k *computer) preStop(lc *corev1.Lifecycle, cpath string, G float64) *Hook {
+func (k *computer) preStop(lc *corev1.Lifecycle, cpath workload.Path, G float64) *Hook {
 	if lc == nil {
 		return nil
 	}
-	return preStopHook(lc.PreStop, Join(cpath, "lifecycle.preStop"), G, k.v)
+	return preStopHook(lc.PreStop, cpath.Join("lifecycle.preStop"), G, k.v)
 }
 
 // gatedFirst is the first liveness/readiness probe: F-1 without a startup
@@ -347,7 +348,7 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 		// Liveness has no poke: its next tick after success and D.
 		first.Hi = math.Max(aHi, st.Hi) + P
 	}
-	return Span{Interval: first.norm(), Plus: st.Plus, Paths: merge(c.Started.Paths, []string{pr.InitialDelay.Path, pr.Period.Path})}
+	return Span{Interval: first.norm(), Plus: st.Plus, Paths: merge(c.Started.Paths, []workload.Path{pr.InitialDelay.Path, pr.Period.Path})}
 }
 
 // started is when the startup probe first succeeds, relative to S, for an
@@ -390,7 +391,7 @@ func (k *computer) ready(c *Container) Span {
 	// anything from 0 to the latest start liveness tolerates (or
 	// unbounded without liveness).
 	hLo, hHi, unbounded := 0.0, 0.0, false
-	var paths []string
+	var paths []workload.Path
 	switch {
 	case c.AppStart.usable():
 		hLo, hHi = c.AppStart.Seconds, c.AppStart.Seconds
@@ -459,7 +460,7 @@ func (k *computer) deletion(pod *Pod) {
 		// The wait is bounded by the remaining grace.
 		stop = Earlier(stop, Later(p, At(G.V)))
 		kill := killRange(stop, G.V)
-		paths := []string{G.Path, c.Path}
+		paths := []workload.Path{G.Path, c.Path}
 		if pre != nil {
 			paths = append(paths, pre.Path)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -18,7 +19,7 @@ func (k *computer) controllers() {
 		}
 		terminated = pod.Terminated
 	}
-	spec := Join(w.Path, "spec")
+	spec := w.Path.Join("spec")
 	switch {
 	case w.Deployment != nil:
 		k.t.Deployment = k.deployment(w.Deployment, spec, podReady, terminated)
@@ -30,7 +31,7 @@ func (k *computer) controllers() {
 	}
 }
 
-func int32Value(p *int32, def float64, path string) Value {
+func int32Value(p *int32, def float64, path workload.Path) Value {
 	if p == nil {
 		return Value{V: def, Path: path}
 	}
@@ -38,21 +39,21 @@ func int32Value(p *int32, def float64, path string) Value {
 }
 
 // deployment: F-13 and the rollout estimate (§5.1).
-func (k *computer) deployment(d *appsv1.DeploymentSpec, sp string, podReady, terminated Span) *Deployment {
+func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podReady, terminated Span) *Deployment {
 	out := &Deployment{
 		Path:             sp,
-		Replicas:         int32Value(d.Replicas, 1, Join(sp, "replicas")),
+		Replicas:         int32Value(d.Replicas, 1, sp.Join("replicas")),
 		Strategy:         string(d.Strategy.Type),
-		MinReadySeconds:  Value{V: math.Max(float64(d.MinReadySeconds), 0), Path: Join(sp, "minReadySeconds"), Set: d.MinReadySeconds != 0},
-		ProgressDeadline: int32Value(d.ProgressDeadlineSeconds, DefaultProgressDeadline, Join(sp, "progressDeadlineSeconds")),
+		MinReadySeconds:  Value{V: math.Max(float64(d.MinReadySeconds), 0), Path: sp.Join("minReadySeconds"), Set: d.MinReadySeconds != 0},
+		ProgressDeadline: int32Value(d.ProgressDeadlineSeconds, DefaultProgressDeadline, sp.Join("progressDeadlineSeconds")),
 		Paused:           d.Paused,
 		PodReady:         podReady,
 	}
 	if out.Strategy == "" {
 		out.Strategy = string(appsv1.RollingUpdateDeploymentStrategyType)
 	}
-	ru := Join(sp, "strategy.rollingUpdate")
-	var surge, unavail = Value{Path: Join(ru, "maxSurge")}, Value{Path: Join(ru, "maxUnavailable")}
+	ru := sp.Join("strategy.rollingUpdate")
+	var surge, unavail = Value{Path: ru.Join("maxSurge")}, Value{Path: ru.Join("maxUnavailable")}
 	if d.Strategy.RollingUpdate != nil {
 		surge.Set = d.Strategy.RollingUpdate.MaxSurge != nil
 		unavail.Set = d.Strategy.RollingUpdate.MaxUnavailable != nil
@@ -79,21 +80,21 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp string, podReady, ter
 		out.Rollout = terminated.Add(per)
 	default:
 		batches := math.Ceil(out.Replicas.V / (surge.V + unavail.V))
-		out.Rollout = Span{Interval: per.Interval.Scale(batches), Plus: per.Plus, Paths: merge(per.Paths, []string{surge.Path, unavail.Path, out.Replicas.Path})}
+		out.Rollout = Span{Interval: per.Interval.Scale(batches), Plus: per.Plus, Paths: merge(per.Paths, []workload.Path{surge.Path, unavail.Path, out.Replicas.Path})}
 	}
 	return out
 }
 
 // statefulSet: F-14 (§5.2). maxUnavailable is not modelled: its gate is
 // off by default in the 1.36 tree, so updates go one pod at a time.
-func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp string, podReady, terminated Span) *StatefulSet {
+func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podReady, terminated Span) *StatefulSet {
 	out := &StatefulSet{
 		Path:                sp,
-		Replicas:            int32Value(s.Replicas, 1, Join(sp, "replicas")),
+		Replicas:            int32Value(s.Replicas, 1, sp.Join("replicas")),
 		PodManagementPolicy: string(s.PodManagementPolicy),
 		UpdateStrategy:      string(s.UpdateStrategy.Type),
-		Partition:           Value{Path: Join(sp, "updateStrategy.rollingUpdate.partition")},
-		MinReadySeconds:     Value{V: math.Max(float64(s.MinReadySeconds), 0), Path: Join(sp, "minReadySeconds"), Set: s.MinReadySeconds != 0},
+		Partition:           Value{Path: sp.Join("updateStrategy.rollingUpdate.partition")},
+		MinReadySeconds:     Value{V: math.Max(float64(s.MinReadySeconds), 0), Path: sp.Join("minReadySeconds"), Set: s.MinReadySeconds != 0},
 	}
 	if out.PodManagementPolicy == "" {
 		out.PodManagementPolicy = string(appsv1.OrderedReadyPodManagement)
@@ -109,11 +110,11 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp string, podReady, t
 	if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
 		n = math.Min(n, 1)
 	}
-	out.Creation = Span{Interval: per.Interval.Scale(n), Plus: per.Plus, Paths: merge(per.Paths, []string{out.Replicas.Path, Join(sp, "podManagementPolicy")})}
+	out.Creation = Span{Interval: per.Interval.Scale(n), Plus: per.Plus, Paths: merge(per.Paths, []workload.Path{out.Replicas.Path, sp.Join("podManagementPolicy")})}
 	if out.UpdateStrategy == string(appsv1.RollingUpdateStatefulSetStrategyType) {
 		updated := math.Max(out.Replicas.V-out.Partition.V, 0)
 		one := terminated.Add(per)
-		ru := Span{Interval: one.Interval.Scale(updated), Plus: one.Plus, Paths: merge(one.Paths, []string{out.Replicas.Path, out.Partition.Path})}
+		ru := Span{Interval: one.Interval.Scale(updated), Plus: one.Plus, Paths: merge(one.Paths, []workload.Path{out.Replicas.Path, out.Partition.Path})}
 		out.RollingUpdate = &ru
 	}
 	return out
@@ -129,9 +130,9 @@ func (k *computer) job() *Job {
 	out := &Job{Path: jp, RestartPolicy: policy, BackoffCap: k.v.JobBackoffCap()}
 	if js.BackoffLimitPerIndex != nil {
 		out.PerIndex = true
-		out.BackoffLimit = int32Value(js.BackoffLimitPerIndex, DefaultBackoffLimit, Join(jp, "backoffLimitPerIndex"))
+		out.BackoffLimit = int32Value(js.BackoffLimitPerIndex, DefaultBackoffLimit, jp.Join("backoffLimitPerIndex"))
 	} else {
-		out.BackoffLimit = int32Value(js.BackoffLimit, DefaultBackoffLimit, Join(jp, "backoffLimit"))
+		out.BackoffLimit = int32Value(js.BackoffLimit, DefaultBackoffLimit, jp.Join("backoffLimit"))
 	}
 	L := int64(out.BackoffLimit.V)
 	eps := k.p.Epsilon
@@ -155,19 +156,19 @@ func (k *computer) job() *Job {
 		lo = float64(runs)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) })
 	}
 	extra += float64(runs) * eps
-	out.Retries = span(Between(lo, lo+extra), out.BackoffLimit.Path, Join(k.w.SpecPath, "restartPolicy"))
+	out.Retries = span(Between(lo, lo+extra), out.BackoffLimit.Path, k.w.SpecPath.Join("restartPolicy"))
 	if !rKnown {
 		out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
 	}
 	out.GivesUp = out.Retries
 	if js.ActiveDeadlineSeconds != nil {
-		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: Join(jp, "activeDeadlineSeconds"), Set: true}
+		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
 		out.ActiveDeadline = &ads
 		out.DeadlineFirst = ads.V <= out.Retries.Lo
 		if out.DeadlineFirst {
 			out.GivesUp = span(At(ads.V), ads.Path)
 		} else {
-			out.GivesUp = Span{Interval: Earlier(out.Retries.Interval, At(ads.V)), Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, []string{ads.Path})}
+			out.GivesUp = Span{Interval: Earlier(out.Retries.Interval, At(ads.V)), Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, []workload.Path{ads.Path})}
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -35,7 +36,7 @@ func checkLinear(t *testing.T, n int, cost func(n int) uint64) {
 
 // manyContainers is a Pod with n init containers, n sidecars and n regular
 // containers, each with the probes and hooks the start chain reads.
-func manyContainers(n int) *Workload {
+func manyContainers(n int) *workload.Workload {
 	always := corev1.ContainerRestartPolicyAlways
 	spec := &corev1.PodSpec{}
 	for i := range n {
@@ -65,10 +66,12 @@ func TestComputeIsLinearInContainers(t *testing.T) {
 func TestSpanTermsAreBounded(t *testing.T) {
 	tl := Compute(manyContainers(100), Latest, DefaultParams())
 	last := tl.Containers[len(tl.Containers)-1]
-	for what, l := range map[string][]string{"Plus": last.Start.Plus, "Paths": last.Start.Paths} {
-		if len(l) != maxTerms || l[len(l)-1] != Elided {
-			t.Errorf("%s of the last container's start has %d entries ending in %q; want %d ending in %q", what, len(l), l[len(l)-1], maxTerms, Elided)
-		}
+	plus, paths := last.Start.Plus, last.Start.Paths
+	if len(plus) != maxTerms || plus[len(plus)-1] != Elided {
+		t.Errorf("Plus of the last container's start has %d entries ending in %q; want %d ending in %q", len(plus), plus[len(plus)-1], maxTerms, Elided)
+	}
+	if len(paths) != maxTerms || paths[len(paths)-1] != Elided {
+		t.Errorf("Paths of the last container's start has %d entries ending in %q; want %d ending in %q", len(paths), paths[len(paths)-1], maxTerms, Elided)
 	}
 	if s := last.Start.String(); !strings.HasSuffix(s, " + "+Elided) {
 		t.Errorf("Start = %s; want the cut list to end in %s", s, Elided)

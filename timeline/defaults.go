@@ -3,6 +3,7 @@ package timeline
 import (
 	"math"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -24,9 +25,9 @@ const (
 
 // defaultProbe applies SetDefaults_Probe: 0 → default for period, timeout,
 // success and failure thresholds; initialDelaySeconds has no default.
-func defaultProbe(pr *corev1.Probe, p string) Probe {
+func defaultProbe(pr *corev1.Probe, p workload.Path) Probe {
 	val := func(v int32, def float64, field string) Value {
-		x := Value{V: float64(v), Path: Join(p, field), Set: v != 0}
+		x := Value{V: float64(v), Path: p.Join(field), Set: v != 0}
 		if v <= 0 {
 			// Negative values are rejected by validation; treat them like
 			// omitted ones so the arithmetic stays meaningful.
@@ -64,8 +65,8 @@ func handlerKind(h corev1.ProbeHandler) string {
 
 // podGrace is the effective pod TGPS: nil → 30; negative → 1 (Pods coerce
 // it, and pods created from templates get 1; the kubelet never goes below 1).
-func podGrace(spec *corev1.PodSpec, specPath string, notes *[]Note) Value {
-	v := Value{V: DefaultGracePeriod, Path: Join(specPath, "terminationGracePeriodSeconds")}
+func podGrace(spec *corev1.PodSpec, specPath workload.Path, notes *[]Note) Value {
+	v := Value{V: DefaultGracePeriod, Path: specPath.Join("terminationGracePeriodSeconds")}
 	if spec.TerminationGracePeriodSeconds != nil {
 		v.Set = true
 		v.V = float64(*spec.TerminationGracePeriodSeconds)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -217,7 +218,7 @@ func TestWorkedExamples(t *testing.T) {
 			wantInterval(t, "gives up", j.GivesUp.Interval, At(300))
 		}},
 		{"E-9 Deployment startup P=10 FT=60 vs progress deadline 600", func(t *testing.T) {
-			w := &Workload{Kind: "Deployment", SpecPath: "spec.template.spec", Deployment: &appsv1.DeploymentSpec{},
+			w := &workload.Workload{Kind: "Deployment", SpecPath: "spec.template.spec", Deployment: &appsv1.DeploymentSpec{},
 				Spec: &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", StartupProbe: probe(0, 10, 1, 0, 60)}}}}
 			tl := Compute(w, Latest, nominal())
 			wantInterval(t, "B_max", tl.Container("app").Startup.MaxBudget.Interval, At(600))
@@ -240,7 +241,7 @@ func TestWorkedExamples(t *testing.T) {
 			}
 		}},
 		{"E-10 StatefulSet 3 replicas OrderedReady", func(t *testing.T) {
-			w := &Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
+			w := &workload.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
 				StatefulSet: &appsv1.StatefulSetSpec{Replicas: i32(3), MinReadySeconds: 5},
 				Spec:        &corev1.PodSpec{Containers: []corev1.Container{{Name: "db", ReadinessProbe: probe(10, 10, 1, 1, 3)}}}}
 			p := DefaultParams()
@@ -299,8 +300,8 @@ func hasNote(tl *Timeline, sub string) bool {
 	return false
 }
 
-func jobWorkload(policy corev1.RestartPolicy, limit *int32, ads *int64) *Workload {
-	return &Workload{Kind: "Job", SpecPath: "spec.template.spec", JobPath: "spec",
+func jobWorkload(policy corev1.RestartPolicy, limit *int32, ads *int64) *workload.Workload {
+	return &workload.Workload{Kind: "Job", SpecPath: "spec.template.spec", JobPath: "spec",
 		Job:  &batchv1.JobSpec{BackoffLimit: limit, ActiveDeadlineSeconds: ads},
 		Spec: &corev1.PodSpec{RestartPolicy: policy, Containers: []corev1.Container{{Name: "task"}}}}
 }

@@ -3,6 +3,7 @@ package timeline
 import (
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -52,7 +53,7 @@ func FuzzCompute(f *testing.F) {
 				spec.RestartPolicy = corev1.RestartPolicyOnFailure
 			}
 		}
-		w := &Workload{Kind: "Pod", SpecPath: "spec", Spec: spec, Annotations: map[string]string{AnnotationExpectedStartup: ann, AnnotationExpectedShutdown: ann}}
+		w := &workload.Workload{Kind: "Pod", SpecPath: "spec", Spec: spec, Annotations: map[string]string{AnnotationExpectedStartup: ann, AnnotationExpectedShutdown: ann}}
 		switch kind % 4 {
 		case 1:
 			w.Deployment = &appsv1.DeploymentSpec{Replicas: &replicas, ProgressDeadlineSeconds: &limit, MinReadySeconds: d}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -20,8 +21,8 @@ func probe(d, p, t, st, ft int32) *corev1.Probe {
 	}
 }
 
-func podWorkload(spec *corev1.PodSpec) *Workload {
-	return &Workload{Kind: "Pod", SpecPath: "spec", Spec: spec}
+func podWorkload(spec *corev1.PodSpec) *workload.Workload {
+	return &workload.Workload{Kind: "Pod", SpecPath: "spec", Spec: spec}
 }
 
 // nominal are parameters with ε = λ = 0, the assumption of the worked

@@ -3,12 +3,13 @@ package timeline
 import (
 	"math"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
 // preStopHook models a preStop handler under grace G (T-2, T-5): it runs
 // only if G > 0, is cut at G, and a sleep action needs ≥ 1.30.
-func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Hook {
+func preStopHook(h *corev1.LifecycleHandler, p workload.Path, G float64, v Version) *Hook {
 	if h == nil {
 		return nil
 	}
@@ -28,7 +29,7 @@ func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Ho
 		} else {
 			hk.Duration = bounded(0)
 		}
-		hk.Path = Join(p, "exec.command")
+		hk.Path = p.Join("exec.command")
 	case h.TCPSocket != nil:
 		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime"
 		hk.Duration = span(At(0), p)
@@ -45,7 +46,7 @@ func preStopHook(h *corev1.LifecycleHandler, p string, G float64, v Version) *Ho
 
 // postStartHook models a postStart handler (T-6): nothing bounds it except
 // a sleep action (validated ≤ TGPS); unknown durations are symbolic.
-func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *Hook {
+func postStartHook(h *corev1.LifecycleHandler, p workload.Path, container string, v Version) *Hook {
 	if h == nil {
 		return nil
 	}
@@ -57,18 +58,18 @@ func postStartHook(h *corev1.LifecycleHandler, p, container string, v Version) *
 			return hk
 		}
 	case h.Exec != nil:
-		hk.Path = Join(p, "exec.command")
+		hk.Path = p.Join("exec.command")
 		s, _, ok := StatedSleep(h.Exec.Command)
 		if ok && math.IsInf(s, 1) {
 			hk.Duration = span(From(0), hk.Path)
 			break
 		}
-		hk.Duration = Span{Interval: At(s), Plus: []string{unknown}, Paths: []string{hk.Path}}
+		hk.Duration = Span{Interval: At(s), Plus: []string{unknown}, Paths: []workload.Path{hk.Path}}
 	case h.TCPSocket != nil:
 		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime: the container is killed and restarted"
 		hk.Duration = span(At(0), p)
 	default:
-		hk.Duration = Span{Interval: At(0), Plus: []string{unknown}, Paths: []string{p}}
+		hk.Duration = Span{Interval: At(0), Plus: []string{unknown}, Paths: []workload.Path{p}}
 	}
 	return hk
 }
@@ -90,8 +91,8 @@ func lifecycleKind(h corev1.LifecycleHandler) string {
 // sleepHook fills in a sleep action: its exact seconds, at most limit (a
 // preStop is cut at the grace period). It reports false when the action does
 // not run on this version, with the reason in hk.Skipped.
-func sleepHook(hk *Hook, sl *corev1.SleepAction, p string, v Version, limit float64) bool {
-	hk.Path = Join(p, "sleep.seconds")
+func sleepHook(hk *Hook, sl *corev1.SleepAction, p workload.Path, v Version, limit float64) bool {
+	hk.Path = p.Join("sleep.seconds")
 	if !v.SleepAction() {
 		hk.Skipped = sleepUnsupported(v)
 		hk.Duration = span(At(0), hk.Path)

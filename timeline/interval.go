@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/podlint/podlint/workload"
 )
 
 // Interval is a set of possible instants or durations [Lo, Hi) in seconds.
@@ -172,7 +173,7 @@ func round(x float64) float64 {
 type Span struct {
 	Interval
 	Plus  []string
-	Paths []string
+	Paths []workload.Path
 }
 
 // Add sums two spans and merges what they depend on.
@@ -187,7 +188,7 @@ func (s Span) Shift(d float64) Span {
 }
 
 // With returns a copy depending additionally on paths.
-func (s Span) With(paths ...string) Span {
+func (s Span) With(paths ...workload.Path) Span {
 	s.Paths = merge(s.Paths, paths)
 	return s
 }
@@ -202,9 +203,9 @@ func LaterSpan(a, b Span) Span {
 // dependencies.
 func (s Span) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Interval Interval `json:"interval"`
-		Plus     []string `json:"plus,omitempty"`
-		Paths    []string `json:"paths,omitempty"`
+		Interval Interval        `json:"interval"`
+		Plus     []string        `json:"plus,omitempty"`
+		Paths    []workload.Path `json:"paths,omitempty"`
 	}{s.Interval, s.Plus, s.Paths})
 }
 
@@ -216,7 +217,9 @@ func (s Span) String() string {
 	return s.Interval.String() + " + " + strings.Join(s.Plus, " + ")
 }
 
-func span(i Interval, paths ...string) Span { return Span{Interval: i, Paths: merge(nil, paths)} }
+func span(i Interval, paths ...workload.Path) Span {
+	return Span{Interval: i, Paths: merge(nil, paths)}
+}
 
 // maxTerms bounds Span.Plus and Span.Paths. The start of the last of
 // thousands of containers depends on all of them; copying those lists at
@@ -230,13 +233,13 @@ const Elided = "…"
 
 // merge returns the sorted union of two string lists without empty entries,
 // cut to maxTerms entries.
-func merge(a, b []string) []string {
+func merge[S ~string](a, b []S) []S {
 	if len(a) == 0 && len(b) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(a)+len(b))
+	out := make([]S, 0, len(a)+len(b))
 	cut := false
-	for _, l := range [][]string{a, b} {
+	for _, l := range [][]S{a, b} {
 		for _, s := range l {
 			switch s {
 			case "":
@@ -247,7 +250,7 @@ func merge(a, b []string) []string {
 			}
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	out = slices.Compact(out)
 	if cut || len(out) > maxTerms {
 		out = append(out[:min(len(out), maxTerms-1)], Elided)
@@ -263,7 +266,7 @@ type Value struct {
 	// V is the value after API-server defaulting.
 	V float64
 	// Path is the full field path where the value is (or would be) written.
-	Path string
+	Path workload.Path
 	// Set is true when the manifest gives a non-default-triggering value.
 	// Typed decoding cannot tell an omitted field from an explicit 0, so an
 	// explicit 0 that the API server replaces by the default reads as false.
@@ -273,7 +276,7 @@ type Value struct {
 // Note is a remark the model made while computing: an ignored field on this
 // Kubernetes version, a coerced value, an assumption it had to take.
 type Note struct {
-	Path string
+	Path workload.Path
 	Text string
 }
 

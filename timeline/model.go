@@ -1,5 +1,7 @@
 package timeline
 
+import "github.com/podlint/podlint/workload"
+
 import corev1 "k8s.io/api/core/v1"
 
 // ContainerType distinguishes the three kinds of containers whose lifecycles
@@ -75,8 +77,8 @@ func (t *Timeline) ContainersOf(typ ContainerType) []*Container {
 type Container struct {
 	Name  string
 	Type  ContainerType
-	Index int    // index in spec.containers or spec.initContainers
-	Path  string // full field path of the container
+	Index int           // index in spec.containers or spec.initContainers
+	Path  workload.Path // full field path of the container
 
 	// Start is S, the container's start instant, relative to pod creation
 	// (F-9 start chain). Probe and Ready times below are relative to S.
@@ -128,7 +130,7 @@ type Container struct {
 
 // Probe holds the defaulted settings of one probe (P-1) and its first run.
 type Probe struct {
-	Path    string
+	Path    workload.Path
 	Handler string // exec | httpGet | tcpSocket | grpc | "" when none is set
 	// After defaulting: D, P, T, ST, FT.
 	InitialDelay, Period, Timeout, SuccessThreshold, FailureThreshold Value
@@ -235,7 +237,7 @@ type ReadinessProbe struct {
 
 // Hook is a preStop or postStart handler.
 type Hook struct {
-	Path string
+	Path workload.Path
 	Kind string // sleep | exec | httpGet | tcpSocket
 	// Duration: sleep → exact; exec with "sleep N" → Lo = N (a lower
 	// bound); otherwise unknown. For preStop the Hi is the grace period
@@ -275,7 +277,7 @@ type Termination struct {
 // Pod is the pod-level part of the timeline. Pod-relative times start at
 // pod creation.
 type Pod struct {
-	Path          string
+	Path          workload.Path
 	RestartPolicy corev1.RestartPolicy
 	// GracePeriod is the effective pod TGPS (nil → 30, negative → 1).
 	GracePeriod Value
@@ -318,7 +320,7 @@ type Restart struct {
 
 // Deployment: F-13.
 type Deployment struct {
-	Path                     string
+	Path                     workload.Path
 	Replicas                 Value
 	Strategy                 string
 	MaxSurge, MaxUnavailable Value // resolved to pods (ceil / floor fenceposts)
@@ -339,7 +341,7 @@ type Deployment struct {
 
 // StatefulSet: F-14.
 type StatefulSet struct {
-	Path                string
+	Path                workload.Path
 	Replicas            Value
 	PodManagementPolicy string
 	UpdateStrategy      string
@@ -355,7 +357,7 @@ type StatefulSet struct {
 
 // Job: F-12.
 type Job struct {
-	Path          string
+	Path          workload.Path
 	RestartPolicy corev1.RestartPolicy
 	// BackoffLimit (default 6); with backoffLimitPerIndex the per-index
 	// limit (PerIndex true).

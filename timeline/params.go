@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/podlint/podlint/workload"
 )
 
 // Annotation keys users write to state what the model cannot read from a
@@ -157,14 +159,15 @@ type Expected struct {
 	// Path is the field path of the annotation (object metadata; the
 	// loader merges template annotations into the same map) or "" for
 	// configuration.
-	Path string
+	Path workload.Path
 }
 
 // AnnotationError is a malformed podlint.dev/expected-* annotation. It is
 // returned, never panicked, so the caller can report it at Path.
 type AnnotationError struct {
-	Key, Value, Path string
-	Err              error
+	Key, Value string
+	Path       workload.Path
+	Err        error
 }
 
 func (e *AnnotationError) Error() string {
@@ -175,16 +178,16 @@ func (e *AnnotationError) Unwrap() error { return e.Err }
 
 // ExpectedStartup returns what the workload's annotation or the config says
 // about the start-up time of the named container (annotation first).
-func ExpectedStartup(w *Workload, p Params, container string) (Expected, error) {
+func ExpectedStartup(w *workload.Workload, p Params, container string) (Expected, error) {
 	return expected(w, AnnotationExpectedStartup, p.ExpectedStartup, container)
 }
 
 // ExpectedShutdown is ExpectedStartup for podlint.dev/expected-shutdown.
-func ExpectedShutdown(w *Workload, p Params, container string) (Expected, error) {
+func ExpectedShutdown(w *workload.Workload, p Params, container string) (Expected, error) {
 	return expected(w, AnnotationExpectedShutdown, p.ExpectedShutdown, container)
 }
 
-func expected(w *Workload, key string, config []Expectation, container string) (Expected, error) {
+func expected(w *workload.Workload, key string, config []Expectation, container string) (Expected, error) {
 	var annErr error
 	if w != nil {
 		if raw, ok := w.Annotations[key]; ok {
@@ -207,11 +210,11 @@ func expected(w *Workload, key string, config []Expectation, container string) (
 	return Expected{}, annErr
 }
 
-func annotationPath(w *Workload, key string) string {
+func annotationPath(w *workload.Workload, key string) workload.Path {
 	if p, ok := w.AnnotationPaths[key]; ok {
 		return p
 	}
-	return Join(w.Path, "metadata.annotations")
+	return w.Path.Join("metadata.annotations")
 }
 
 // ParseExpectations parses "90s" (every container), "app=90s,proxy=5s",

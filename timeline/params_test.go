@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -36,10 +37,10 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestExpectations(t *testing.T) {
-	w := &Workload{Path: "items[2]", Annotations: map[string]string{
+	w := &workload.Workload{Path: "items[2]", Annotations: map[string]string{
 		AnnotationExpectedStartup:  "30s, app=1m30s, side-*=5",
 		AnnotationExpectedShutdown: "12",
-	}, AnnotationPaths: map[string]string{
+	}, AnnotationPaths: map[string]workload.Path{
 		AnnotationExpectedStartup: `items[2].spec.template.metadata.annotations["podlint.dev/expected-startup"]`,
 	}}
 	cfg := DefaultParams()
@@ -64,7 +65,7 @@ func TestExpectations(t *testing.T) {
 	}
 
 	// Config only: first matching glob.
-	e, err := ExpectedStartup(&Workload{}, cfg, "db-0")
+	e, err := ExpectedStartup(&workload.Workload{}, cfg, "db-0")
 	if err != nil || e.Seconds != 200 || e.Source != FromConfig || e.Key != "db*" {
 		t.Errorf("config: %+v %v", e, err)
 	}
@@ -74,7 +75,7 @@ func TestExpectations(t *testing.T) {
 
 	// Malformed annotation: error to report, config still used, no panic.
 	for _, bad := range []string{"", "soon", "app=", "=5s", "-5s", "app=5s,app=6s", "NaN", "[=5", "1h,,2h", "Inf"} {
-		w := &Workload{Annotations: map[string]string{AnnotationExpectedStartup: bad}}
+		w := &workload.Workload{Annotations: map[string]string{AnnotationExpectedStartup: bad}}
 		e, err := ExpectedStartup(w, cfg, "app")
 		var ae *AnnotationError
 		if !errors.As(err, &ae) || ae.Key != AnnotationExpectedStartup || ae.Value != bad {
@@ -84,7 +85,7 @@ func TestExpectations(t *testing.T) {
 		if e.Source != FromConfig || e.Seconds != 1 {
 			t.Errorf("%q: fallback %+v", bad, e)
 		}
-		tl := Compute(&Workload{Kind: "Pod", Spec: &corev1.PodSpec{Containers: []corev1.Container{{Name: "app"}, {Name: "b"}}}, Annotations: w.Annotations}, Latest, cfg)
+		tl := Compute(&workload.Workload{Kind: "Pod", Spec: &corev1.PodSpec{Containers: []corev1.Container{{Name: "app"}, {Name: "b"}}}, Annotations: w.Annotations}, Latest, cfg)
 		if len(tl.Errors) != 1 {
 			t.Errorf("%q: timeline errors %v, want exactly one", bad, tl.Errors)
 		}
@@ -100,7 +101,7 @@ func TestExpectations(t *testing.T) {
 // model uses, and so the container's Ready.
 func TestExpectationsDriveTheModel(t *testing.T) {
 	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", ReadinessProbe: probe(0, 10, 1, 1, 3)}}}
-	w := &Workload{Kind: "Pod", SpecPath: "spec", Spec: spec, Annotations: map[string]string{AnnotationExpectedStartup: "app=40s"}}
+	w := &workload.Workload{Kind: "Pod", SpecPath: "spec", Spec: spec, Annotations: map[string]string{AnnotationExpectedStartup: "app=40s"}}
 	c := Compute(w, Latest, DefaultParams()).Container("app")
 	if !c.AppStart.Known || c.AppStart.Seconds != 40 || c.ExpectedStartup.Source != FromAnnotation {
 		t.Fatalf("app start %+v from %+v", c.AppStart, c.ExpectedStartup)
@@ -135,7 +136,7 @@ func TestIntervalJSON(t *testing.T) {
 			t.Errorf("round trip %s → %v %v", b, back, err)
 		}
 	}
-	b, _ := json.Marshal(Span{Interval: At(1), Plus: []string{"pull"}, Paths: []string{"spec"}})
+	b, _ := json.Marshal(Span{Interval: At(1), Plus: []string{"pull"}, Paths: []workload.Path{"spec"}})
 	if string(b) != `{"interval":[1,1],"plus":["pull"],"paths":["spec"]}` {
 		t.Errorf("span JSON %s", b)
 	}

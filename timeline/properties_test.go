@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -184,7 +185,7 @@ func TestNilAndEmpty(t *testing.T) {
 	if tl := Compute(nil, Version{}, Params{}); tl == nil || tl.Pod != nil || tl.Version != Latest {
 		t.Fatalf("nil workload: %+v", tl)
 	}
-	tl := Compute(&Workload{Kind: "Job", Job: &batchJob}, Latest, Params{})
+	tl := Compute(&workload.Workload{Kind: "Job", Job: &batchJob}, Latest, Params{})
 	if tl.Pod != nil || tl.Job == nil || tl.Job.RestartPolicy != corev1.RestartPolicyNever {
 		t.Fatalf("job without spec: %+v", tl.Job)
 	}

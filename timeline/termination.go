@@ -1,6 +1,10 @@
 package timeline
 
-import "math"
+import (
+	"math"
+
+	"github.com/podlint/podlint/workload"
+)
 
 // killAfter is the latest SIGKILL for a container whose stop signal goes out
 // `stop` seconds into a kill with grace G: the kubelet subtracts the whole
@@ -41,7 +45,7 @@ func terminate(reason string, G Value, pre *Hook, offset float64, shutdown Durat
 	if pre != nil && pre.Skipped == "" {
 		p = pre.Duration.Interval
 	}
-	paths := []string{G.Path}
+	paths := []workload.Path{G.Path}
 	if pre != nil {
 		paths = append(paths, pre.Path)
 	}

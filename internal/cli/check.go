@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/podlint/podlint/analyzer"
@@ -38,7 +39,7 @@ line a finding points at.`,
 			if err != nil {
 				return err
 			}
-			if !validFormat(s.format) {
+			if !slices.Contains(report.Formats, s.format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", s.format, strings.Join(report.Formats, ", "))}
 			}
 			srcs, hints, errs := s.sources(c, env)
@@ -70,15 +71,6 @@ line a finding points at.`,
 			return nil
 		},
 	}
-}
-
-func validFormat(f string) bool {
-	for _, x := range report.Formats {
-		if f == x {
-			return true
-		}
-	}
-	return false
 }
 
 func failing(res *finding.Result, level finding.Severity) bool {

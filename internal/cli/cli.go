@@ -41,7 +41,8 @@ func version() string {
 	return "devel"
 }
 
-// usageError marks errors that exit with ExitError after printing usage help.
+// exitError is an error that ends the run with its exit code (ExitError for
+// usage, configuration and I/O problems) after printing its message.
 type exitError struct {
 	code int
 	msg  string
@@ -89,11 +90,17 @@ func (env *runEnv) warnf(format string, args ...any) {
 	fmt.Fprintf(env.stderr, "podlint: %s\n", textsafe.Escape(fmt.Sprintf(format, args...)))
 }
 
+// App returns the command and flag definitions with no input or output
+// attached, for the documentation generator (internal/gendocs).
+func App() *ucli.App {
+	return newApp(&runEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
+}
+
 func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown]\npodlint version\npodlint completion bash|zsh|fish",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown] [RULE]\npodlint version\npodlint completion bash|zsh|fish",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -280,6 +287,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	}
 
 	// Rule selection: defaults, then the config, then flags.
+	s.an.Rules = rules.All
 	s.an.Severity = map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		if !r.DefaultOff {
@@ -460,7 +468,7 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 			continue
 		}
 		if tooBig {
-			errs = append(errs, fmt.Errorf("standard input is larger than --max-file-size (%d bytes)", s.an.Limits.MaxFileSize))
+			errs = append(errs, errors.New(analyzer.TooBig("standard input", s.an.Limits.MaxFileSize)))
 			continue
 		}
 		srcs = append(srcs, manifest.Source{Path: c.String("stdin-filename"), Data: data, Explicit: true})

@@ -126,6 +126,9 @@ func TestRun(t *testing.T) {
 			args: []string{"check", "chart"}, wantCode: 1, wantErr: []string{`hint: \"chart\" is a Helm chart`}, wantOut: []string{`helm-template`}},
 		{name: "rules command", args: []string{"rules"}, wantCode: 0, wantOut: []string{`PL010  duplicate-container-name`}},
 		{name: "rules markdown", args: []string{"rules", "--format", "markdown"}, wantCode: 0, wantOut: []string{`\| \[PL010\]\(rules/PL010.md\)`}},
+		{name: "rule page by ID", args: []string{"rules", "PL203"}, wantCode: 0, wantOut: []string{`^# PL203 zero-grace-period\n`, "terminationGracePeriodSeconds: 0", `Examples: https://\S+/docs/rules/PL203.md`}},
+		{name: "rule page by name", args: []string{"rules", "zero-grace-period"}, wantCode: 0, wantOut: []string{`^# PL203 zero-grace-period\n`}},
+		{name: "unknown rule page", args: []string{"rules", "PL999"}, wantCode: 2, wantErr: []string{`unknown rule "PL999"`}},
 		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
 		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
 	}

@@ -148,7 +148,7 @@ func TestHostileEndlessStreams(t *testing.T) {
 	t.Run("stdin", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := Run([]string{"podlint", "check", "--no-config", "--max-file-size", limit, "-"}, endless{}, &stdout, &stderr)
-		if code != ExitError || !strings.Contains(stderr.String(), "standard input is larger than --max-file-size (1048576 bytes)") {
+		if code != ExitError || !strings.Contains(stderr.String(), "standard input is larger than 1048576 bytes (--max-file-size)") {
 			t.Errorf("exit %d, stderr %q; want 2 and an error naming --max-file-size", code, stderr.String())
 		}
 	})

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report/chart"
@@ -42,7 +45,7 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 				return err
 			}
 			format := c.String("format")
-			if !contains(timelineFormats, format) {
+			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
 			srcs, hints, errs := s.sources(c, env)
@@ -65,15 +68,6 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // timelineItems loads the sources and computes every workload's timeline.
 // Input problems are check's business; here they only mean a workload is
 // missing, which stderr says.
@@ -89,7 +83,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 				continue
 			}
 			if tooBig {
-				errs = append(errs, fmt.Errorf("%s: larger than --max-file-size (%d bytes), skipped", src.Path, s.an.Limits.MaxFileSize))
+				errs = append(errs, errors.New(analyzer.TooBig(src.Path, s.an.Limits.MaxFileSize)+"; skipped"))
 				continue
 			}
 			data = d

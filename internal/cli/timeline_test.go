@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/xml"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestTimelineGolden pins `podlint timeline` on the shipped examples in every
 // format. Regenerate with go test ./internal/cli -run TestTimelineGolden -update.

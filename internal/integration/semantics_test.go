@@ -184,8 +184,8 @@ func TestSemanticsCitations(t *testing.T) {
 
 	cited := 0
 	for _, r := range rules.All {
-		report("rules.All "+r.ID+" Doc", citationProblems(r.Doc, "rules.All/"+r.ID, anchors, true))
-		cited += len(semanticsRef.FindAllString(r.Doc, -1))
+		report("rules.All "+r.ID+" Doc", citationProblems(r.Doc(), "rules.All/"+r.ID, anchors, true))
+		cited += len(semanticsRef.FindAllString(r.Doc(), -1))
 	}
 	if cited == 0 {
 		t.Error("no rule doc cites docs/semantics.md; the scan of rule docs is not looking at them")

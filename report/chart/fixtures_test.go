@@ -1,13 +1,13 @@
 package chart
 
 import (
+	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
-
-	"github.com/podlint/podlint/timeline"
 )
 
 func i32(v int32) *int32 { return &v }
@@ -25,7 +25,7 @@ func fixtures() []Item {
 	p := timeline.DefaultParams()
 	always := corev1.ContainerRestartPolicyAlways
 
-	deploy := &timeline.Workload{Kind: "Deployment", SpecPath: "spec.template.spec",
+	deploy := &workload.Workload{Kind: "Deployment", SpecPath: "spec.template.spec",
 		Annotations: map[string]string{timeline.AnnotationExpectedStartup: "web=45s"},
 		Deployment:  &appsv1.DeploymentSpec{Replicas: i32(4), MinReadySeconds: 10},
 		Spec: &corev1.PodSpec{
@@ -41,7 +41,7 @@ func fixtures() []Item {
 			}},
 		}}
 
-	sts := &timeline.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
+	sts := &workload.Workload{Kind: "StatefulSet", SpecPath: "spec.template.spec",
 		StatefulSet: &appsv1.StatefulSetSpec{Replicas: i32(3), MinReadySeconds: 5},
 		Spec: &corev1.PodSpec{
 			InitContainers: []corev1.Container{
@@ -55,7 +55,7 @@ func fixtures() []Item {
 	stsParams := p
 	stsParams.ImagePull, stsParams.InitRun = timeline.Seconds(3), timeline.Seconds(2)
 
-	job := &timeline.Workload{Kind: "Job", SpecPath: "spec.template.spec", JobPath: "spec",
+	job := &workload.Workload{Kind: "Job", SpecPath: "spec.template.spec", JobPath: "spec",
 		Job: &batchv1.JobSpec{BackoffLimit: i32(4), ActiveDeadlineSeconds: i64(600)},
 		Spec: &corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{Name: "report", Image: "busybox"}}}}

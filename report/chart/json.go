@@ -185,7 +185,7 @@ func objectJSON(it Item) jsonObject {
 	}
 	o.KubernetesVersion = tl.Version.String()
 	for _, c := range tl.Containers {
-		jc := jsonContainer{Name: c.Name, Type: string(c.Type), Path: c.Path, Start: c.Start.Interval, StartUnknowns: c.Start.Plus}
+		jc := jsonContainer{Name: c.Name, Type: string(c.Type), Path: string(c.Path), Start: c.Start.Interval, StartUnknowns: c.Start.Plus}
 		if c.ExpectedStartup.OK {
 			jc.ExpectedStartup = ptr(c.ExpectedStartup.Seconds)
 		}
@@ -235,7 +235,7 @@ func objectJSON(it Item) jsonObject {
 	}
 	o.Controller = controllerJSON(it.Kind, tl)
 	for _, n := range tl.Notes {
-		o.Notes = append(o.Notes, jsonNote{Path: n.Path, Text: n.Text})
+		o.Notes = append(o.Notes, jsonNote{Path: string(n.Path), Text: n.Text})
 	}
 	for _, e := range tl.Errors {
 		o.Errors = append(o.Errors, e.Error())

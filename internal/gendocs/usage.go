@@ -1,22 +1,21 @@
-package cli
+package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
+	"github.com/podlint/podlint/internal/cli"
 	ucli "github.com/urfave/cli/v2"
 )
 
-// UsageMarkdown renders docs/usage.md from the command and flag definitions
-// themselves, so the page cannot drift from the binary: a test compares the
-// file with this function's output. Hidden commands and flags are left out,
-// as in --help.
-func UsageMarkdown() string {
-	app := newApp(&runEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
+// usageMarkdown renders docs/usage.md from the command and flag definitions
+// themselves, so the page cannot drift from the binary. Hidden commands and
+// flags are left out, as in --help.
+func usageMarkdown() string {
+	app := cli.App()
 	var b strings.Builder
 	b.WriteString("# podlint command line\n\n")
-	b.WriteString("<!-- Generated from the command definitions in internal/cli by `go test ./internal/integration -run TestUsageDoc -update`; a test fails when this file is stale. -->\n\n")
+	b.WriteString("<!-- Generated from the command definitions in internal/cli by `go generate ./...`; a test fails when this file is stale. -->\n\n")
 	fmt.Fprintf(&b, "%s: %s.\n\n```\n%s\n```\n\n", app.Name, app.Usage, app.UsageText)
 	b.WriteString(mdText(app.Description) + "\n\n")
 	b.WriteString("Global flags: `--help`, `-h` prints help (also after a command: `podlint check --help`); `--version`, `-v` prints the version.\n\n")

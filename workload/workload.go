@@ -1,4 +1,10 @@
-package timeline
+// Package workload is the loader's view of one workload object: its Pod
+// spec, the controller settings around it and the field paths of each, which
+// the timeline model and the rules read. It also holds Path, the one field
+// path type of podlint. It imports nothing of podlint, so manifest (which
+// fills a Workload) and timeline (which models one) both depend on it and
+// not on each other.
+package workload
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,7 +22,7 @@ type Workload struct {
 	// "spec", "spec.template.spec" or "spec.jobTemplate.spec.template.spec",
 	// prefixed with "items[i]." inside a List. Spans the model records use
 	// full paths built from it.
-	SpecPath string
+	SpecPath Path
 	Spec     *corev1.PodSpec
 	// Annotations are the object's annotations overlaid with the pod
 	// template's (the template wins); podlint.dev/expected-startup and
@@ -25,10 +31,10 @@ type Workload struct {
 	// AnnotationPaths gives, for each key of Annotations, the field path of
 	// the annotation itself (under the template's metadata or the
 	// object's), so that findings about an annotation point at it.
-	AnnotationPaths map[string]string
+	AnnotationPaths map[string]Path
 
 	// Path is the field path of the object itself ("" or "items[i]").
-	Path string
+	Path Path
 
 	Deployment            *appsv1.DeploymentSpec
 	StatefulSet           *appsv1.StatefulSetSpec
@@ -38,18 +44,5 @@ type Workload struct {
 	// Job is set for a Job and for a CronJob's job template; JobPath is its
 	// field path ("spec" or "spec.jobTemplate.spec", List-prefixed).
 	Job     *batchv1.JobSpec
-	JobPath string
-}
-
-// Join appends a relative field path to a base path.
-func Join(base, rel string) string {
-	switch {
-	case base == "":
-		return rel
-	case rel == "":
-		return base
-	case rel[0] == '[':
-		return base + rel
-	}
-	return base + "." + rel
+	JobPath Path
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// insideCopy is set in the environment of the commands the test runs, so
+// that the copy's own gendocs tests do not start another copy.
+const insideCopy = "PODLINT_ADD_RULE_TEST"
+
+var (
+	docFile  = regexp.MustCompile("(?s)<!-- file: (\\S+) -->\n```[a-z]*\n(.*?)```\n")
+	docEdit  = regexp.MustCompile("(?s)<!-- edit: (\\S+) -->\n```diff\n(.*?)```\n")
+	docSteps = regexp.MustCompile("(?s)<!-- commands -->\n```sh\n(.*?)```\n")
+	ruleID   = regexp.MustCompile(`ID: "(PL\d+)", Name: "([a-z-]+)"`)
+)
+
+// TestAddRuleAsDocumented follows "Adding a rule" of CONTRIBUTING.md on a
+// copy of the repository: it writes the files the example shows, applies
+// its edit of rules/all.go, runs its commands, and checks that the rule's
+// page and catalog row were generated and that `podlint rules ID` prints
+// the doc. So the four files of the example are all a rule needs, and the
+// guide cannot drift from the code.
+func TestAddRuleAsDocumented(t *testing.T) {
+	if os.Getenv(insideCopy) != "" {
+		t.Skip("running inside the copy made by TestAddRuleAsDocumented")
+	}
+	if testing.Short() {
+		t.Skip("-short: skipping the add-a-rule walk-through, which builds podlint in a copy of the repository")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command on PATH: %v", err)
+	}
+	inRoot(t)
+	guide, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := docFile.FindAllSubmatch(guide, -1)
+	edits := docEdit.FindAllSubmatch(guide, -1)
+	steps := docSteps.FindSubmatch(guide)
+	if len(files) < 3 || len(edits) != 1 || steps == nil {
+		t.Fatalf("CONTRIBUTING.md: found %d files, %d edits and commands %v; want the rule file, its doc, its testdata, the edit of rules/all.go and the commands", len(files), len(edits), steps != nil)
+	}
+	id := ruleID.FindSubmatch(files[0][2])
+	if id == nil {
+		t.Fatalf("the first file of the example, %s, declares no rule ID and name", files[0][1])
+	}
+	if _, err := os.Stat(filepath.Join("rules", "doc", string(id[1])+".md")); err == nil {
+		t.Fatalf("the example's ID %s is now a real rule: give the example in CONTRIBUTING.md a free ID", id[1])
+	}
+
+	dir := t.TempDir()
+	copyRepo(t, dir)
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(string(f[1])))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f[2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, e := range edits {
+		applyDiff(t, filepath.Join(dir, filepath.FromSlash(string(e[1]))), string(e[2]))
+	}
+
+	env := append(os.Environ(), insideCopy+"=1", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOWORK=off")
+	var last string
+	for _, line := range strings.Split(strings.TrimSpace(string(steps[1])), "\n") {
+		args := strings.Fields(line)
+		if len(args) == 0 || args[0] != "go" {
+			t.Fatalf("CONTRIBUTING.md: command %q is not a go command", line)
+		}
+		cmd := exec.Command(goTool, args[1:]...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		last = string(out)
+	}
+
+	page, err := os.ReadFile(filepath.Join(dir, "docs", "rules", string(id[1])+".md"))
+	if err != nil {
+		t.Fatalf("go generate wrote no page for %s: %v", id[1], err)
+	}
+	doc := strings.TrimSpace(string(files[1][2]))
+	for _, want := range []string{"# " + string(id[1]) + " " + string(id[2]) + "\n", doc, "## Failing example", "## Passing example"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("docs/rules/%s.md lacks %q:\n%s", id[1], want, page)
+		}
+	}
+	catalog, _ := os.ReadFile(filepath.Join(dir, "docs", "rules.md"))
+	if !strings.Contains(string(catalog), "| ["+string(id[1])+"](rules/"+string(id[1])+".md) | `"+string(id[2])+"` |") {
+		t.Errorf("docs/rules.md has no row for %s", id[1])
+	}
+	if !strings.HasPrefix(last, "# "+string(id[1])+" ") || !strings.Contains(last, doc) {
+		t.Errorf("the last command should print the rule's page with its doc; it printed:\n%s", last)
+	}
+}
+
+// copyRepo copies the repository, without hidden directories such as
+// .git, to dir.
+func copyRepo(t *testing.T, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dir, path)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// applyDiff applies a one-hunk unified diff without line numbers: the
+// context (" ") and removed ("-") lines must appear in the file in a row.
+func applyDiff(t *testing.T, path, diff string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after []string
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		if l == "" {
+			t.Fatalf("%s: empty line in the diff", path)
+		}
+		switch l[0] {
+		case ' ':
+			before, after = append(before, l[1:]), append(after, l[1:])
+		case '-':
+			before = append(before, l[1:])
+		case '+':
+			after = append(after, l[1:])
+		default:
+			t.Fatalf("%s: diff line %q", path, l)
+		}
+	}
+	old := strings.Join(before, "\n") + "\n"
+	if strings.Count(string(data), old) != 1 {
+		t.Fatalf("%s: the context of the diff in CONTRIBUTING.md does not appear exactly once:\n%s", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, strings.Join(after, "\n")+"\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
