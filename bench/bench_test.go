@@ -9,9 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -116,15 +114,6 @@ func corpusAt(b *testing.B, scale int) *fixture {
 	}
 	fixtures[scale] = f
 	return f
-}
-
-// cpuTime is the CPU time the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func config() *analyzer.Config {

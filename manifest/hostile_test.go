@@ -123,7 +123,7 @@ func hostileCases() []hostileCase {
 				}
 			}},
 		{name: "UTF-16 BE", file: "utf16be.yaml", short: true, want: unknownAt97, workloads: 1, maxAlloc: mb},
-		{name: "NUL bytes", file: "nul.yaml", short: true, want: []want{{RuleInvalidYAML, 4, `NUL bytes`}}, maxAlloc: mb},
+		{name: "NUL bytes", file: "nul-bytes.yaml", short: true, want: []want{{RuleInvalidYAML, 4, `NUL bytes`}}, maxAlloc: mb},
 		{name: "not UTF-8", short: true, gen: func() []byte { return []byte(pod + "      command: [caf\xe9]\n") },
 			want: []want{{RuleInvalidYAML, 9, `not UTF-8 text \(byte 0xE9\)`}}, maxAlloc: mb},
 		{name: "tab indentation", file: "tabs.yaml", short: true, want: []want{{RuleInvalidYAML, 5, `YAML syntax error`}}, kubectl: true, maxAlloc: mb},

@@ -19,6 +19,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,6 +40,11 @@ type Options struct {
 	SrcRoot string
 	// ToolVersion is reported as the SARIF driver version.
 	ToolVersion string
+	// Category names the analysis in SARIF (runs[0].automationDetails.id),
+	// so that code scanning keeps the results of runs with different
+	// categories (a matrix over environments) apart instead of letting
+	// each upload replace the last. Empty means no automationDetails.
+	Category string
 	// Rules is the whole enabled catalog; SARIF lists every rule so code
 	// scanning can show rule help even for rules without results.
 	Rules []finding.RuleInfo
@@ -127,31 +133,108 @@ func relPath(root, file string) string {
 	if isStdin(file) {
 		return stdinName
 	}
+	var wd string
+	if root == "" || !filepath.IsAbs(root) || !filepath.IsAbs(file) {
+		wd, _ = os.Getwd() // "" when unreadable: see relPathIn
+	}
+	return relPathIn(root, file, wd, filepath.Separator)
+}
+
+// relPathIn is relPath's arithmetic for paths written with the separator
+// sep ('/' on Unix, a backslash on Windows, where a path may also start with a
+// drive letter "C:" or a UNC share \\server\share), so that Windows paths
+// can be tested on any system. wd is the absolute working directory, or
+// "" when it is unknown. The result always uses forward slashes, as URIs
+// and CI reports need; Windows compares names case-insensitively, as its
+// file systems do.
+func relPathIn(root, file, wd string, sep byte) string {
 	if root == "" {
-		if wd, err := os.Getwd(); err == nil {
-			root = wd
+		root = wd
+	}
+	if root == "" {
+		if _, rest := splitVolume(file, sep); !isRooted(rest) {
+			return path.Clean(rest)
+		} else {
+			return path.Base(rest)
 		}
 	}
-	abs := file
-	if !filepath.IsAbs(abs) {
-		if root == "" {
-			return filepath.ToSlash(filepath.Clean(file))
-		}
-		a, err := filepath.Abs(file)
-		if err != nil {
-			return filepath.ToSlash(filepath.Clean(file))
-		}
-		abs = a
+	rootVol, rootRest := absPath(root, wd, sep)
+	fileVol, fileRest := absPath(file, wd, sep)
+	same := func(a, b string) bool { return a == b || sep == '\\' && strings.EqualFold(a, b) }
+	if rootVol == "" && !isRooted(rootRest) || fileVol == "" && !isRooted(fileRest) || !same(rootVol, fileVol) {
+		// No common base: a relative path with an unknown working
+		// directory, or two Windows volumes.
+		return path.Base(fileRest)
 	}
-	if root != "" {
-		if r, err := filepath.Abs(root); err == nil {
-			root = r
-		}
-		if rel, err := filepath.Rel(root, abs); err == nil {
-			return filepath.ToSlash(rel)
+	rootElems, fileElems := pathElems(rootRest), pathElems(fileRest)
+	common := 0
+	for common < len(rootElems) && common < len(fileElems) && same(rootElems[common], fileElems[common]) {
+		common++
+	}
+	var out []string
+	for range rootElems[common:] {
+		out = append(out, "..")
+	}
+	out = append(out, fileElems[common:]...)
+	if len(out) == 0 {
+		return "."
+	}
+	return strings.Join(out, "/")
+}
+
+// splitVolume returns p's Windows volume ("C:" upper-cased, or
+// "//server/share") and the rest with forward slashes. With sep '/' there
+// is never a volume.
+func splitVolume(p string, sep byte) (vol, rest string) {
+	if sep != '\\' {
+		return "", p
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	switch {
+	case len(p) >= 2 && p[1] == ':' && ('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z'):
+		return strings.ToUpper(p[:2]), p[2:]
+	case strings.HasPrefix(p, "//"):
+		parts := strings.SplitN(p[2:], "/", 3)
+		if len(parts) >= 2 && parts[0] != "" && parts[1] != "" {
+			rest = "/"
+			if len(parts) == 3 {
+				rest += parts[2]
+			}
+			return "//" + parts[0] + "/" + parts[1], rest
 		}
 	}
-	return filepath.Base(abs)
+	return "", p
+}
+
+// absPath resolves p against the working directory wd, returning its
+// volume and cleaned, rooted rest. A path that cannot be resolved (wd
+// unknown) comes back unrooted.
+func absPath(p, wd string, sep byte) (vol, rest string) {
+	vol, rest = splitVolume(p, sep)
+	if isRooted(rest) {
+		if vol == "" { // \dir\file on Windows: the working directory's drive
+			vol, _ = splitVolume(wd, sep)
+		}
+		return vol, path.Clean(rest)
+	}
+	wdVol, wdRest := splitVolume(wd, sep)
+	if wd == "" || vol != "" && !strings.EqualFold(vol, wdVol) {
+		// "D:file" is relative to D:'s own current directory, which a
+		// process on C: cannot know.
+		return vol, path.Clean(rest)
+	}
+	return wdVol, path.Join(wdRest, rest)
+}
+
+func isRooted(p string) bool { return strings.HasPrefix(p, "/") }
+
+// pathElems splits a cleaned rooted path into its names ("/" has none).
+func pathElems(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
 }
 
 // uriEscape percent-encodes a relative slash path for a SARIF

@@ -265,6 +265,50 @@ func TestRelPath(t *testing.T) {
 	}
 }
 
+// TestRelPathWindows runs relPath's arithmetic on Windows paths (with
+// backslashes, drive letters in either case and UNC shares) on any system:
+// the SARIF URIs, annotations and CI reports must come out with forward
+// slashes and relative to the source root.
+func TestRelPathWindows(t *testing.T) {
+	const wd = `C:\Users\dev\repo`
+	for _, c := range []struct{ root, file, want string }{
+		{`C:\Users\dev\repo`, `C:\Users\dev\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo\`, `c:\users\DEV\repo\k8s\.\base\..\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `.\k8s/mixed\app.yaml`, "k8s/mixed/app.yaml"},
+		{`C:\Users\dev\repo`, `..\other\app.yaml`, "../other/app.yaml"},
+		{`C:\Users\dev\repo`, `\Users\dev\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`deploy`, `deploy\k8s\app.yaml`, "k8s/app.yaml"},
+		{``, `k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\`, `C:\k8s\app.yaml`, "k8s/app.yaml"},
+		{`C:\Users\dev\repo`, `C:\Users\dev\repo`, "."},
+		// Another volume has no relative path: the base name, never a
+		// backslash or a drive letter.
+		{`C:\Users\dev\repo`, `D:\manifests\app.yaml`, "app.yaml"},
+		{`C:\Users\dev\repo`, `D:app.yaml`, "app.yaml"},
+		{`\\server\share\repo`, `\\server\share\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`\\server\share\repo`, `\\SERVER\Share\repo\k8s\app.yaml`, "k8s/app.yaml"},
+		{`\\server\share\repo`, `\\server\other\repo\k8s\app.yaml`, "app.yaml"},
+	} {
+		got := relPathIn(c.root, c.file, wd, '\\')
+		if got != c.want {
+			t.Errorf("relPathIn(%q, %q, %q, '\\\\') = %q, want %q", c.root, c.file, wd, got, c.want)
+		}
+		if uri := uriEscape(got); strings.ContainsAny(uri, `\:`) {
+			t.Errorf("SARIF URI %q of %q keeps a backslash or a drive letter", uri, c.file)
+		}
+	}
+	// The same arithmetic with '/' treats a backslash as an ordinary
+	// character, as Unix does.
+	if got := relPathIn("/src", `/src/a\b.yaml`, "/src", '/'); got != `a\b.yaml` {
+		t.Errorf(`on Unix a\b.yaml is one name, got %q`, got)
+	}
+	// Without a working directory a relative path stays as it is.
+	if got := relPathIn("", `k8s\app.yaml`, "", '\\'); got != "k8s/app.yaml" {
+		t.Errorf("relative path without a working directory: %q", got)
+	}
+}
+
 func TestURIEscape(t *testing.T) {
 	for in, want := range map[string]string{
 		"deploy/app.yaml":        "deploy/app.yaml",

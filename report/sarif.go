@@ -95,6 +95,9 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	if res.Summary.ConfigFile != "" {
 		run.Properties = sarif.Properties{"configFile": res.Summary.ConfigFile}
 	}
+	if id := automationID(opts.Category); id != "" {
+		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
+	}
 	fp := newFingerprinter(sha256Hash)
 	for i := range res.Findings {
 		f := &res.Findings[i]
@@ -125,6 +128,19 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	}
 	log.AddRun(run)
 	return encodeJSON(buf, log)
+}
+
+// automationID turns a category into a SARIF automationDetails.id. The id
+// is "category/instance" (SARIF 2.1.0 §3.17.4): without a slash the whole
+// string would be read as an instance of no category, so a category gets
+// a trailing slash, as github/codeql-action/upload-sarif does with its
+// category input.
+func automationID(category string) string {
+	category = strings.TrimSpace(category)
+	if category == "" || strings.HasSuffix(category, "/") {
+		return category
+	}
+	return category + "/"
 }
 
 func sarifLocation(rel string, line, col int) *sarif.Location {

@@ -1,9 +1,14 @@
+//go:build gencorpus
+
 // Command gencorpus writes the benchmark corpus (see package bench) to a
 // folder, for measuring the real binary:
 //
-//	go run ./bench/gencorpus [-from testdata/corpus] [-docs 10000] [-per-file 10] OUTDIR
+//	go run -tags gencorpus ./bench/gencorpus [-from testdata/corpus] [-docs 10000] [-per-file 10] OUTDIR
 //
-// -from defaults to the sample corpus committed in testdata/corpus.
+// -from defaults to the sample corpus committed in testdata/corpus. The
+// build tag keeps the command out of `go install ./...`, which is how
+// pre-commit installs podlint's hook: cmd/podlint is the only command a
+// user gets (internal/integration checks it).
 package main
 
 import (

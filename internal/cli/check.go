@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,6 +19,8 @@ func checkCommand(env *runEnv) *ucli.Command {
 		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning or info (default error)"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
+		&ucli.StringFlag{Name: "category", Usage: "SARIF analysis category `NAME` (automationDetails.id): code scanning keeps runs of different categories apart"},
+		&ucli.StringFlag{Name: "src-root", Usage: "make sarif, github, junit, codeclimate and markdown paths relative to `DIR` (default: the working directory)"},
 	}, commonFlags()...)
 	return &ucli.Command{
 		Name:      "check",
@@ -42,6 +46,15 @@ line a finding points at.`,
 			if !slices.Contains(report.Formats, s.format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", s.format, strings.Join(report.Formats, ", "))}
 			}
+			srcRoot := s.workDir
+			if r := c.String("src-root"); r != "" {
+				if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+					return &exitError{ExitError, fmt.Sprintf("--src-root %q is not a directory", r)}
+				}
+				if srcRoot, err = filepath.Abs(r); err != nil {
+					return &exitError{ExitError, fmt.Sprintf("--src-root %q: %v", r, err)}
+				}
+			}
 			srcs, hints, errs := s.sources(c, env)
 			res, runErrs := analyzer.Run(&s.an, srcs)
 			res.Summary.ConfigFile = s.configName()
@@ -54,7 +67,8 @@ line a finding points at.`,
 				return err
 			}
 			werr := out.finish(report.Write(out.w, s.format, res, report.Options{
-				Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+				Category: c.String("category"),
 			}))
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}

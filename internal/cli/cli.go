@@ -15,6 +15,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/textsafe"
+	podversion "github.com/podlint/podlint/internal/version"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
@@ -28,17 +29,14 @@ const (
 	ExitError    = 2 // usage, configuration or I/O error
 )
 
-// Version is set at build time with -ldflags "-X github.com/podlint/podlint/internal/cli.Version=v1.2.3".
-var Version = ""
+// version is podlint's version as the SARIF driver reports it ("v1.2.3").
+func version() string { return podversion.Get().Version }
 
-func version() string {
-	if Version != "" {
-		return Version
+func init() {
+	// --version prints exactly what the version command prints.
+	ucli.VersionPrinter = func(c *ucli.Context) {
+		fmt.Fprintln(c.App.Writer, podversion.Get())
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // exitError is an error that ends the run with its exit code (ExitError for
@@ -132,7 +130,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 				Name:  "version",
 				Usage: "print podlint's version",
 				Action: func(c *ucli.Context) error {
-					fmt.Fprintf(env.stdout, "podlint %s\n", version())
+					fmt.Fprintln(env.stdout, podversion.Get())
 					return nil
 				},
 			},

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	podversion "github.com/podlint/podlint/internal/version"
 )
 
 const goodPod = `apiVersion: v1
@@ -120,6 +122,14 @@ func TestRun(t *testing.T) {
 			args: []string{"check", "--config", "cfg.yaml", "bad.yaml"}, wantCode: 0},
 		{name: "output file", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "-o", "out.sarif", "-f", "sarif", "bad.yaml"},
 			wantCode: 1, wantOutput: "out.sarif"},
+		{name: "sarif category and src-root", files: map[string]string{"deploy/k8s/bad.yaml": badPod},
+			args: []string{"check", "-f", "sarif", "--category", "podlint-prod", "--src-root", "deploy", "deploy/k8s/bad.yaml"}, wantCode: 1,
+			wantOut: []string{`"automationDetails": \{\s*"id": "podlint-prod/"`, `"uri": "k8s/bad.yaml"`}, notOut: []string{`"uri": "deploy/`}},
+		{name: "github annotations relative to src-root", files: map[string]string{"deploy/bad.yaml": badPod},
+			args: []string{"check", "-f", "github", "--src-root", "..", "deploy/bad.yaml"}, wantCode: 1,
+			wantOut: []string{`file=[^,]+/deploy/bad.yaml,line=9,`}},
+		{name: "src-root must be a directory", files: map[string]string{"ok.yaml": goodPod},
+			args: []string{"check", "--src-root", "nope", "ok.yaml"}, wantCode: 2, wantErr: []string{`--src-root "nope" is not a directory`}},
 		{name: "hidden folders are skipped", files: map[string]string{".git/bad.yaml": badPod, "ok.yaml": goodPod},
 			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
 		{name: "helm chart hint", files: map[string]string{"chart/Chart.yaml": "name: x\n", "chart/templates/d.yaml": "kind: {{ .Values.kind }}\n"},
@@ -200,6 +210,25 @@ func TestDeterministic(t *testing.T) {
 					t.Fatalf("SARIF output differs between runs (GOMAXPROCS=%s)", procs)
 				}
 			}
+		}
+	}
+}
+
+// TestVersionFlagMatchesCommand: `podlint --version`, `-v` and `podlint
+// version` print the same line, the one internal/version builds.
+func TestVersionFlagMatchesCommand(t *testing.T) {
+	var outs []string
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		var out, errb bytes.Buffer
+		if code := Run(append([]string{"podlint"}, args...), strings.NewReader(""), &out, &errb); code != ExitOK || errb.Len() > 0 {
+			t.Fatalf("podlint %v: exit %d, stderr %q", args, code, errb.String())
+		}
+		outs = append(outs, out.String())
+	}
+	want := podversion.Get().String() + "\n"
+	for i, o := range outs {
+		if o != want {
+			t.Errorf("output %d is %q, want %q (all: %q)", i, o, want, outs)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Command gendocs writes every generated file of the repository from the
+// Package gendocs writes every generated file of the repository from the
 // code it documents:
 //
 //   - docs/rules/<ID>.md, one page per rule, from the rule's metadata, its
@@ -13,8 +13,12 @@
 // TestGeneratedFilesAreCurrent fails when a file differs from what it
 // would write, so a change that needs regenerating cannot go unnoticed.
 //
-//go:generate go run .
-package main
+// The command is ./cmd, behind the build tag gendocs: pre-commit installs
+// podlint's hook with `go install ./...`, and cmd/podlint must be the only
+// command that pattern matches.
+//
+//go:generate go run -tags gendocs ./cmd
+package gendocs
 
 import (
 	"bytes"
@@ -32,7 +36,9 @@ import (
 	"github.com/podlint/podlint/rules"
 )
 
-func main() {
+// Main is the gendocs command: it regenerates the files and exits 1 on an
+// error.
+func Main() {
 	root, err := repoRoot()
 	if err == nil {
 		err = os.Chdir(root)

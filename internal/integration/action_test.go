@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -147,7 +148,7 @@ func checkAction(a *action, raw string) []string {
 			bad("output %s = %q is not a step output", name, o.Value)
 		}
 	}
-	for _, name := range []string{"sarif-file", "findings", "exit-code"} {
+	for _, name := range []string{"sarif-file", "findings", "errors", "exit-code"} {
 		if _, ok := a.Outputs[name]; !ok {
 			bad("output %s is missing", name)
 		}
@@ -156,8 +157,27 @@ func checkAction(a *action, raw string) []string {
 	if len(steps) == 0 {
 		return append(problems, "no steps")
 	}
-	if !strings.HasPrefix(steps[0].Uses, "actions/setup-go@") || steps[0].With["go-version-file"] != "${{ github.action_path }}/go.mod" {
-		bad("the first step must be actions/setup-go with go-version-file: ${{ github.action_path }}/go.mod")
+	// The caller's later steps must keep their own PATH and environment:
+	// actions/setup-go adds its Go to GITHUB_PATH, which a composite
+	// action cannot take back.
+	for _, st := range steps {
+		if strings.HasPrefix(st.Uses, "actions/setup-go@") {
+			bad("step %q uses actions/setup-go, which leaves its Go on the PATH of the caller's later steps", st.Name)
+		}
+		for _, f := range []string{"GITHUB_PATH", "GITHUB_ENV"} {
+			if strings.Contains(st.Run, f) {
+				bad("step %q writes %s, which changes the caller's later steps", st.Name, f)
+			}
+		}
+	}
+	if steps[0].ID != "install" || !strings.Contains(steps[0].Run, "checksums.txt") {
+		bad("the first step must be the install step (id install), which downloads a release and checks checksums.txt")
+	}
+	cache := slices.IndexFunc(steps, func(s actionStep) bool { return strings.HasPrefix(s.Uses, "actions/cache@") })
+	if cache < 0 {
+		bad("no actions/cache step for the build from source")
+	} else if s := steps[cache]; s.If != "steps.install.outputs.build == 'true'" || s.With["key"] != "${{ steps.install.outputs.cache-key }}" {
+		bad("the cache step must run if steps.install.outputs.build == 'true' with key ${{ steps.install.outputs.cache-key }}, got if %q, key %q", s.If, s.With["key"])
 	}
 	last := steps[len(steps)-1]
 	if last.Run == "" || !strings.Contains(last.Run, `exit "${PODLINT_EXIT`) {
@@ -171,8 +191,10 @@ func checkAction(a *action, raw string) []string {
 	upload := slices.IndexFunc(steps, func(s actionStep) bool { return strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@") })
 	if upload < 0 {
 		bad("no github/codeql-action/upload-sarif step")
-	} else if s := steps[upload]; s.If != "inputs.upload-sarif == 'true'" || s.With["sarif_file"] != "${{ steps.podlint.outputs.sarif-file }}" {
-		bad("the upload step must run if inputs.upload-sarif == 'true' and upload steps.podlint.outputs.sarif-file, got if %q, sarif_file %q", s.If, s.With["sarif_file"])
+	} else if s := steps[upload]; s.If != "steps.podlint.outputs.upload == 'true'" || s.With["sarif_file"] != "${{ steps.podlint.outputs.sarif-file }}" ||
+		s.With["category"] != "${{ inputs.category }}" {
+		bad("the upload step must run if steps.podlint.outputs.upload == 'true' and upload steps.podlint.outputs.sarif-file with category inputs.category, got if %q, sarif_file %q, category %q",
+			s.If, s.With["sarif_file"], s.With["category"])
 	}
 	return problems
 }
@@ -191,7 +213,11 @@ func TestActionRulesCatchBreakage(t *testing.T) {
 	for _, c := range []struct{ name, old, new, want string }{
 		{"input renamed where it is used", "${{ inputs.fail-on }}", "${{ inputs.failon }}", "input fail-on is never used"},
 		{"expression in run", `exit "${PODLINT_EXIT:-2}"`, `exit ${{ steps.podlint.outputs.exit-code }}`, "run contains an expression"},
-		{"tag instead of SHA", "actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0", "actions/setup-go@v5", "not pinned"},
+		{"tag instead of SHA", "actions/cache@5a3ec84eff668545956fd18022155c47e93e2684 # v4.2.3", "actions/cache@v4", "not pinned"},
+		{"setup-go", "    - name: Restore podlint's Go caches\n", "    - uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0\n    - name: Restore podlint's Go caches\n", "leaves its Go on the PATH"},
+		{"PATH for later steps", "        \"$PODLINT_BIN\" version\n", "        \"$PODLINT_BIN\" version\n        dirname \"$go\" >>\"$GITHUB_PATH\"\n", "writes GITHUB_PATH"},
+		{"cache on every ref", "if: steps.install.outputs.build == 'true'", "if: inputs.summary == 'true'", "the cache step must run if"},
+		{"upload on a fork", "if: steps.podlint.outputs.upload == 'true'", "if: inputs.upload-sarif == 'true'", "the upload step must run if"},
 		{"output from a missing step", "value: ${{ steps.podlint.outputs.findings }}", "value: ${{ steps.lint.outputs.findings }}", "output findings"},
 		{"failing early", "        exit 0\n\n    - name: Write the job summary", "        exit \"$code\"\n        # PODLINT_EXIT\n\n    - name: Write the job summary", "fails the job before the last step"},
 	} {
@@ -214,9 +240,11 @@ func TestActionRulesCatchBreakage(t *testing.T) {
 // step is written to a file and executed like `shell: bash` on GitHub
 // (bash --noprofile --norc -eo pipefail FILE) in the workspace, with its
 // env expanded from the inputs and earlier step outputs, a fresh
-// GITHUB_OUTPUT and GITHUB_ENV per step, and a shared GITHUB_STEP_SUMMARY.
-// uses steps are not run: setup-go is the Go already installed, and the
-// upload is checked through the arguments it would get.
+// GITHUB_OUTPUT and GITHUB_ENV per step, and a shared GITHUB_STEP_SUMMARY
+// and GITHUB_PATH. uses steps are not run: actions/cache is played as a
+// cache hit (its path gets this machine's Go module and build caches, as a
+// restore would bring a runner's), and the upload is checked through the
+// arguments it would get.
 type runner struct {
 	t          *testing.T
 	a          *action
@@ -225,6 +253,10 @@ type runner struct {
 	workspace  string
 	temp       string
 	summary    string
+	pathFile   string                       // GITHUB_PATH; must stay empty
+	ref        string                       // github.action_ref
+	github     map[string]string            // other github.* expressions
+	extraEnv   []string                     // the job's env; later entries win
 	env        map[string]string            // from GITHUB_ENV
 	outputs    map[string]map[string]string // step id → outputs
 	skipped    []actionStep                 // uses steps that would have run
@@ -233,9 +265,32 @@ type runner struct {
 	exitCode   int
 }
 
+// runnerOS and runnerArch are RUNNER_OS and RUNNER_ARCH of a GitHub runner
+// like this machine.
+func runnerOS() string {
+	return map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}[runtime.GOOS]
+}
+
+func runnerArch() string {
+	return map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
+}
+
 func newRunner(t *testing.T, a *action, actionPath, workspace string, inputs map[string]string) *runner {
+	if runtime.GOOS == "windows" {
+		t.Skip("the action's steps are run here on Linux and macOS; .github/workflows/action.yml runs them on a Windows runner")
+	}
 	r := &runner{t: t, a: a, actionPath: actionPath, workspace: workspace, temp: t.TempDir(),
-		inputs: map[string]string{}, env: map[string]string{}, outputs: map[string]map[string]string{}}
+		inputs: map[string]string{}, env: map[string]string{}, outputs: map[string]map[string]string{},
+		github: map[string]string{
+			"github.event_name": "push", "github.actor": "octocat", "github.repository": "octocat/manifests",
+			"github.event.pull_request.head.repo.full_name": "",
+		},
+		// No test reaches the real releases: tests that download serve
+		// their own (see action_install_test.go).
+		extraEnv: []string{
+			"PODLINT_RELEASE_BASE_URL=http://127.0.0.1:9/no-release",
+			"PODLINT_RELEASE_GIT_URL=" + filepath.Join(workspace, "no-such-repository"),
+		}}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -246,8 +301,11 @@ func newRunner(t *testing.T, a *action, actionPath, workspace string, inputs map
 		r.inputs[name] = v
 	}
 	r.summary = filepath.Join(r.temp, "step_summary.md")
-	if err := os.WriteFile(r.summary, nil, 0o644); err != nil {
-		t.Fatal(err)
+	r.pathFile = filepath.Join(r.temp, "path")
+	for _, f := range []string{r.summary, r.pathFile} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return r
 }
@@ -274,23 +332,49 @@ func (r *runner) eval(s string) string {
 		case e == "github.action_path":
 			return r.actionPath
 		case e == "github.action_ref":
-			return "test"
+			return r.ref
+		}
+		if v, ok := r.github[e]; ok {
+			return v
 		}
 		r.t.Errorf("the test runner does not know the expression %s", m)
 		return ""
 	})
 }
 
-// cond evaluates the only if: form the action uses on uses steps.
+// cond evaluates the if: forms the action uses on uses steps: an input or
+// a step output compared with a word.
 func (r *runner) cond(s string) bool {
 	if s == "" {
 		return true
 	}
-	m := regexp.MustCompile(`^inputs\.([\w-]+) == '(\w+)'$`).FindStringSubmatch(s)
+	m := regexp.MustCompile(`^((?:inputs|steps\.[\w-]+\.outputs)\.[\w-]+) == '(\w+)'$`).FindStringSubmatch(s)
 	if m == nil {
 		r.t.Fatalf("the test runner cannot evaluate if: %s", s)
 	}
-	return r.inputs[m[1]] == m[2]
+	return r.eval("${{ "+m[1]+" }}") == m[2]
+}
+
+// restoreCache plays a cache hit of actions/cache: the cached directory
+// gets this machine's Go module and build caches, so that the build from
+// source is as quick as on a runner whose cache hits, and needs no network.
+func (r *runner) restoreCache(s actionStep) {
+	dir := s.With["path"]
+	if !filepath.IsAbs(dir) || !strings.HasPrefix(dir, r.temp) {
+		r.t.Fatalf("actions/cache path %q is not inside RUNNER_TEMP", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	for name, v := range map[string]string{"mod": "GOMODCACHE", "build": "GOCACHE"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			r.t.Fatalf("go env %s: %v", v, err)
+		}
+		if err := os.Symlink(strings.TrimSpace(string(out)), filepath.Join(dir, name)); err != nil {
+			r.t.Fatal(err)
+		}
+	}
 }
 
 func (r *runner) run() {
@@ -301,8 +385,13 @@ func (r *runner) run() {
 		}
 		if s.Uses != "" {
 			if r.cond(s.If) {
+				with := map[string]string{}
 				for k, v := range s.With {
-					s.With[k] = r.eval(v)
+					with[k] = r.eval(v)
+				}
+				s.With = with
+				if strings.HasPrefix(s.Uses, "actions/cache@") {
+					r.restoreCache(s)
 				}
 				r.skipped = append(r.skipped, s)
 			}
@@ -330,7 +419,16 @@ func (r *runner) run() {
 			"GITHUB_OUTPUT="+output,
 			"GITHUB_ENV="+envFile,
 			"GITHUB_STEP_SUMMARY="+r.summary,
+			"GITHUB_PATH="+r.pathFile,
+			"RUNNER_OS="+runnerOS(),
+			"RUNNER_ARCH="+runnerArch(),
+			// Nothing may be downloaded but from the tests' own servers.
+			"GOPROXY=off",
+			"GOTOOLCHAIN=local",
+			"no_proxy=127.0.0.1,localhost",
+			"NO_PROXY=127.0.0.1,localhost",
 		)
+		cmd.Env = append(cmd.Env, r.extraEnv...)
 		for _, k := range slices.Sorted(maps.Keys(r.env)) {
 			cmd.Env = append(cmd.Env, k+"="+r.env[k])
 		}
@@ -384,6 +482,33 @@ func readCommandFile(t *testing.T, path string) map[string]string {
 	return vals
 }
 
+// checkCallerEnv fails the test when the action changed what the caller's
+// later steps see: their PATH or environment.
+func (r *runner) checkCallerEnv() {
+	if b, err := os.ReadFile(r.pathFile); err != nil || len(b) > 0 {
+		r.t.Errorf("the action wrote GITHUB_PATH (%v): %q", err, b)
+	}
+	if len(r.env) > 0 {
+		r.t.Errorf("the action wrote GITHUB_ENV: %v", r.env)
+	}
+}
+
+// stepLog returns what the named run step printed.
+func (r *runner) stepLog(name string) string {
+	_, after, _ := strings.Cut(r.log.String(), "##[group]"+name+"\n")
+	before, _, _ := strings.Cut(after, "##[endgroup]")
+	return before
+}
+
+// used returns the uses step with the given action that would have run.
+func (r *runner) used(action string) (actionStep, bool) {
+	i := slices.IndexFunc(r.skipped, func(s actionStep) bool { return strings.HasPrefix(s.Uses, action+"@") })
+	if i < 0 {
+		return actionStep{}, false
+	}
+	return r.skipped[i], true
+}
+
 func (r *runner) output(name string) string {
 	return r.eval(r.a.Outputs[name].Value)
 }
@@ -428,6 +553,9 @@ func TestAction(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the action's steps are run here on Linux and macOS; .github/workflows/action.yml runs them on a Windows runner")
+	}
 	root := repoRoot(t)
 	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
 
@@ -445,9 +573,10 @@ func TestAction(t *testing.T) {
 		if ids := sarifResults(t, r.output("sarif-file")); len(ids) != 0 {
 			t.Errorf("SARIF has results %v", ids)
 		}
-		if len(r.skipped) != 2 || r.skipped[1].With["sarif_file"] != r.output("sarif-file") {
-			t.Errorf("the upload step would not upload the SARIF file: %+v", r.skipped)
+		if up, ok := r.used("github/codeql-action/upload-sarif"); !ok || up.With["sarif_file"] != r.output("sarif-file") || up.With["category"] != "podlint" {
+			t.Errorf("the upload step would not upload the SARIF file with category podlint: %+v", r.skipped)
 		}
+		r.checkCallerEnv()
 		if s := r.summaryText(); !strings.Contains(s, "## podlint\n") || !strings.Contains(s, "no findings") {
 			t.Errorf("summary:\n%s", s)
 		}
@@ -456,7 +585,7 @@ func TestAction(t *testing.T) {
 	t.Run("failing", func(t *testing.T) {
 		ws := t.TempDir()
 		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod, "k8s/api.yaml": badPod})
-		r := newRunner(t, a, root, ws, map[string]string{"paths": "k8s/api.yaml\nk8s/web.yaml"})
+		r := releasedRunner(t, a, root, ws, map[string]string{"paths": "k8s/api.yaml\nk8s/web.yaml"})
 		r.run()
 		if r.failedStep != "Fail on findings" || r.exitCode != 1 {
 			t.Fatalf("want only the last step to fail, with 1; step %q failed with %d:\n%s", r.failedStep, r.exitCode, &r.log)
@@ -467,8 +596,11 @@ func TestAction(t *testing.T) {
 		if ids := sarifResults(t, r.output("sarif-file")); !slices.Equal(ids, []string{"PL113"}) {
 			t.Errorf("SARIF results %v, want [PL113]", ids)
 		}
-		if len(r.skipped) != 1 {
+		if _, ok := r.used("github/codeql-action/upload-sarif"); ok {
 			t.Errorf("upload-sarif defaults to false, but the upload step would run")
+		}
+		if r.output("errors") != "1" {
+			t.Errorf("output errors %q, want 1", r.output("errors"))
 		}
 		log := r.log.String()
 		if want := fmt.Sprintf("::error file=k8s/api.yaml,line=%d,", badPodLine); !strings.Contains(log, want) {
@@ -504,7 +636,7 @@ func TestAction(t *testing.T) {
 			// A config the action must pick up through the config input.
 			"ci/podlint.yaml": "disable: [PL113]\n",
 		})
-		r := newRunner(t, a, root, ws, map[string]string{
+		r := releasedRunner(t, a, root, ws, map[string]string{
 			"config": "ci/podlint.yaml", "kube-version": "1.29", "sarif-file": "reports/podlint.sarif",
 			"annotations": "false", "summary": "false", "format": "json", "fail-on": "info", "args": "--enable PL113",
 		})
@@ -529,7 +661,7 @@ func TestAction(t *testing.T) {
 	t.Run("inputs are data", func(t *testing.T) {
 		ws := t.TempDir()
 		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod})
-		r := newRunner(t, a, root, ws, map[string]string{
+		r := releasedRunner(t, a, root, ws, map[string]string{
 			"paths": "k8s $(touch pwned-paths) `touch pwned-backtick` *", "args": "--disable=PL113;touch${IFS}pwned-args",
 		})
 		r.run()
@@ -544,6 +676,116 @@ func TestAction(t *testing.T) {
 		}
 	})
 
+	t.Run("working-directory and category", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{
+			"deploy/k8s/api.yaml":  badPod,
+			"deploy/.podlint.yaml": "kube-version: \"1.29\"\n",
+			"k8s/api.yaml":         badPod, // outside the working directory: not linted
+		})
+		r := releasedRunner(t, a, root, ws, map[string]string{
+			"working-directory": "deploy", "paths": "k8s", "category": "podlint-prod", "upload-sarif": "true", "sarif-file": "out/podlint.sarif",
+		})
+		r.run()
+		if r.failedStep != "Fail on findings" || r.exitCode != 1 || r.output("findings") != "1" || r.output("errors") != "1" {
+			t.Fatalf("want one error and the last step failing with 1; step %q exited %d, findings %q errors %q:\n%s",
+				r.failedStep, r.exitCode, r.output("findings"), r.output("errors"), &r.log)
+		}
+		// Paths in every report are relative to the repository root, where
+		// code scanning and annotations resolve them.
+		if want := fmt.Sprintf("::error file=deploy/k8s/api.yaml,line=%d,", badPodLine); !strings.Contains(r.log.String(), want) {
+			t.Errorf("log lacks the annotation %s:\n%s", want, &r.log)
+		}
+		sarifPath := filepath.Join(ws, "out", "podlint.sarif")
+		raw, err := os.ReadFile(sarifPath)
+		if err != nil {
+			t.Fatalf("a relative sarif-file is relative to the workspace: %v", err)
+		}
+		var doc struct {
+			Runs []struct {
+				AutomationDetails struct {
+					ID string `json:"id"`
+				} `json:"automationDetails"`
+				Results []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct {
+								URI string `json:"uri"`
+							} `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Runs) != 1 || len(doc.Runs[0].Results) != 1 {
+			t.Fatalf("SARIF (%v):\n%s", err, raw)
+		}
+		run := doc.Runs[0]
+		if run.AutomationDetails.ID != "podlint-prod/" || run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI != "deploy/k8s/api.yaml" {
+			t.Errorf("SARIF automationDetails.id %q, uri %q; want podlint-prod/ and deploy/k8s/api.yaml",
+				run.AutomationDetails.ID, run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI)
+		}
+		up, ok := r.used("github/codeql-action/upload-sarif")
+		if !ok || up.With["category"] != "podlint-prod" || up.With["sarif_file"] != "out/podlint.sarif" {
+			t.Errorf("the upload would not use category podlint-prod and out/podlint.sarif: %+v", up)
+		}
+		s := r.summaryText()
+		if !strings.Contains(s, fmt.Sprintf("deploy/k8s/api.yaml:%d:", badPodLine)) {
+			t.Errorf("summary lacks the finding:\n%s", s)
+		}
+		// The timeline is drawn from the working directory, with its config.
+		tl := exec.Command(r.outputs["install"]["podlint"], "timeline", "-f", "mermaid", "--", "k8s/api.yaml")
+		tl.Dir = filepath.Join(ws, "deploy")
+		if chart, err := tl.Output(); err == nil && len(strings.TrimSpace(string(chart))) > 0 {
+			if !strings.Contains(s, "<details><summary>Timeline of <code>deploy/k8s/api.yaml</code></summary>") ||
+				!strings.Contains(s, strings.TrimSpace(strings.TrimPrefix(string(chart), "```mermaid"))) {
+				t.Errorf("the summary lacks the timeline of deploy/k8s/api.yaml drawn in deploy/:\n%s", s)
+			}
+		}
+		r.checkCallerEnv()
+	})
+
+	t.Run("missing working-directory", func(t *testing.T) {
+		r := releasedRunner(t, a, root, t.TempDir(), map[string]string{"working-directory": "nope"})
+		r.run()
+		if r.failedStep != "Fail on findings" || r.exitCode != 2 || !strings.Contains(r.log.String(), "::error title=podlint::working-directory 'nope' does not exist") {
+			t.Errorf("want an error and exit 2 from the last step; step %q exited %d:\n%s", r.failedStep, r.exitCode, &r.log)
+		}
+	})
+
+	// GitHub gives these runs a read-only token: the upload would fail.
+	for name, github := range map[string]map[string]string{
+		"fork pull request": {"github.event_name": "pull_request", "github.event.pull_request.head.repo.full_name": "someone/manifests"},
+		"Dependabot":        {"github.event_name": "pull_request", "github.actor": "dependabot[bot]", "github.event.pull_request.head.repo.full_name": "octocat/manifests"},
+	} {
+		t.Run("no upload on a "+name, func(t *testing.T) {
+			ws := t.TempDir()
+			writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod})
+			r := releasedRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
+			maps.Copy(r.github, github)
+			r.run()
+			if r.failedStep != "" {
+				t.Fatalf("step %q failed with %d:\n%s", r.failedStep, r.exitCode, &r.log)
+			}
+			if _, ok := r.used("github/codeql-action/upload-sarif"); ok {
+				t.Errorf("the upload step would run with a read-only token")
+			}
+			if !strings.Contains(r.log.String(), "::notice title=podlint::SARIF not uploaded:") {
+				t.Errorf("no notice that the upload was skipped:\n%s", &r.log)
+			}
+		})
+	}
+	t.Run("upload on a pull request from a branch", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod})
+		r := releasedRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
+		maps.Copy(r.github, map[string]string{"github.event_name": "pull_request", "github.event.pull_request.head.repo.full_name": "octocat/manifests"})
+		r.run()
+		if _, ok := r.used("github/codeql-action/upload-sarif"); !ok || strings.Contains(r.log.String(), "::notice") {
+			t.Errorf("a pull request from a branch of the repository must upload, silently:\n%s", &r.log)
+		}
+	})
+
 	// The examples the README shows; the summary is what a user sees.
 	examples := filepath.Join(root, "testdata", "examples")
 	if _, err := os.Stat(examples); err == nil {
@@ -552,7 +794,7 @@ func TestAction(t *testing.T) {
 			if err := os.CopyFS(filepath.Join(ws, "examples"), os.DirFS(examples)); err != nil {
 				t.Fatal(err)
 			}
-			r := newRunner(t, a, root, ws, map[string]string{"paths": "examples"})
+			r := releasedRunner(t, a, root, ws, map[string]string{"paths": "examples"})
 			r.run()
 			if r.output("exit-code") != "1" || r.exitCode != 1 {
 				t.Errorf("exit-code %q, job exit %d; the examples are there to show findings", r.output("exit-code"), r.exitCode)

@@ -65,6 +65,7 @@ func hookRepo(t *testing.T) (dir, rev string) {
 }
 
 var (
+	summaryLine = regexp.MustCompile(`(?m)^\d+ files?, \d+ objects? `)
 	snippetRepo = regexp.MustCompile(`(?m)^(\s*- repo: ).*$`)
 	snippetRev  = regexp.MustCompile(`(?m)^(\s*rev: ).*$`)
 )
@@ -87,8 +88,9 @@ func TestPreCommit(t *testing.T) {
 	// to its own directory, which would mean an empty module cache and a
 	// download. GOMODCACHE wins over GOPATH, so the modules already on this
 	// machine are used; GOPROXY=off proves nothing is fetched.
+	home := t.TempDir()
 	env := append(os.Environ(),
-		"PRE_COMMIT_HOME="+t.TempDir(),
+		"PRE_COMMIT_HOME="+home,
 		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
 		"GOFLAGS=-mod=mod",
 		"GOPROXY=off",
@@ -159,6 +161,40 @@ func TestPreCommit(t *testing.T) {
 			if strings.Contains(out, "ci.yaml") || strings.Contains(out, "templates/deployment.yaml") {
 				t.Errorf("hook reported a file it should skip:\n%s", out)
 			}
+			// require_serial: one podlint process gets every file, so one
+			// summary line (pre-commit would otherwise split the files
+			// between processes, one per CPU).
+			if n := len(summaryLine.FindAllString(out, -1)); n != 1 {
+				t.Errorf("want one podlint summary line, got %d:\n%s", n, out)
+			}
+			// go install ./... in the hook repository installs podlint only.
+			bins, _ := filepath.Glob(filepath.Join(home, "*", "golangenv-*", "bin", "*"))
+			if len(bins) != 1 || filepath.Base(bins[0]) != "podlint" {
+				t.Errorf("pre-commit installed %v, want podlint alone", bins)
+			}
 		})
+	}
+}
+
+// TestGoInstallInstallsOnlyPodlint: pre-commit's golang language installs a
+// hook with `go install ./...`, so cmd/podlint must be the only command the
+// pattern matches. bench/gencorpus and internal/gendocs/cmd are kept out
+// by build tags; they must still build with them.
+func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
+	list := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+	list.Dir = repoRoot(t)
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/podlint/podlint/cmd/podlint" {
+		t.Errorf("go install ./... would install %v; want cmd/podlint alone (put other commands behind a build tag)", got)
+	}
+	for tag, pkg := range map[string]string{"gencorpus": "./bench/gencorpus", "gendocs": "./internal/gendocs/cmd"} {
+		vet := exec.Command("go", "vet", "-tags", tag, pkg)
+		vet.Dir = repoRoot(t)
+		if out, err := vet.CombinedOutput(); err != nil {
+			t.Errorf("go vet -tags %s %s: %v\n%s", tag, pkg, err, out)
+		}
 	}
 }

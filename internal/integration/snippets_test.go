@@ -28,16 +28,23 @@ var snippetTests = map[string]string{
 // snippet returns the block of docs/ci.md marked with name.
 func snippet(t *testing.T, name string) string {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "ci.md"))
+	return docSnippet(t, filepath.Join("docs", "ci.md"), name)
+}
+
+// docSnippet returns the block of the document (a slash path from the
+// repository root) marked with name.
+func docSnippet(t *testing.T, doc, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(doc)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range markedBlock.FindAllStringSubmatch(string(doc), -1) {
+	for _, m := range markedBlock.FindAllStringSubmatch(string(raw), -1) {
 		if m[1] == name {
 			return m[2]
 		}
 	}
-	t.Fatalf("docs/ci.md has no block marked <!-- test: %s -->", name)
+	t.Fatalf("%s has no block marked <!-- test: %s -->", doc, name)
 	return ""
 }
 
@@ -81,6 +88,55 @@ func TestCIDocSnippetsAreTested(t *testing.T) {
 	for name, test := range snippetTests {
 		if !strings.Contains(src.String(), "func "+test+"(t *testing.T)") || !strings.Contains(src.String(), `"`+name+`"`) {
 			t.Errorf("snippet %q: %s does not exist or does not read the snippet", name, test)
+		}
+	}
+}
+
+// readmeSnippetTests names the test that runs each snippet of the README's
+// Install section. The Action and pre-commit snippets are those of
+// docs/ci.md, which TestCIDocGitHubWorkflow and TestPreCommit run.
+var readmeSnippetTests = map[string]string{
+	"install-release": "TestReadmeInstallRelease",
+	"go-install":      "TestReadmeGoInstall",
+	"docker":          "TestReadmeDocker",
+	"github-workflow": "TestReadmeSnippetsAreTested",
+	"pre-commit":      "TestReadmeSnippetsAreTested",
+}
+
+// TestReadmeSnippetsAreTested: every code block of the README's Install
+// section is marked and run by a test, and the Action and pre-commit
+// blocks are exactly the tested ones of docs/ci.md.
+func TestReadmeSnippetsAreTested(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, install, ok := strings.Cut(string(raw), "\n## Install\n")
+	if !ok {
+		t.Fatal("README.md has no ## Install section")
+	}
+	if i := strings.Index(install, "\n## "); i >= 0 {
+		install = install[:i]
+	}
+	marked := markedBlock.FindAllStringSubmatch(install, -1)
+	if n := len(anyBlock.FindAllString(install, -1)); n != len(marked) {
+		t.Errorf("README's Install section has %d code blocks but %d are marked <!-- test: NAME -->", n, len(marked))
+	}
+	var names []string
+	for _, m := range marked {
+		names = append(names, m[1])
+		if readmeSnippetTests[m[1]] == "" {
+			t.Errorf("README block %q is run by no test; add it to readmeSnippetTests", m[1])
+		}
+	}
+	for name, test := range readmeSnippetTests {
+		if !slices.Contains(names, name) {
+			t.Errorf("%s runs the README block %q, which is gone from the Install section", test, name)
+		}
+	}
+	for _, name := range []string{"github-workflow", "pre-commit"} {
+		if got, want := docSnippet(t, "README.md", name), snippet(t, name); got != want {
+			t.Errorf("README's %s block differs from the tested one in docs/ci.md:\n--- README\n%s\n--- docs/ci.md\n%s", name, got, want)
 		}
 	}
 }

@@ -1,0 +1,123 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// TestReadmeInstallRelease runs the README's install-from-a-release
+// commands with bash against a fake release on localhost (the real one
+// would need the network), once as published and once with a tampered
+// archive, which the checksum step must refuse.
+func TestReadmeInstallRelease(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "sha256sum", "tar"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed; the README's release install needs it", tool)
+		}
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the README's release install is for Linux and macOS shells")
+	}
+	const releases = "https://github.com/podlint/podlint/releases/download"
+	script := docSnippet(t, "README.md", "install-release")
+	version := regexp.MustCompile(`(?m)^version=(\S+)$`).FindStringSubmatch(script)
+	if version == nil || !strings.Contains(script, releases+"/v$version") || !strings.Contains(script, "_linux_amd64.tar.gz") {
+		t.Fatalf("the snippet no longer sets version= and downloads from %s/v$version:\n%s", releases, script)
+	}
+	tag := "v" + version[1]
+	bin, err := os.ReadFile(podlintBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asset := releaseAsset(tag) // this machine's; the snippet shows linux_amd64
+	good := archive(t, map[string][]byte{"podlint": bin, "README.md": []byte("# podlint\n")})
+	sums := sha256Hex(good) + "  " + asset + "\n" + strings.Repeat("1", 64) + "  podlint_" + version[1] + "_windows_arm64.zip\n"
+
+	run := func(t *testing.T, archiveBytes []byte) (string, error) {
+		fr := serveRelease(t, map[string][]byte{tag + "/checksums.txt": []byte(sums), tag + "/" + asset: archiveBytes})
+		s := strings.ReplaceAll(script, releases, fr.URL)
+		s = strings.ReplaceAll(s, "linux_amd64", runtime.GOOS+"_"+runtime.GOARCH)
+		dir := t.TempDir()
+		cmd := exec.Command("bash", "-e", "-c", s)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "no_proxy=127.0.0.1", "NO_PROXY=127.0.0.1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	t.Run("published", func(t *testing.T) {
+		out, err := run(t, good)
+		if err != nil || !strings.Contains(out, asset+": OK") || !regexp.MustCompile(`(?m)^podlint \S+`).MatchString(out) {
+			t.Errorf("the README's commands failed (%v) or did not verify and run podlint:\n%s", err, out)
+		}
+	})
+	t.Run("tampered", func(t *testing.T) {
+		out, err := run(t, archive(t, map[string][]byte{"podlint": []byte("#!/bin/sh\necho pwned\n")}))
+		if err == nil || strings.Contains(out, "pwned") || !strings.Contains(out, "FAILED") {
+			t.Errorf("the README's commands accepted a tampered archive (%v):\n%s", err, out)
+		}
+	})
+}
+
+// TestReadmeGoInstall checks the go install line names this module's
+// command, which reports the version go install asked for (see
+// internal/version's tests for @v1.2.3 → v1.2.3).
+func TestReadmeGoInstall(t *testing.T) {
+	line := strings.TrimSpace(docSnippet(t, "README.md", "go-install"))
+	gomod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
+	if want := "go install " + string(module[1]) + "/cmd/podlint@latest"; line != want {
+		t.Errorf("README: %q, want %q", line, want)
+	}
+	main, err := os.ReadFile(filepath.Join(repoRoot(t), "cmd", "podlint", "main.go"))
+	if err != nil || !strings.Contains(string(main), "package main") {
+		t.Errorf("cmd/podlint is not a command (%v)", err)
+	}
+}
+
+// TestReadmeDocker checks the docker run line against the image the
+// release builds (.goreleaser.yaml, Dockerfile) and runs its podlint
+// arguments, which the image's entry point receives, in a directory of
+// manifests mounted as the line mounts the working directory.
+func TestReadmeDocker(t *testing.T) {
+	line := strings.TrimSpace(docSnippet(t, "README.md", "docker"))
+	m := regexp.MustCompile(`^docker run --rm -v "\$PWD:(/\w+)" -w (/\w+) (\S+) (.+)$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("README docker line %q is not `docker run --rm -v \"$PWD:DIR\" -w DIR IMAGE ARGS`", line)
+	}
+	if m[1] != m[2] {
+		t.Errorf("the working directory %s is not the mounted %s", m[2], m[1])
+	}
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg goreleaserConfig
+	if err := yaml.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	image, _, _ := strings.Cut(m[3], ":")
+	if len(cfg.DockersV2) == 0 || !slices.Contains(cfg.DockersV2[0].Images, image) {
+		t.Errorf("README runs %s; the release publishes %v", m[3], cfg.DockersV2)
+	}
+	dockerfile, err := os.ReadFile(filepath.Join(repoRoot(t), "Dockerfile"))
+	if err != nil || !strings.Contains(string(dockerfile), `ENTRYPOINT ["podlint"]`) {
+		t.Fatalf("the image's entry point is not podlint (%v)", err)
+	}
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{"k8s/api.yaml": badPod, "k8s/web.yaml": goodPod})
+	code, stdout, stderr := runCLI(t, ws, "", strings.Fields(m[4])...)
+	if code != 1 || !strings.Contains(stdout, "k8s/api.yaml:") {
+		t.Errorf("podlint %s in the mounted directory: exit %d, want 1 with the finding:\n%s%s", m[4], code, stdout, stderr)
+	}
+}
