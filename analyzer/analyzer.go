@@ -113,7 +113,8 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 	}
 	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
 		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted; raise --max-file-size to lint it"}}
+		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted",
+		Detail:   "Raise --max-file-size to lint it."}}
 }
 
 // TooBig is how every message says that an input is over the file-size
@@ -129,10 +130,12 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
-		fl.add(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1}, "", "file is empty or holds only comments; nothing was linted", nil)
+		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
+			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
 	}
 	for _, p := range res.Problems {
-		fl.add(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column}, "", p.Message+renderedFrom(p.Source), nil)
+		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
+			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
@@ -156,18 +159,18 @@ type fileLinter struct {
 	binary bool
 }
 
-func (fl *fileLinter) add(r *rules.Rule, obj *finding.ObjectRef, loc finding.Location, container, msg string, related []finding.Location) *finding.Finding {
+// addFinding completes f (rule, severity, file, source line) and records it.
+func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Finding {
 	if r == nil || !fl.cfg.Enabled(r) {
 		return nil
 	}
-	loc.File = fl.file.Path
-	for i := range related {
-		related[i].File = fl.file.Path
+	f.File = fl.file.Path
+	for i := range f.Related {
+		f.Related[i].File = fl.file.Path
 	}
-	f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: fl.cfg.Severity[r],
-		Location: loc, Object: obj, Container: container, Message: msg, Related: related}
+	f.RuleID, f.RuleName, f.Severity = r.ID, r.Name, fl.cfg.Severity[r]
 	if !fl.binary {
-		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(loc.Line, loc.Column)
+		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(f.Line, f.Column)
 	}
 	fl.findings = append(fl.findings, f)
 	return &fl.findings[len(fl.findings)-1]
@@ -225,8 +228,9 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
-			fl.add(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, "",
-				fmt.Sprintf("rule %s (%s) crashed on this object: %v; other rules still ran; please report this bug with the manifest", r.ID, r.Name, p)+renderedFrom(o.Doc.Source), nil)
+			fl.addFinding(rules.InternalError, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+				Message: fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
+				Detail:  withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)})
 		}
 	}()
 	pass := rules.NewPass(r, o, fl.cfg.Version, fl.cfg.Params, tl, func(d rules.Diagnostic) {
@@ -236,20 +240,24 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 			rp, _ := o.Doc.Locate(rel.Path)
 			related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
 		}
-		fl.add(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column}, d.Container, d.Message+renderedFrom(o.Doc.Source), related)
+		fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+			Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
 	})
 	r.Check(pass)
 }
 
-// renderedFrom names the chart template a document of `helm template`
-// output came from. Positions stay in the rendered stream, which is the
-// only text podlint has, so the message is the one place that can tell the
-// user which template file to edit.
-func renderedFrom(source string) string {
-	if source == "" {
-		return ""
+// withSource ends a detail with the chart template a document of `helm
+// template` output came from. Positions stay in the rendered stream, which
+// is the only text podlint has, so the message is the one place that can
+// tell the user which template file to edit.
+func withSource(detail, source string) string {
+	switch {
+	case source == "":
+		return detail
+	case detail == "":
+		return "Rendered from " + source + "."
 	}
-	return " (rendered from " + source + ")"
+	return detail + " Rendered from " + source + "."
 }
 
 // finish applies comment suppressions, reports unused ones and drops the
@@ -306,13 +314,19 @@ func (fl *fileLinter) detach() {
 func (fl *fileLinter) checkSuppression(s *suppression) {
 	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
 	if s.rule == nil {
-		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression names %q, which is neither a rule ID nor a rule name; run `podlint rules` for the list", s.name), nil)
+		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression names %q, which is not a rule", s.name),
+			Detail:  "A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."})
 		return
 	}
 	if s.reason == "" {
-		fl.add(rules.SuppressionMissingReason, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) gives no reason; write why the finding does not apply after the rule name", s.rule.ID, s.rule.Name), nil)
+		fl.addFinding(rules.SuppressionMissingReason, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
+			Detail:  "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."})
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
-		fl.add(rules.UnusedSuppression, s.obj, loc, "", fmt.Sprintf("suppression of %s (%s) matches no finding; remove it so it cannot hide a future one", s.rule.ID, s.rule.Name), nil)
+		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
+			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name),
+			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
 	}
 }

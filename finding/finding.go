@@ -81,8 +81,16 @@ type Finding struct {
 	Location             // where to change the manifest
 	Object    *ObjectRef `json:"object,omitempty"`
 	Container string     `json:"container,omitempty"`
-	Message   string     `json:"message"`
-	Related   []Location `json:"related,omitempty"`
+	// Message is the headline: one sentence, at most about 100
+	// characters, no arithmetic. Detail is the rest: the mechanism at
+	// runtime, the numbers and the fix; it may be empty.
+	Message string     `json:"message"`
+	Detail  string     `json:"detail,omitempty"`
+	Related []Location `json:"related,omitempty"`
+	// Path is the field path the rule reported at (empty for the loader's
+	// findings). Fingerprints use it instead of the line, so a finding
+	// keeps its identity when lines move.
+	Path string `json:"path,omitempty"`
 	// SourceLine is the text of the line Location points at, without its
 	// line break; the text writer prints it under the message with a caret.
 	// A long line is cut to a window around the column (about 160 bytes),

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+	kjson "sigs.k8s.io/json"
 )
 
 // converter turns one yaml.v3 node tree into the JSON that sigs.k8s.io/yaml
@@ -31,6 +32,9 @@ type converter struct {
 	maxDepth int
 	lineOff  int // added to node lines: documents are parsed one at a time
 	problems []Problem
+	// customResource is set while a custom resource's pod template is
+	// decoded: its unknown fields are not reported (see unknownField).
+	customResource bool
 	// errors make the document undecodable, as kubectl would refuse it.
 	// Conversion goes on after one so that every bad value is reported.
 	errors []Problem
@@ -131,11 +135,11 @@ func (c *converter) convert(n *yaml.Node, typ reflect.Type, depth int, dst refle
 		if !target.IsValid() {
 			target = reflect.New(custom).Elem()
 		}
-		if err := json.Unmarshal(c.buf[start:], target.Addr().Interface()); err != nil {
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(c.buf[start:], target.Addr().Interface()); err != nil {
 			c.fail(n, RuleInvalidManifest, "%s", cleanJSONError(err, custom))
 		}
 	case viaJSON.IsValid():
-		if err := json.Unmarshal(c.buf[start:], viaJSON.Addr().Interface()); err != nil {
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(c.buf[start:], viaJSON.Addr().Interface()); err != nil {
 			c.bad = true // the full decoding reports it
 		}
 	}
@@ -363,8 +367,8 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 	if len(c.errors) > errs {
 		return // a key could not be converted; the document is refused already
 	}
-	// json.Marshal writes map keys sorted; with case-insensitive field
-	// matching the order decides which of two spellings wins.
+	// json.Marshal writes map keys sorted, and so does the converter, so
+	// that its JSON is byte for byte what sigs.k8s.io/yaml produces.
 	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 
 	var fields *structFields
@@ -399,7 +403,7 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 		c.buf = append(c.buf, ':')
 		switch {
 		case fields != nil:
-			f, exact := fields.lookup(e.key)
+			f := fields.lookup(e.key)
 			if f == nil && isPatchDirective(e.key) {
 				// A strategic-merge-patch directive ($patch: delete,
 				// $setElementOrder/…): the document is a kustomize patch,
@@ -408,12 +412,9 @@ func (c *converter) mapping(n *yaml.Node, typ reflect.Type, depth int, dst refle
 				continue
 			}
 			if f == nil {
-				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect%s", e.key, describeType(typ), suggest(e.key, fields.names))
+				c.unknownField(e, typ, fields)
 				c.convert(e.value, nil, depth+1, reflect.Value{})
 				continue
-			}
-			if !exact {
-				c.report(e.keyN, RuleUnknownField, "unknown field %q in %s: field names are case-sensitive; did you mean %q?", e.key, describeType(typ), f.name)
 			}
 			var fv reflect.Value
 			if dst.IsValid() {
@@ -803,21 +804,33 @@ func collectFieldsAt(t reflect.Type, sf *structFields, index []int, viaPointer b
 	}
 }
 
-// lookup finds the field encoding/json would fill for key: an exact match,
-// else a case-insensitive one.
-func (sf *structFields) lookup(key string) (f *fieldInfo, exact bool) {
-	if f, ok := sf.byName[key]; ok {
-		return f, true
-	}
-	for _, f := range sf.list {
-		if strings.EqualFold(f.name, key) {
-			return f, false
-		}
-	}
-	return nil, false
+// lookup finds the field the API server's decoder fills for key. Field
+// names are case-sensitive there (sigs.k8s.io/json), unlike encoding/json:
+// `ReadinessProbe:` is an unknown field and its value is dropped.
+func (sf *structFields) lookup(key string) *fieldInfo {
+	return sf.byName[key]
 }
 
-// suggest returns `; did you mean "x"?` for the closest known name.
+// unknownField reports a key that names no field of typ. A key that
+// differs from a field only in case gets its own message: the value looks
+// set, but the API server drops it.
+func (c *converter) unknownField(e entry, typ reflect.Type, fields *structFields) {
+	if c.customResource {
+		// A custom resource's schema is not the Pod's: Knative adds
+		// containerConcurrency and timeoutSeconds, and an unknown field is
+		// pruned or refused by the CRD, never by the Pod API.
+		return
+	}
+	for _, f := range fields.list {
+		if strings.EqualFold(f.name, e.key) {
+			c.report(e.keyN, RuleUnknownField, "unknown field %q in %s (did you mean %q?); field names are case-sensitive: kubectl rejects the object, or with validation off the API server drops the value", e.key, describeType(typ), f.name)
+			return
+		}
+	}
+	c.report(e.keyN, RuleUnknownField, "unknown field %q in %s%s; kubectl rejects the object, or the API server drops the field without validation, so the setting has no effect", e.key, describeType(typ), suggest(e.key, fields.names))
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest known name.
 func suggest(key string, names []string) string {
 	best, bestD := "", 3
 	lk := strings.ToLower(key)
@@ -831,12 +844,12 @@ func suggest(key string, names []string) string {
 		for _, n := range names {
 			ln := strings.ToLower(n)
 			if len(lk) >= 4 && (strings.HasPrefix(ln, lk) || strings.HasPrefix(lk, ln)) {
-				return fmt.Sprintf("; did you mean %q?", n)
+				return fmt.Sprintf(" (did you mean %q?)", n)
 			}
 		}
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
 func editDistance(a, b string) int {

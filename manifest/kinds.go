@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -57,6 +58,40 @@ func lookupKind(apiVersion, kind string) *kindInfo {
 		group = apiVersion[:i]
 	}
 	return workloadKinds[group][kind]
+}
+
+// servedAs returns the apiVersion a built-in workload kind is served as,
+// or "" when kind is no built-in workload kind. extensions/v1beta1 is left
+// out: it is long gone, and apps/v1 is the current version of its kinds.
+func servedAs(kind string) string {
+	switch {
+	case workloadKinds[""][kind] != nil:
+		return "v1"
+	case workloadKinds["apps"][kind] != nil:
+		return "apps/v1"
+	case workloadKinds["batch"][kind] != nil:
+		return "batch/v1"
+	}
+	return ""
+}
+
+// kindMismatch explains why the API server serves no kind of that name in
+// apiVersion, for a built-in workload kind written with the apiVersion of
+// another built-in group (`kind: Pod` in apps/v1, a Deployment in v1), or
+// returns "". Kinds of other groups are custom resources, which podlint
+// cannot check.
+func kindMismatch(apiVersion, kind string) string {
+	group, builtin := "", false
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		group = apiVersion[:i]
+	}
+	_, builtin = workloadKinds[group]
+	want := servedAs(kind)
+	if !builtin || want == "" || lookupKind(apiVersion, kind) != nil {
+		return ""
+	}
+	return fmt.Sprintf("kind %s is not served by apiVersion %s; kubectl fails with `no matches for kind %q in version %q` and nothing is created. %s is in %s: write apiVersion: %s",
+		kind, apiVersion, kind, apiVersion, kind, want, want)
 }
 
 // IsWorkloadKind reports whether podlint decodes kind natively.
@@ -170,10 +205,36 @@ func normalizeCronJob(o *Object, path workload.Path) {
 	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, jp.Field("spec")
 }
 
+// jobTargetTemplate decodes the Job spec of a KEDA ScaledJob.
+var jobTargetTemplate = kindInfo{reflect.TypeFor[batchv1.JobSpec](), normalizeJobTarget}
+
+// normalizeJobTarget handles a KEDA ScaledJob: only its Job spec was
+// decoded (path is spec.jobTargetRef), and KEDA runs Jobs made from it.
+func normalizeJobTarget(o *Object, path workload.Path) {
+	j := o.Typed.(*batchv1.JobSpec)
+	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
+	tp := path.Field("template")
+	w := setWorkload(o, customMeta(o), &j.Template.ObjectMeta, tp, tp.Field("spec"), &j.Template.Spec)
+	w.Job, w.JobPath = j, path
+}
+
 // normalizeGeneric handles a custom resource: only its template was decoded
 // (path is the template's path), and its own metadata comes from the nodes.
 func normalizeGeneric(o *Object, path workload.Path) {
 	t := o.Typed.(*corev1.PodTemplateSpec)
+	meta := customMeta(o)
+	o.Custom = customKind(o.Ref.APIVersion, o.Ref.Kind)
+	spec := &t.Spec
+	if o.Custom.defaults != nil {
+		spec = t.Spec.DeepCopy()
+		o.Custom.defaults(spec)
+	}
+	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), spec)
+}
+
+// customMeta is a custom resource's own metadata, read from the nodes (its
+// template is all that is decoded): name, namespace and annotations.
+func customMeta(o *Object) *metav1.ObjectMeta {
 	meta := &metav1.ObjectMeta{Name: o.Ref.Name, Namespace: o.Ref.Namespace}
 	if md := childAt(o.Node, "metadata", o.Doc.maxDepth); md != nil {
 		if an := childAt(md, "annotations", o.Doc.maxDepth); an != nil {
@@ -186,5 +247,5 @@ func normalizeGeneric(o *Object, path workload.Path) {
 			}
 		}
 	}
-	setWorkload(o, meta, &t.ObjectMeta, path, path.Field("spec"), &t.Spec)
+	return meta
 }

@@ -33,6 +33,8 @@ func TestLocate(t *testing.T) {
 			0, "spec.containers[0].image", 4, 52, true},
 		{"list items", "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Pod\n    spec: {containers: [{name: a}]}\n  - apiVersion: v1\n    kind: Pod\n    spec:\n      containers:\n        - name: b\n",
 			0, "items[1].spec.containers[0].name", 11, 17, true},
+		{"a mis-cased key is not the field", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: app\n      LivenessProbe:\n        periodSeconds: 5\n",
+			0, "spec.containers[0].livenessProbe.periodSeconds", 5, 7, false},
 		{"merge key", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - <<: {image: nginx}\n      name: app\n",
 			0, "spec.containers[0].image", 5, 19, true},
 		{"quoted annotation key", "apiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/PL101: \"why\"\n",

@@ -23,6 +23,7 @@ const (
 	RuleDuplicateKey    = "duplicate-key"
 	RuleHelmTemplate    = "helm-template"
 	RuleLimitExceeded   = "limit-exceeded"
+	RuleAPIValidation   = "api-validation"
 )
 
 // Problem is something wrong with the input itself, already positioned.
@@ -30,7 +31,8 @@ type Problem struct {
 	Rule    string // one of the Rule* names
 	Line    int    // 1-based, in the file
 	Column  int    // 1-based
-	Message string
+	Message string // headline, see finding.Finding
+	Detail  string
 	Object  *finding.ObjectRef
 	// Source is the Document.Source of the document the problem is in.
 	Source string
@@ -128,6 +130,8 @@ type Object struct {
 	TemplatePath workload.Path
 	// Workload is nil for objects that are not workloads.
 	Workload *workload.Workload
+	// Custom is set for a custom resource linted through its template.
+	Custom *CustomKind
 	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
 	// …, or *corev1.PodTemplateSpec for a custom resource).
 	Typed any

@@ -103,13 +103,11 @@ func isMergeKey(k *yaml.Node) bool {
 }
 
 // lookupKey finds the pair that yaml.v2 would keep for key in mapping m,
-// following merge keys up to maxDepth levels. An exact spelling wins over a
-// case-insensitive one, which encoding/json would also accept.
+// following merge keys up to maxDepth levels. The key must be spelled
+// exactly so: the API server's decoder is case-sensitive, and drops a
+// `Spec:` or `ReadinessProbe:` key.
 func lookupKey(m *yaml.Node, key string, maxDepth int) (k, v *yaml.Node) {
-	if k, v = lookupExact(m, key, false, maxDepth); k == nil {
-		k, v = lookupExact(m, key, true, maxDepth)
-	}
-	return k, v
+	return lookupExact(m, key, false, maxDepth)
 }
 
 // lookupExact finds the pair of key in m spelled exactly so, or with fold

@@ -2,24 +2,57 @@ package manifest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
+	kjson "sigs.k8s.io/json"
 )
 
 // Parse loads one file's bytes. It never panics on bad input: everything
 // wrong with the input becomes a Problem and the rest of the file is still
 // loaded.
-func Parse(path string, data []byte, lim Limits) (res *Result) {
+func Parse(path string, data []byte, lim Limits) *Result {
+	res := parse(path, data, lim)
+	for i := range res.Problems {
+		res.Problems[i].split()
+	}
+	return res
+}
+
+// split gives a problem its headline and detail. Loader messages are
+// written "headline; detail", and error texts of the YAML and JSON
+// libraries longer than a headline are cut at their first colon.
+func (p *Problem) split() {
+	if p.Detail != "" {
+		return
+	}
+	head, detail, ok := strings.Cut(p.Message, "; ")
+	if !ok && len(p.Message) > 100 {
+		head, detail, ok = strings.Cut(p.Message, ": ")
+	}
+	if !ok || strings.TrimSpace(detail) == "" {
+		return
+	}
+	if !strings.HasPrefix(detail, "kubectl") {
+		r, n := utf8.DecodeRuneInString(detail)
+		detail = string(unicode.ToUpper(r)) + detail[n:]
+	}
+	if !strings.HasSuffix(detail, ".") && !strings.HasSuffix(detail, "?") {
+		detail += "."
+	}
+	p.Message, p.Detail = head, detail
+}
+
+func parse(path string, data []byte, lim Limits) (res *Result) {
 	res = &Result{}
 	data, problem := normalizeEncoding(data)
 	res.File = NewFile(path, data)
@@ -30,7 +63,7 @@ func Parse(path string, data []byte, lim Limits) (res *Result) {
 	}
 	if line := helmLine(data); line > 0 {
 		res.Problems = append(res.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
-			Message: "this file is a Helm template, not a manifest: render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
+			Message: "this file is a Helm template, not a manifest; render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
 		return res
 	}
 	// Split one document past the limit, so that the finding can point at
@@ -261,13 +294,40 @@ func normalizeEncoding(data []byte) ([]byte, *Problem) {
 
 var helmAction = regexp.MustCompile(`\{\{-?\s*(\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\.Template|include\s|template\s|toYaml|tpl\s|if\s|range\s|with\s|end\s*-?\}\}|define\s|else)`)
 
-// helmLine returns the first line that holds a Helm template action, or 0.
-// Go templates inside string values (Prometheus alert texts use
-// `{{ $labels.pod }}`) are not Helm templates and do not count.
+// helmLine returns the first line where Helm template syntax makes up the
+// YAML structure of a document, or 0. Template text inside a string value
+// is data, not a template to render: a ConfigMap holding an alert text
+// (`{{ $labels.pod }}`), Istio's injector templates or rendered `linkerd
+// install` output keep their `{{` in quoted and block scalars. A document
+// with `{{` is a Helm template when it does not parse as YAML (the line
+// heuristic then names the line), when a key holds `{{`, when `{{ … }}`
+// parses as a flow mapping (`replicas: {{ .Values.n }}`), or when a plain
+// (unquoted) value holds a Helm action (`name: {{ .Release.Name }}-web`).
 func helmLine(data []byte) int {
 	if !bytes.Contains(data, []byte("{{")) {
 		return 0
 	}
+	for _, c := range splitDocuments(data, 0) {
+		if !bytes.Contains(c.data, []byte("{{")) {
+			continue
+		}
+		var root yaml.Node
+		if err := parseYAML(c.data, &root); err != nil {
+			if line := helmActionLine(c.data); line > 0 {
+				return line + c.line - 1
+			}
+			continue // a syntax error of its own: PL001 reports it
+		}
+		if line := helmNode(&root, 0); line > 0 {
+			return line + c.line - 1
+		}
+	}
+	return 0
+}
+
+// helmActionLine returns the first line of a document that does not parse
+// which starts with `{{` or holds a Helm action, or 0.
+func helmActionLine(data []byte) int {
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -279,6 +339,39 @@ func helmLine(data []byte) int {
 		}
 		if bytes.HasPrefix(t, []byte("{{")) || helmAction.Match(l) {
 			return line
+		}
+	}
+	return 0
+}
+
+// helmNode returns the line of the first node under n that is template
+// syntax in YAML structure, or 0. Aliases are not followed: their targets
+// are walked where they are defined.
+func helmNode(n *yaml.Node, depth int) int {
+	if depth > 10000 {
+		return 0 // yaml.v3 refuses deeper documents anyway
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Style == 0 && helmAction.MatchString(n.Value) {
+			return n.Line
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
+				return k.Line // {{ x }} read as a flow mapping with a mapping key
+			}
+			if k.Kind == yaml.ScalarNode && strings.Contains(k.Value, "{{") {
+				return k.Line
+			}
+		}
+		fallthrough
+	default:
+		for _, c := range n.Content {
+			if line := helmNode(c, depth+1); line > 0 {
+				return line
+			}
 		}
 	}
 	return 0
@@ -320,9 +413,26 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 	target := node
 	targetPath := path
 	if k == nil {
+		if msg := kindMismatch(apiVersion, kind); msg != "" {
+			at := node
+			if _, v := lookupKey(node, "apiVersion", doc.maxDepth); v != nil {
+				at = v
+			}
+			res.Problems = append(res.Problems, Problem{Rule: RuleAPIValidation, Line: at.Line + doc.LineOffset, Column: at.Column, Object: &obj.Ref, Message: msg})
+			return
+		}
 		// Any other object whose spec.template.spec is a Pod spec (an Argo
-		// Rollout, an OpenKruise CloneSet, …) is linted through its template.
-		tmpl := childAt(childAt(node, "spec", doc.maxDepth), "template", doc.maxDepth)
+		// Rollout, an OpenKruise CloneSet, …) is linted through its template;
+		// a KEDA ScaledJob through the Job spec at spec.jobTargetRef.
+		k = &genericTemplate
+		targetPath = path.Field("spec").Field("template")
+		spec := childAt(node, "spec", doc.maxDepth)
+		if customKind(apiVersion, kind).jobTarget {
+			k = &jobTargetTemplate
+			targetPath = path.Field("spec").Field("jobTargetRef")
+			spec = childAt(spec, "jobTargetRef", doc.maxDepth)
+		}
+		tmpl := childAt(spec, "template", doc.maxDepth)
 		if tmpl == nil || tmpl.Kind != yaml.MappingNode {
 			return
 		}
@@ -336,12 +446,16 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 		if !decodeInto(doc, node, reflect.Value{}, conv, lim, obj, res) {
 			return
 		}
-		k = &genericTemplate
 		target = tmpl
-		targetPath = path.Field("spec").Field("template")
+		if k == &jobTargetTemplate {
+			target = spec
+		}
 	}
 	typed := reflect.New(k.typ)
-	if !decodeInto(doc, target, typed, conv, lim, obj, res) {
+	conv.customResource = k == &genericTemplate || k == &jobTargetTemplate
+	ok := decodeInto(doc, target, typed, conv, lim, obj, res)
+	conv.customResource = false
+	if !ok {
 		return
 	}
 	obj.Typed = typed.Interface()
@@ -403,7 +517,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 		return true // convert stored every value already
 	}
 	v.Elem().SetZero()
-	if err := json.Unmarshal(conv.buf, v.Interface()); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(conv.buf, v.Interface()); err != nil {
 		res.Problems = append(res.Problems, Problem{Rule: RuleInvalidManifest, Line: node.Line + doc.LineOffset, Column: node.Column, Object: &obj.Ref,
 			Message: "cannot decode " + obj.Ref.Kind + ": " + strings.TrimPrefix(err.Error(), "json: ")})
 		return false

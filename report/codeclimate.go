@@ -38,9 +38,14 @@ type CodeClimateLines struct {
 // codeClimateSeverity maps severities the way GitLab's own ESLint and
 // RuboCop integrations do: error → major, warning → minor, info → info.
 // "critical" and "blocker" are left for security scanners; a podlint error
-// is a pod that will misbehave at runtime, serious but not an exploit.
-func codeClimateSeverity(s finding.Severity) string {
-	switch s {
+// is a pod that will misbehave at runtime, serious but not an exploit. A
+// finding below --fail-on is "info" whatever its severity, so that GitLab's
+// Code Quality widget ranks as problems exactly what fails the pipeline.
+func codeClimateSeverity(f *finding.Finding, opts *Options) string {
+	if !opts.fails(f) {
+		return "info"
+	}
+	switch f.Severity {
 	case finding.Error:
 		return "major"
 	case finding.Warning:
@@ -64,12 +69,12 @@ func writeCodeClimate(buf *bytes.Buffer, res *finding.Result, opts Options) erro
 		issue := CodeClimateIssue{
 			Type:        "issue",
 			CheckName:   f.RuleID + " " + f.RuleName,
-			Description: f.Message,
+			Description: codeClimateDescription(f),
 			// Every podlint rule predicts a runtime failure (kills,
 			// restarts, stuck rollouts), which is Code Climate's
 			// "Bug Risk".
 			Categories:  []string{"Bug Risk"},
-			Severity:    codeClimateSeverity(f.Severity),
+			Severity:    codeClimateSeverity(f, &opts),
 			Fingerprint: fp.of(f, rel),
 			Location:    CodeClimateLocation{Path: rel, Lines: CodeClimateLines{line, line}},
 			EngineName:  "podlint",
@@ -82,4 +87,13 @@ func writeCodeClimate(buf *bytes.Buffer, res *finding.Result, opts Options) erro
 		out = append(out, issue)
 	}
 	return encodeJSON(buf, out)
+}
+
+// codeClimateDescription is the headline, with the detail after it: GitLab
+// shows the description in one line of its widget and in full on hover.
+func codeClimateDescription(f *finding.Finding) string {
+	if f.Detail == "" {
+		return f.Message
+	}
+	return f.Message + ". " + f.Detail
 }

@@ -69,9 +69,10 @@ func TestTextSnippet(t *testing.T) {
 	if want := "   | " + strings.Repeat(" ", len("  restartPolicy: Always")) + "^"; i < 0 || lines[i+2] != want {
 		t.Errorf("past-the-end caret:\n%q\nwant\n%q", lines[i+2], want)
 	}
-	// No source line: the related-less finding goes straight to the next.
+	// No source line: the finding goes straight to its detail, the blank
+	// line that ends it, then the next.
 	i = indexWithPrefix(lines, "../outside/job.yaml:9:3: error:")
-	if i < 0 || !strings.HasPrefix(lines[i+1], "deploy/app.yaml:12:9:") {
+	if i < 0 || !strings.HasPrefix(lines[i+1], "  index out of range") || lines[i+2] != "" || !strings.HasPrefix(lines[i+3], "deploy/app.yaml:12:9:") {
 		t.Errorf("finding without a source line should have no snippet:\n%s", out)
 	}
 	if !strings.Contains(out, "[PL101 liveness-kills-before-ready]") {
@@ -80,7 +81,8 @@ func TestTextSnippet(t *testing.T) {
 	if !strings.Contains(out, "\n  deploy/app.yaml:17:32: readiness can first pass") {
 		t.Errorf("related location missing:\n%s", out)
 	}
-	if !strings.HasSuffix(out, "\n\n4 files, 7 objects (5 workloads): 3 errors, 2 warnings, 1 info\n") {
+	if !strings.HasSuffix(out, "\n\n4 files, 7 objects (5 workloads): 3 errors, 2 warnings, 1 info\n") ||
+		!strings.Contains(out, "\nrule  ") && !strings.Contains(out, "\nrule ") {
 		t.Errorf("summary missing:\n%s", out)
 	}
 }
@@ -140,7 +142,8 @@ func TestJSON(t *testing.T) {
 	want := jsonFinding{
 		ID: "PL101", Name: "liveness-kills-before-ready", Severity: "error", File: "deploy/app.yaml", Line: 12, Column: 9,
 		Object:    &jsonObject{"apps/v1", "Deployment", "shop", "web"},
-		Container: "app", Message: fixtureResult().Findings[2].Message,
+		Container: "app", Message: fixtureResult().Findings[2].Message, Detail: fixtureResult().Findings[2].Detail,
+		Path: "spec.template.spec.containers[0].livenessProbe",
 		Related: []jsonLocation{
 			{"deploy/app.yaml", 13, 32, "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
 			{"deploy/app.yaml", 17, 32, "readiness can first pass at initialDelaySeconds 45s"},
@@ -195,9 +198,9 @@ func TestGitHub(t *testing.T) {
 		"::error title=[PL101] liveness-kills-before-ready::liveness probe kills \"probe\"", // stdin: no file
 		"::error file=deploy/app.yaml,line=12,col=9,title=[PL101] liveness-kills-before-ready::",
 		"%0Adeploy/app.yaml:13:32: liveness starts failing",
-		"::notice file=deploy/app.yaml,line=41,col=200,title=[PL301] rollout-drops-all-pods::maxUnavailable: 100%25 lets",
+		"::notice file=deploy/app.yaml,line=41,col=200,title=[PL601] best-effort-qos::Pods of this Deployment are BestEffort: no container requests cpu or memory (100%25 BestEffort)",
 		"::warning file=deploy/my app ü#1.yaml,line=7,",
-		"::error file=../outside/job.yaml,line=9,col=3,title=[PL000] internal-error::",
+		"::error file=../outside/job.yaml,line=9,col=3,title=[PL009] internal-error::",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("github output lacks %q:\n%s", want, out)
@@ -240,8 +243,13 @@ func TestJUnit(t *testing.T) {
 				failures++
 			}
 		}
-		n := len(res.Findings)
-		wantTests := max(n, 1)
+		n := 0 // at or above the default --fail-on, error
+		for i := range res.Findings {
+			if res.Findings[i].Severity >= finding.Error {
+				n++
+			}
+		}
+		wantTests := max(len(res.Findings), 1)
 		if s.Tests != wantTests || len(s.TestCases) != wantTests || got.Tests != wantTests ||
 			s.Failures != n || failures != n || got.Failures != n {
 			t.Errorf("%s: tests %d/%d/%d failures %d/%d/%d, want %d and %d",
@@ -249,9 +257,33 @@ func TestJUnit(t *testing.T) {
 		}
 	}
 
+	// With --fail-on warning the warnings fail too.
+	warnOpts := testOptions(t)
+	warnOpts.FailOn = finding.Warning
 	var got junitTestSuites
-	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), testOptions(t)), &got); err != nil {
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), warnOpts), &got); err != nil {
 		t.Fatal(err)
+	}
+	if got.Failures != 5 {
+		t.Errorf("--fail-on warning: %d failures, want 5 (3 errors, 2 warnings)", got.Failures)
+	}
+	// With the default (error) a warning is a passing test case whose
+	// details are in system-out; with --fail-on never nothing fails.
+	var def junitTestSuites
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), testOptions(t)), &def); err != nil {
+		t.Fatal(err)
+	}
+	if tc := def.Suites[0].TestCases[5]; tc.Failure != nil || tc.SystemOut == nil || !strings.Contains(tc.SystemOut.Body, "rule: PL404") {
+		t.Errorf("a warning below --fail-on should pass with system-out: %+v", tc)
+	}
+	neverOpts := testOptions(t)
+	neverOpts.FailOn = Never
+	var never junitTestSuites
+	if err := xml.Unmarshal(render(t, "junit", fixtureResult(), neverOpts), &never); err != nil {
+		t.Fatal(err)
+	}
+	if never.Failures != 0 || never.Suites[0].Failures != 0 {
+		t.Errorf("--fail-on never: %d failures, want 0", never.Failures)
 	}
 
 	// Bytes XML forbids, and a CDATA terminator, in both a message
@@ -261,19 +293,19 @@ func TestJUnit(t *testing.T) {
 	nasty.Findings[2].Message = "bell\a nul\x00 esc\x1b end]]> bad\xff"
 	nasty.Findings[2].SourceLine = "        livenessProbe: \x01]]>"
 	var parsed junitTestSuites
-	if err := xml.Unmarshal(render(t, "junit", nasty, testOptions(t)), &parsed); err != nil {
+	if err := xml.Unmarshal(render(t, "junit", nasty, warnOpts), &parsed); err != nil {
 		t.Fatalf("junit with control characters does not parse: %v", err)
 	}
 	if body := parsed.Suites[0].TestCases[2].Failure.Body; !strings.Contains(body, "bell nul esc end]]> bad\n") || !strings.Contains(body, "livenessProbe: ]]>") {
 		t.Errorf("body not sanitized as expected:\n%q", body)
 	}
 	tc := got.Suites[0].TestCases[5]
-	if tc.ClassName != "deploy/my app ü#1.yaml" || tc.Name != "PL402 sidecar-starts-late at deploy/my app ü#1.yaml:7:21" ||
+	if tc.ClassName != "deploy/my app ü#1.yaml" || tc.Name != "PL404 sidecar-startup-order at deploy/my app ü#1.yaml:7:21" ||
 		tc.Failure.Type != "warning" || tc.Failure.Message != fixtureResult().Findings[5].Message {
 		t.Errorf("test case = %+v %+v", tc, tc.Failure)
 	}
-	for _, want := range []string{"rule: PL402 sidecar-starts-late (sidecar starts after", "object: StatefulSet db/pg", "container: proxy",
-		"help: https://github.com/podlint/podlint/blob/main/docs/rules/PL402.md"} {
+	for _, want := range []string{"rule: PL404 sidecar-startup-order (later containers start before", "object: StatefulSet db/pg", "container: proxy",
+		"help: https://github.com/podlint/podlint/blob/main/docs/rules/PL404.md"} {
 		if !strings.Contains(tc.Failure.Body, want) {
 			t.Errorf("failure body lacks %q:\n%s", want, tc.Failure.Body)
 		}
@@ -281,7 +313,20 @@ func TestJUnit(t *testing.T) {
 }
 
 func TestCodeClimate(t *testing.T) {
-	raw := render(t, "codeclimate", fixtureResult(), testOptions(t))
+	// Below --fail-on (default error) every finding is "info", so GitLab
+	// ranks as problems what fails the pipeline.
+	var def []CodeClimateIssue
+	if err := json.Unmarshal(render(t, "codeclimate", fixtureResult(), testOptions(t)), &def); err != nil {
+		t.Fatal(err)
+	}
+	for _, is := range def {
+		if want := map[bool]string{true: "major", false: "info"}[strings.HasPrefix(is.CheckName, "PL101") || strings.HasPrefix(is.CheckName, "PL009")]; is.Severity != want {
+			t.Errorf("default --fail-on: %s is %s, want %s", is.CheckName, is.Severity, want)
+		}
+	}
+	opts := testOptions(t)
+	opts.FailOn = finding.Warning
+	raw := render(t, "codeclimate", fixtureResult(), opts)
 	var issues []CodeClimateIssue
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -303,11 +348,11 @@ func TestCodeClimate(t *testing.T) {
 	}
 	want := []struct{ path, severity, check string }{
 		{"stdin", "major", "PL101 liveness-kills-before-ready"},
-		{"../outside/job.yaml", "major", "PL000 internal-error"},
+		{"../outside/job.yaml", "major", "PL009 internal-error"},
 		{"deploy/app.yaml", "major", "PL101 liveness-kills-before-ready"},
-		{"deploy/app.yaml", "minor", "PL201 prestop-exceeds-grace-period"},
-		{"deploy/app.yaml", "info", "PL301 rollout-drops-all-pods"},
-		{"deploy/my app ü#1.yaml", "minor", "PL402 sidecar-starts-late"},
+		{"deploy/app.yaml", "minor", "PL201 prestop-exceeds-grace"},
+		{"deploy/app.yaml", "info", "PL601 best-effort-qos"},
+		{"deploy/my app ü#1.yaml", "minor", "PL404 sidecar-startup-order"},
 	}
 	for i, w := range want {
 		if is := issues[i]; is.Location.Path != w.path || is.Severity != w.severity || is.CheckName != w.check {

@@ -58,10 +58,14 @@ func writeGitHub(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			}
 		}
 		props = append(props, "title="+escapeProperty(fmt.Sprintf("[%s] %s", f.RuleID, f.RuleName)))
-		// Each part is escaped on its own (a newline in a message or a
-		// name becomes a visible \n); the lines between related locations
-		// are the only real line breaks, which escapeData then encodes.
+		// Each part is escaped on its own (a newline in a message, a detail
+		// or a name becomes a visible \n); the lines between the headline,
+		// the detail and related locations are the only real line breaks,
+		// which escapeData then encodes.
 		msg := textsafe.Escape(f.Message)
+		if f.Detail != "" {
+			msg += "\n" + textsafe.Escape(f.Detail)
+		}
 		for _, r := range f.Related {
 			msg += "\n" + position(relPath(opts.SrcRoot, r.File), r.Line, r.Column) + ": " + textsafe.Escape(r.Message)
 		}

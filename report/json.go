@@ -28,16 +28,19 @@ type jsonReport struct {
 }
 
 type jsonFinding struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Severity  string         `json:"severity"`
-	File      string         `json:"file"`
-	Line      int            `json:"line"`
-	Column    int            `json:"column"`
-	Object    *jsonObject    `json:"object"`
-	Container string         `json:"container"`
-	Message   string         `json:"message"`
-	Related   []jsonLocation `json:"related"`
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Severity  string      `json:"severity"`
+	File      string      `json:"file"`
+	Line      int         `json:"line"`
+	Column    int         `json:"column"`
+	Object    *jsonObject `json:"object"`
+	Container string      `json:"container"`
+	// Path is the field the finding is about, "" for the loader's.
+	Path    string         `json:"path"`
+	Message string         `json:"message"` // headline
+	Detail  string         `json:"detail"`
+	Related []jsonLocation `json:"related"`
 }
 
 type jsonObject struct {
@@ -81,7 +84,9 @@ func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
 			Line:      f.Line,
 			Column:    f.Column,
 			Container: f.Container,
+			Path:      f.Path,
 			Message:   f.Message,
+			Detail:    f.Detail,
 			Related:   []jsonLocation{},
 		}
 		if f.Object != nil {

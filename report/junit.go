@@ -39,6 +39,12 @@ type junitTestCase struct {
 	File      string        `xml:"file,attr,omitempty"`
 	Line      int           `xml:"line,attr,omitempty"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	// SystemOut holds a passing finding's details (CDATA, see Body).
+	SystemOut *junitOutput `xml:"system-out,omitempty"`
+}
+
+type junitOutput struct {
+	Body string `xml:",cdata"`
 }
 
 type junitFailure struct {
@@ -49,32 +55,37 @@ type junitFailure struct {
 	Body string `xml:",cdata"`
 }
 
-// writeJUnit renders one test case per finding, every one a failure whose
-// type is the severity: a CI test report has no notion of "info", and
-// whether an info should break the build is --fail-on's business, not the
-// report's. classname is the file so Jenkins and GitLab group findings by
-// manifest. With no findings a single passing test case is written, because
-// both tools treat an empty suite as a broken report.
+// writeJUnit renders one test case per finding. Findings at or above
+// --fail-on (Options.FailOn) are failures whose type is the severity; the
+// others are passing test cases with the details in system-out, so Jenkins
+// and GitLab count as failed exactly what makes podlint exit 1. classname
+// is the file so both tools group findings by manifest. With no findings a
+// single passing test case is written, because both tools treat an empty
+// suite as a broken report.
 func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	rules := ruleIndex(opts.Rules)
 	suite := junitTestSuite{Name: "podlint"}
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
-		suite.TestCases = append(suite.TestCases, junitTestCase{
+		tc := junitTestCase{
 			ClassName: textsafe.Strip(rel),
-			Name:      fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column)),
+			Name:      textsafe.Strip(fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column))),
 			File:      textsafe.Strip(rel),
 			Line:      max(f.Line, 0),
-			Failure: &junitFailure{
-				Type:    f.Severity.String(),
-				Message: textsafe.Strip(f.Message),
-				Body:    xmlSafe(textsafe.Strip(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot))),
-			},
-		})
+		}
+		// Control and bidi characters are dropped from everything a CI
+		// page shows (names, headline, detail, source line).
+		details := xmlSafe(textsafe.Strip(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot)))
+		if opts.fails(f) {
+			tc.Failure = &junitFailure{Type: f.Severity.String(), Message: textsafe.Strip(f.Message), Body: details}
+			suite.Failures++
+		} else {
+			tc.SystemOut = &junitOutput{Body: details}
+		}
+		suite.TestCases = append(suite.TestCases, tc)
 	}
 	suite.Tests = len(suite.TestCases)
-	suite.Failures = len(suite.TestCases)
 	if suite.Tests == 0 {
 		suite.TestCases = []junitTestCase{{
 			ClassName: "podlint",
@@ -98,6 +109,9 @@ func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 func junitDetails(f *finding.Finding, rel string, rule *finding.RuleInfo, root string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s: %s\n", position(rel, f.Line, f.Column), f.Severity, f.Message)
+	if f.Detail != "" {
+		fmt.Fprintf(&b, "%s\n", f.Detail)
+	}
 	fmt.Fprintf(&b, "rule: %s %s", f.RuleID, f.RuleName)
 	if rule != nil && rule.Title != "" {
 		fmt.Fprintf(&b, " (%s)", rule.Title)

@@ -9,33 +9,83 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 )
 
-// writeMarkdown renders a GitHub-flavored Markdown table, the shape of a
-// GitHub Actions job summary ($GITHUB_STEP_SUMMARY), a pull or merge
-// request comment, or a GitLab MR note. Paths are relative to
-// Options.SrcRoot like the other CI formats, since these are read next to
-// the repository. One row per finding keeps the table scannable; related
-// locations go into the message cell as extra lines.
-func writeMarkdown(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+// markdownLimit is what the markdown format stays under: GitHub refuses a
+// job summary ($GITHUB_STEP_SUMMARY) larger than 1 MiB. A little is kept in
+// reserve for the closing lines.
+const markdownLimit = 1<<20 - 4096
+
+// writeMarkdown renders a GitHub-flavored Markdown report, the shape of a
+// GitHub Actions job summary, a pull or merge request comment, or a GitLab
+// MR note. It opens with the tally and a per-rule table (errors first),
+// then a table of errors, one of warnings, and the infos in a collapsed
+// <details> section, so the findings that fail the build come first however
+// many infos there are. Paths are relative to Options.SrcRoot like the
+// other CI formats. Past markdownLimit the remaining rows are left out
+// between rows, never inside one, and a line says how many.
+func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) error {
 	rules := ruleIndex(opts.Rules)
 	buf.WriteString("## podlint\n\n")
-	buf.WriteString(mdEscape(summaryLine(res)))
+	buf.WriteString(mdEscape(summaryLine(all)))
 	buf.WriteString("\n")
-	if len(res.Findings) == 0 {
+	if len(all.Findings) == 0 {
 		return nil
 	}
-	buf.WriteString("\n| Severity | Location | Rule | Message |\n|---|---|---|---|\n")
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		rule := mdEscape(f.RuleID)
-		if r := rules[f.RuleID]; r != nil && r.HelpURI != "" {
-			rule = "[" + rule + "](" + mdURL(r.HelpURI) + ")"
+	ruleLink := func(id, name string) string {
+		link := mdEscape(id)
+		if r := rules[id]; r != nil && r.HelpURI != "" {
+			link = "[" + link + "](" + mdURL(r.HelpURI) + ")"
 		}
-		rule += " " + mdEscape(f.RuleName)
-		msg := mdEscape(f.Message)
-		for _, r := range f.Related {
-			msg += "<br>↳ " + mdEscape(position(relPath(opts.SrcRoot, r.File), r.Line, r.Column)+": "+r.Message)
+		return link + " " + mdEscape(name)
+	}
+	buf.WriteString("\n| Rule | Severity | Count | Files |\n|---|---|---:|---:|\n")
+	for _, r := range ruleCounts(all.Findings) {
+		fmt.Fprintf(buf, "| %s | %s | %d | %d |\n", ruleLink(r.ID, r.Name), r.Severity, r.Count, r.Files)
+	}
+	omitted := 0
+	for _, sev := range []finding.Severity{finding.Error, finding.Warning, finding.Info} {
+		var rows []string
+		for i := range res.Findings {
+			f := &res.Findings[i]
+			if f.Severity != sev {
+				continue
+			}
+			msg := "**" + mdEscape(f.Message) + "**"
+			if f.Detail != "" {
+				msg += "<br>" + mdEscape(f.Detail)
+			}
+			for _, r := range f.Related {
+				msg += "<br>↳ " + mdEscape(position(relPath(opts.SrcRoot, r.File), r.Line, r.Column)+": "+r.Message)
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", mdEscape(position(relPath(opts.SrcRoot, f.File), f.Line, f.Column)), ruleLink(f.RuleID, f.RuleName), msg))
 		}
-		fmt.Fprintf(buf, "| %s | %s | %s | %s |\n", f.Severity, mdEscape(position(relPath(opts.SrcRoot, f.File), f.Line, f.Column)), rule, msg)
+		if len(rows) == 0 {
+			continue
+		}
+		title := fmt.Sprintf("%s (%d)", map[finding.Severity]string{finding.Error: "Errors", finding.Warning: "Warnings", finding.Info: "Infos"}[sev], len(rows))
+		head := "\n### " + title + "\n\n"
+		tail := ""
+		if sev == finding.Info {
+			head = "\n<details><summary>" + title + "</summary>\n\n"
+			tail = "\n</details>\n"
+		}
+		const tableHead = "| Location | Rule | Message |\n|---|---|---|\n"
+		if buf.Len()+len(head)+len(tableHead)+len(rows[0])+len(tail) > markdownLimit {
+			omitted += len(rows)
+			continue
+		}
+		buf.WriteString(head + tableHead)
+		for k, row := range rows {
+			if buf.Len()+len(row)+len(tail) > markdownLimit {
+				omitted += len(rows) - k
+				break
+			}
+			buf.WriteString(row)
+		}
+		buf.WriteString(tail)
+	}
+	if omitted > 0 {
+		fmt.Fprintf(buf, "\n%s left out to stay under GitHub's 1 MiB job summary limit; the json and sarif formats list every finding.\n",
+			plural(omitted, "finding", "findings"))
 	}
 	return nil
 }

@@ -22,8 +22,10 @@ func TestMarkdownEscaping(t *testing.T) {
 	}}}
 	out := string(render(t, "markdown", res, testOptions(t)))
 	var rows []string
+	inFindings := false
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "| ") {
+		inFindings = inFindings || strings.HasPrefix(l, "| Location |")
+		if inFindings && strings.HasPrefix(l, "| ") {
 			rows = append(rows, l)
 		}
 	}
@@ -31,8 +33,8 @@ func TestMarkdownEscaping(t *testing.T) {
 		t.Fatalf("want a header and one row, got %d rows:\n%s", len(rows), out)
 	}
 	for _, r := range rows {
-		if n := len(unescapedPipe.FindAllString(r, -1)); n != 5 {
-			t.Errorf("row has %d cell separators, want 5: %s", n, r)
+		if n := len(unescapedPipe.FindAllString(r, -1)); n != 4 {
+			t.Errorf("row has %d cell separators, want 4: %s", n, r)
 		}
 	}
 	for _, want := range []string{`a\|b.yaml:2:3`, `x \| y \<stdin\> \*not bold\* \_nor\_ \` + "`code\\`" + ` \[link\](u) \~\~s\~\~ a\\b &amp;amp;<br>second line`,
@@ -40,5 +42,39 @@ func TestMarkdownEscaping(t *testing.T) {
 		if !strings.Contains(rows[1], want) {
 			t.Errorf("row lacks %s:\n%s", want, rows[1])
 		}
+	}
+}
+
+// TestMarkdownLimit: a huge run stays under GitHub's 1 MiB job summary
+// limit, errors come first, rows are never cut, and a line says how many
+// findings were left out.
+func TestMarkdownLimit(t *testing.T) {
+	res := &finding.Result{Summary: finding.Summary{Files: 1}}
+	for i := 0; i < 6000; i++ {
+		f := finding.Finding{RuleID: "PL601", RuleName: "best-effort-qos", Severity: finding.Info,
+			Location: finding.Location{File: "a.yaml", Line: i + 1, Column: 1},
+			Message:  "Pods of this Deployment are BestEffort", Detail: strings.Repeat("Long detail text. ", 12)}
+		if i%1000 == 0 {
+			f.RuleID, f.RuleName, f.Severity = "PL101", "liveness-kills-before-ready", finding.Error
+		}
+		res.Findings = append(res.Findings, f)
+	}
+	out := string(render(t, "markdown", res, testOptions(t)))
+	if len(out) > 1<<20 {
+		t.Fatalf("%d bytes, more than 1 MiB", len(out))
+	}
+	if e, i := strings.Index(out, "### Errors (6)"), strings.Index(out, "<summary>Infos (5994)</summary>"); e < 0 || i < 0 || e > i {
+		t.Errorf("errors must come before the collapsed infos")
+	}
+	if !regexp.MustCompile(`\n\d+ findings left out to stay under GitHub's 1 MiB`).MatchString(out) {
+		t.Errorf("no truncation note")
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "| ") && !strings.HasSuffix(l, " |") {
+			t.Fatalf("a row was cut: %q", l)
+		}
+	}
+	if !strings.Contains(out, "\n</details>\n") {
+		t.Errorf("the infos section is not closed")
 	}
 }

@@ -48,7 +48,39 @@ type Options struct {
 	// Rules is the whole enabled catalog; SARIF lists every rule so code
 	// scanning can show rule help even for rules without results.
 	Rules []finding.RuleInfo
+	// Width is the text format's line width: details are wrapped to it.
+	// Zero means 100 columns, the width used when not writing to a
+	// terminal.
+	Width int
+	// Brief prints only headlines in the text format: one line per finding.
+	Brief bool
+	// Show is the lowest severity that is printed, in every format (zero:
+	// every finding). The text format's per-rule summary still counts the
+	// findings that are not shown.
+	Show finding.Severity
+	// FailOn is the lowest severity that fails the run (--fail-on); JUnit
+	// and Code Climate report only those findings as failures. Zero means
+	// error; Never means no finding fails.
+	FailOn finding.Severity
+	// Errors are the run's usage, configuration and I/O errors (what makes
+	// podlint exit 2). SARIF marks such a run as failed and lists them as
+	// tool execution notifications.
+	Errors []string
 }
+
+// Never is the FailOn value of --fail-on never: no finding fails the run.
+const Never = finding.Error + 1
+
+// failOn returns the effective --fail-on level.
+func (o *Options) failOn() finding.Severity {
+	if o.FailOn == finding.Off {
+		return finding.Error
+	}
+	return o.FailOn
+}
+
+// fails reports whether f is at or above --fail-on.
+func (o *Options) fails(f *finding.Finding) bool { return f.Severity >= o.failOn() }
 
 // Formats lists the names Write accepts, in the order help texts show them.
 var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate", "markdown"}
@@ -68,11 +100,22 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		return finding.Less(&sorted.Findings[i], &sorted.Findings[j])
 	})
 
+	all := sorted
+	if opts.Show > finding.Info {
+		kept := sorted.Findings[:0:0]
+		for _, f := range sorted.Findings {
+			if f.Severity >= opts.Show {
+				kept = append(kept, f)
+			}
+		}
+		sorted.Findings = kept
+	}
+
 	var buf bytes.Buffer
 	var err error
 	switch format {
 	case "text":
-		err = writeText(&buf, &sorted, opts)
+		err = writeText(&buf, &sorted, &all, opts)
 	case "json":
 		err = writeJSON(&buf, &sorted)
 	case "sarif":
@@ -84,7 +127,7 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	case "codeclimate":
 		err = writeCodeClimate(&buf, &sorted, opts)
 	case "markdown":
-		err = writeMarkdown(&buf, &sorted, opts)
+		err = writeMarkdown(&buf, &sorted, &all, opts)
 	default:
 		return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
@@ -261,11 +304,14 @@ func uriEscape(p string) string {
 
 // fingerprinter derives stable identities for findings. The identity covers
 // the rule, the file (relative, so checkouts in different directories
-// agree), the object, the container and the message, and deliberately not
-// the line: adding a field above a finding must not close one alert and
-// open another in code scanning or GitLab. Identical findings in one run
-// are told apart by an occurrence counter in output order, which GitLab
-// needs (it drops issues with duplicate fingerprints) and GitHub expects.
+// agree), the object's kind, namespace and name, the container and the
+// field path the rule reported at, and deliberately neither the line nor
+// the message: adding a field above a finding, or a podlint release that
+// rewords a message or refines a number, must not close one alert and open
+// another in code scanning or GitLab. Identical findings in one run (the
+// loader's findings have no field path) are told apart by an occurrence
+// counter in output order, which GitLab needs (it drops issues with
+// duplicate fingerprints) and GitHub expects.
 type fingerprinter struct {
 	newHash func() hash.Hash
 	seen    map[string]int
@@ -282,7 +328,7 @@ func (fp *fingerprinter) of(f *finding.Finding, rel string) string {
 	}
 	// NUL separators keep ("a b", "c") and ("a", "b c") apart. apiVersion
 	// is left out so that migrating apps/v1beta2 → apps/v1 keeps alerts.
-	key := strings.Join([]string{f.RuleID, rel, obj.Kind, obj.Namespace, obj.Name, f.Container, f.Message}, "\x00")
+	key := strings.Join([]string{f.RuleID, rel, obj.Kind, obj.Namespace, obj.Name, f.Container, f.Path}, "\x00")
 	fp.seen[key]++
 	h := fp.newHash()
 	io.WriteString(h, key)
@@ -350,4 +396,54 @@ func position(file string, line, col int) string {
 // 0, and a finding without a position is best shown at the top of its file.
 func clampPos(line, col int) (int, int) {
 	return max(line, 1), max(col, 1)
+}
+
+// ruleCount is one row of the per-rule summary.
+type ruleCount struct {
+	ID, Name string
+	Severity finding.Severity
+	Count    int
+	Files    int
+}
+
+// ruleCounts tallies findings per rule and severity, most severe first,
+// then by count (largest first), then by rule ID: the errors open the
+// summary however many infos there are.
+func ruleCounts(findings []finding.Finding) []ruleCount {
+	type key struct {
+		id  string
+		sev finding.Severity
+	}
+	rows := map[key]*ruleCount{}
+	files := map[key]map[string]bool{}
+	var order []key
+	for i := range findings {
+		f := &findings[i]
+		k := key{f.RuleID, f.Severity}
+		r := rows[k]
+		if r == nil {
+			r = &ruleCount{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity}
+			rows[k], files[k] = r, map[string]bool{}
+			order = append(order, k)
+		}
+		r.Count++
+		files[k][f.File] = true
+	}
+	out := make([]ruleCount, 0, len(order))
+	for _, k := range order {
+		r := rows[k]
+		r.Files = len(files[k])
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.ID < b.ID
+	})
+	return out
 }

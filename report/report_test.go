@@ -21,20 +21,20 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 func fixtureRules() []finding.RuleInfo {
 	help := func(id string) string { return "https://github.com/podlint/podlint/blob/main/docs/rules/" + id + ".md" }
 	return []finding.RuleInfo{
-		{ID: "PL201", Name: "prestop-exceeds-grace-period", Title: "preStop hook runs longer than the termination grace period",
+		{ID: "PL201", Name: "prestop-exceeds-grace", Title: "preStop hook outlasts the termination grace period",
 			Doc:      "The kubelet sends SIGKILL when terminationGracePeriodSeconds runs out,\nwhether or not the preStop hook finished.\n\n## Fix\n\nRaise the grace period.",
 			Severity: finding.Warning, HelpURI: help("PL201")},
 		{ID: "PL101", Name: "liveness-kills-before-ready", Title: "liveness probe kills the container before it can become ready",
 			Doc:      "# PL101\n\nA liveness probe that fails before the readiness probe can first pass\nrestarts the container forever.\n\n```yaml\nlivenessProbe:\n  initialDelaySeconds: 0\n```\n\nAdd a startupProbe.",
 			Severity: finding.Error, HelpURI: help("PL101")},
-		{ID: "PL001", Name: "helm-template", Title: "file is a Helm template", Doc: "Pipe `helm template` into podlint.",
-			Severity: finding.Info, HelpURI: help("PL001")},
-		{ID: "PL301", Name: "rollout-drops-all-pods", Title: "rolling update may take every pod down at once",
-			Doc: "maxUnavailable: 100% stops every old pod before new ones are ready.", Severity: finding.Info, HelpURI: help("PL301")},
-		{ID: "PL402", Name: "sidecar-starts-late", Title: "sidecar starts after the main container needs it",
-			Doc: "Use a native sidecar (restartPolicy: Always on an init container).", Severity: finding.Warning, HelpURI: help("PL402")},
-		{ID: "PL502", Name: "job-deadline-too-short", Title: "activeDeadlineSeconds is shorter than one attempt",
-			Doc: "The Job is killed before a single attempt can finish.", Severity: finding.Error, HelpURI: help("PL502")},
+		{ID: "PL005", Name: "helm-template", Title: "file is a Helm template", Doc: "Pipe `helm template` into podlint.",
+			Severity: finding.Info, HelpURI: help("PL005")},
+		{ID: "PL601", Name: "best-effort-qos", Title: "pods are BestEffort: no container requests cpu or memory",
+			Doc: "BestEffort pods are evicted first under node pressure.", Severity: finding.Info, HelpURI: help("PL601")},
+		{ID: "PL404", Name: "sidecar-startup-order", Title: "later containers start before a sidecar is ready",
+			Doc: "Give the sidecar a startupProbe: the next container waits until it succeeds.", Severity: finding.Warning, HelpURI: help("PL404")},
+		{ID: "PL304", Name: "job-deadline-before-retries", Title: "activeDeadlineSeconds ends the Job before its retries can run",
+			Doc: "The Job fails with DeadlineExceeded before backoffLimit is used up.", Severity: finding.Warning, HelpURI: help("PL304")},
 	}
 }
 
@@ -59,20 +59,24 @@ func fixtureResult() *finding.Result {
 				RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
 				Location:   finding.Location{File: "-", Line: 3, Column: 5},
 				Object:     &finding.ObjectRef{APIVersion: "v1", Kind: "Pod", Name: "probe"},
-				Message:    `liveness probe kills "probe" 10s after start, before its readiness probe can first pass at 15s; add a startupProbe`,
+				Message:    `liveness probe kills "probe" 10s after start, before its readiness probe runs at 15s`,
+				Detail:     "Add a startupProbe that allows the start-up time.",
 				SourceLine: "    livenessProbe:",
 			},
 			{
-				RuleID: "PL000", RuleName: "internal-error", Severity: finding.Error,
+				RuleID: "PL009", RuleName: "internal-error", Severity: finding.Error,
 				Location: finding.Location{File: "../outside/job.yaml", Line: 9, Column: 3},
 				Object:   &finding.ObjectRef{APIVersion: "batch/v1", Kind: "Job", Name: "migrate"},
-				Message:  "rule PL305 panicked on this object: index out of range; please report it",
+				Message:  "rule PL305 (container-restart-policy-mismatch) crashed on this object",
+				Detail:   "index out of range; other rules still ran; please report this bug with the manifest.",
 			},
 			{
 				RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
 				Location: finding.Location{File: "deploy/app.yaml", Line: 12, Column: 9},
 				Object:   web, Container: "app",
-				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s; add a startupProbe`,
+				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s`,
+				Detail:  `The probe kills "app" 31s after start if it is not answering yet, before its readiness probe first runs at 45s. If the app needs that long, it is killed on every start and never becomes Ready (CrashLoopBackOff). Add a startupProbe that allows the start-up time (for example periodSeconds 10s with failureThreshold 6 guarantees 50s).`,
+				Path:    "spec.template.spec.containers[0].livenessProbe",
 				Related: []finding.Location{
 					{File: "deploy/app.yaml", Line: 13, Column: 32, Message: "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
 					{File: "deploy/app.yaml", Line: 17, Column: 32, Message: "readiness can first pass at initialDelaySeconds 45s"},
@@ -80,25 +84,28 @@ func fixtureResult() *finding.Result {
 				SourceLine: "        livenessProbe:",
 			},
 			{
-				RuleID: "PL201", RuleName: "prestop-exceeds-grace-period", Severity: finding.Warning,
+				RuleID: "PL201", RuleName: "prestop-exceeds-grace", Severity: finding.Warning,
 				Location: finding.Location{File: "deploy/app.yaml", Line: 22, Column: strings.Index(tabLine, `"-c"`) + 1},
 				Object:   web, Container: "app",
-				Message:    `preStop hook "sleep 40" runs 40s, past terminationGracePeriodSeconds 30s; the container gets SIGKILL at 30s`,
+				Message:    `preStop of "app" leaves the app only 2s to shut down before SIGKILL`,
+				Detail:     `It runs "sleep 40", at least 40s and so outlasts the grace period of 30s. Set terminationGracePeriodSeconds to 40s plus the time the app needs after SIGTERM, or shorten the sleep.`,
+				Path:       "spec.template.spec.containers[0].lifecycle.preStop.exec.command",
 				SourceLine: tabLine,
 			},
 			{
-				RuleID: "PL301", RuleName: "rollout-drops-all-pods", Severity: finding.Info,
+				RuleID: "PL601", RuleName: "best-effort-qos", Severity: finding.Info,
 				Location:   finding.Location{File: "deploy/app.yaml", Line: 41, Column: 200},
 				Object:     web,
-				Message:    "maxUnavailable: 100% lets every pod go at once, then: nothing serves, for 45s",
+				Message:    "Pods of this Deployment are BestEffort: no container requests cpu or memory (100% BestEffort)",
 				SourceLine: "  restartPolicy: Always",
 			},
 			{
-				RuleID: "PL402", RuleName: "sidecar-starts-late", Severity: finding.Warning,
+				RuleID: "PL404", RuleName: "sidecar-startup-order", Severity: finding.Warning,
 				Location:   finding.Location{File: "deploy/my app ü#1.yaml", Line: 7, Column: strings.Index(unicodeLine, "1.0") + 1},
 				Object:     &finding.ObjectRef{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "db", Name: "pg"},
 				Container:  "proxy",
-				Message:    `sidecar "proxy" starts after "pg" needs it; make it an init container with restartPolicy: Always`,
+				Message:    `containers after sidecar "proxy" start without waiting for it to be ready`,
+				Detail:     `"pg", declared after sidecar "proxy", starts as soon as "proxy" is running. If it needs "proxy" at start-up, add a startupProbe to it.`,
 				SourceLine: unicodeLine,
 			},
 		},
@@ -136,6 +143,7 @@ type goldenCase struct {
 	format string
 	color  bool
 	res    func() *finding.Result
+	opts   func(*Options)
 }
 
 func goldenCases() []goldenCase {
@@ -145,10 +153,19 @@ func goldenCases() []goldenCase {
 		res  func() *finding.Result
 	}{{"findings", fixtureResult}, {"empty", emptyResult}} {
 		for _, format := range Formats {
-			cs = append(cs, goldenCase{fx.name + "." + format + ".golden", format, false, fx.res})
+			cs = append(cs, goldenCase{fx.name + "." + format + ".golden", format, false, fx.res, nil})
 		}
-		cs = append(cs, goldenCase{fx.name + ".text-color.golden", "text", true, fx.res})
+		cs = append(cs, goldenCase{fx.name + ".text-color.golden", "text", true, fx.res, nil})
 	}
+	fx := fixtureResult
+	cs = append(cs,
+		goldenCase{"findings.text-80.golden", "text", false, fx, func(o *Options) { o.Width = 80 }},
+		goldenCase{"findings.text-120.golden", "text", false, fx, func(o *Options) { o.Width = 120 }},
+		goldenCase{"findings.text-brief.golden", "text", false, fx, func(o *Options) { o.Brief = true }},
+		goldenCase{"findings.text-show-warning.golden", "text", false, fx, func(o *Options) { o.Show = finding.Warning }},
+		goldenCase{"findings.junit-fail-on-warning.golden", "junit", false, fx, func(o *Options) { o.FailOn = finding.Warning }},
+		goldenCase{"findings.sarif-failed.golden", "sarif", false, fx, func(o *Options) { o.Errors = []string{"missing.yaml: no such file or directory"} }},
+	)
 	return cs
 }
 
@@ -157,6 +174,9 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := testOptions(t)
 			opts.Color = c.color
+			if c.opts != nil {
+				c.opts(&opts)
+			}
 			got := render(t, c.format, c.res(), opts)
 			path := filepath.Join("testdata", "golden", c.name)
 			if *update {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"regexp"
 	"sort"
@@ -99,19 +100,48 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}
 	fp := newFingerprinter(sha256Hash)
+	// Fingerprints are computed over every finding in output order before
+	// the cap, so a finding keeps its occurrence number when others are cut.
+	prints := make([]string, len(res.Findings))
 	for i := range res.Findings {
+		prints[i] = fp.of(&res.Findings[i], relPath(opts.SrcRoot, res.Findings[i].File))
+	}
+	keep, cut := capResults(res.Findings, sarifMaxResults)
+	inv := sarif.NewInvocation().WithExecutionSuccess(len(opts.Errors) == 0)
+	inv.ToolExecutionNotifications = []*sarif.Notification{}
+	for _, e := range opts.Errors {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarif.NewNotification().WithLevel("error").WithTextMessage(e))
+	}
+	if cut > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
+				"%d findings were left out: GitHub code scanning accepts at most %d results per run; the most severe were kept, and the json format lists every finding",
+				cut, sarifMaxResults)))
+	}
+	run.AddInvocations(inv)
+	run.Results = []*sarif.Result{}
+	for _, i := range keep {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
-		col := codePointColumn(f.SourceLine, f.SourceColumn())
-		if f.SourceCut > 0 {
-			col += f.SourceCutRunes - 1 // SourceLine starts with the one-character Ellipsis
-		}
-		line, col := clampPos(f.Line, col)
+		line, col := clampPos(f.Line, lineCodePoint(f, f.SourceColumn()))
+		text, markdown := sarifMessage(f)
 		r := sarif.NewRuleResult(f.RuleID).
 			WithRuleIndex(index[f.RuleID]).
 			WithLevel(sarifLevel(f.Severity)).
-			WithMessage(sarif.NewTextMessage(f.Message))
-		r.AddLocation(sarifLocation(rel, line, col))
+			WithMessage(sarif.NewTextMessage(text).WithMarkdown(markdown))
+		loc := sarifLocation(rel, line, col)
+		if f.Line >= 1 {
+			sc := f.SourceColumn()
+			// A value running into the Ellipsis of a snippet cut short has
+			// no known end: no end column rather than a wrong one (a line
+			// that really ends in … loses its end column too).
+			cutRight := strings.HasSuffix(f.SourceLine, finding.Ellipsis)
+			if end := valueEnd(f.SourceLine, sc); end > sc && !(cutRight && end > len(f.SourceLine)-len(finding.Ellipsis)) {
+				loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(lineCodePoint(f, end))
+			}
+		}
+		r.AddLocation(loc)
 		for j, rl := range f.Related {
 			rline, rcol := clampPos(rl.Line, rl.Column)
 			loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
@@ -120,7 +150,7 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			}
 			r.AddRelatedLocation(loc)
 		}
-		r.WithPartialFingerPrints(map[string]any{fingerprintKey: fp.of(f, rel)})
+		r.WithPartialFingerPrints(map[string]any{fingerprintKey: prints[i]})
 		if props := sarifProperties(f); props != nil {
 			r.Properties = props
 		}
@@ -256,6 +286,17 @@ func firstNonEmpty(s ...string) string {
 // kept, which is exact for ASCII. A column past the end of the line is
 // clamped to just after its last character, where the text format puts its
 // caret too: viewers highlight nothing at a column the line does not have.
+// lineCodePoint is the code-point column in the whole source line of the
+// 1-based byte column col of f.SourceLine, which may be a window cut out of
+// a long line (starting with the one-character Ellipsis).
+func lineCodePoint(f *finding.Finding, col int) int {
+	c := codePointColumn(f.SourceLine, col)
+	if f.SourceCut > 0 {
+		c += f.SourceCutRunes - 1
+	}
+	return c
+}
+
 func codePointColumn(line string, col int) int {
 	if line == "" || col <= 1 {
 		return col
@@ -269,4 +310,113 @@ func codePointColumn(line string, col int) int {
 		off--
 	}
 	return utf8.RuneCountInString(line[:off]) + 1
+}
+
+// sarifMaxResults is how many results GitHub code scanning accepts in one
+// run; an upload with more is rejected whole.
+const sarifMaxResults = 25000
+
+// capResults returns the indexes of the findings to write, in their order,
+// and how many were left out: past max the most severe are kept (the sort
+// is stable, so within a severity the first in file order win).
+func capResults(fs []finding.Finding, max int) (keep []int, cut int) {
+	keep = make([]int, len(fs))
+	for i := range keep {
+		keep[i] = i
+	}
+	if len(fs) <= max {
+		return keep, 0
+	}
+	sort.SliceStable(keep, func(a, b int) bool { return fs[keep[a]].Severity > fs[keep[b]].Severity })
+	keep = keep[:max]
+	sort.Ints(keep)
+	return keep, len(fs) - max
+}
+
+// sarifMessage returns a result's message.text and message.markdown. The
+// text is the headline, followed by links to the related locations
+// ("[grace period 30s](1)"), which code scanning renders as links to those
+// lines; the markdown adds the detail. SARIF reserves "[" and "]" in text
+// messages for such links, so literal ones are escaped.
+func sarifMessage(f *finding.Finding) (text, markdown string) {
+	esc := strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+	text = esc.Replace(f.Message)
+	var links []string
+	for j, r := range f.Related {
+		label := r.Message
+		if label == "" {
+			label = "related location"
+		}
+		links = append(links, fmt.Sprintf("[%s](%d)", esc.Replace(label), j+1))
+	}
+	if len(links) > 0 {
+		text += " (see " + strings.Join(links, ", ") + ")"
+	}
+	markdown = "**" + mdEscape(f.Message) + "**"
+	if len(links) > 0 {
+		markdown += " (see " + strings.Join(links, ", ") + ")"
+	}
+	if f.Detail != "" {
+		markdown += "\n\n" + mdEscape(f.Detail)
+	}
+	return text, markdown
+}
+
+// valueEnd returns the 1-based byte column just past the value that starts
+// at col in line: a quoted scalar up to its closing quote, a key up to its
+// colon, a flow sequence or mapping up to its closing bracket, a plain
+// scalar up to a comment or the end of the line. It returns col when there
+// is nothing to span.
+func valueEnd(line string, col int) int {
+	line = strings.TrimRight(line, "\r")
+	off := col - 1
+	if off < 0 || off >= len(line) {
+		return col
+	}
+	rest := line[off:]
+	switch rest[0] {
+	case '"', '\'':
+		q := rest[0]
+		for i := 1; i < len(rest); i++ {
+			switch {
+			case q == '"' && rest[i] == '\\':
+				i++
+			case rest[i] == q:
+				if q == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
+					i++
+					continue
+				}
+				return col + i + 1
+			}
+		}
+		return col + len(rest)
+	case '[', '{':
+		open, close, depth := rest[0], map[byte]byte{'[': ']', '{': '}'}[rest[0]], 0
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case open:
+				depth++
+			case close:
+				depth--
+				if depth == 0 {
+					return col + i + 1
+				}
+			}
+		}
+		return col + len(rest)
+	}
+	end := len(rest)
+	if i := strings.Index(rest, " #"); i >= 0 {
+		end = i
+	}
+	if i := strings.Index(rest[:end], ": "); i >= 0 {
+		end = i
+	} else if strings.HasSuffix(rest[:end], ":") {
+		end--
+	}
+	end = len(strings.TrimRight(rest[:end], " \t"))
+	if end <= 0 {
+		return col
+	}
+	return col + end
 }

@@ -49,8 +49,13 @@ func validateSARIF(sch *jsonschema.Schema, doc []byte) error {
 
 func TestSARIFSchema(t *testing.T) {
 	sch := sarifSchema(t)
-	for name, res := range map[string]*finding.Result{"findings": fixtureResult(), "empty": emptyResult()} {
-		doc := render(t, "sarif", res, testOptions(t))
+	failed := testOptions(t)
+	failed.Errors = []string{"missing.yaml: no such file or directory"}
+	for name, c := range map[string]struct {
+		res  *finding.Result
+		opts Options
+	}{"findings": {fixtureResult(), testOptions(t)}, "empty": {emptyResult(), testOptions(t)}, "failed run": {fixtureResult(), failed}} {
+		doc := render(t, "sarif", c.res, c.opts)
 		if err := validateSARIF(sch, doc); err != nil {
 			t.Errorf("%s: SARIF does not match the 2.1.0 schema: %v", name, err)
 		}
@@ -232,7 +237,7 @@ func TestSARIFContent(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	// The catalog sorted by ID, then the rule only findings know.
-	if got, want := strings.Join(ids, " "), "PL001 PL101 PL201 PL301 PL402 PL502 PL000"; got != want {
+	if got, want := strings.Join(ids, " "), "PL005 PL101 PL201 PL304 PL404 PL601 PL009"; got != want {
 		t.Errorf("rules = %s, want %s", got, want)
 	}
 	pl101 := d.Rules[1]
@@ -269,21 +274,21 @@ func TestSARIFContent(t *testing.T) {
 		}
 	}
 
-	// PL402 points at "1.0" after the two-byte "é": byte column 21,
+	// PL404 points at "1.0" after the two-byte "é": byte column 21,
 	// code point column 20.
 	for _, r := range run.Results {
-		if *r.RuleID == "PL402" {
+		if *r.RuleID == "PL404" {
 			if got := *r.Locations[0].PhysicalLocation.Region.StartColumn; got != strings.Index(unicodeLine, "1.0") {
-				t.Errorf("PL402 startColumn = %d, want the code point column %d", got, strings.Index(unicodeLine, "1.0"))
+				t.Errorf("PL404 startColumn = %d, want the code point column %d", got, strings.Index(unicodeLine, "1.0"))
 			}
 			if r.Properties["container"] != "proxy" {
-				t.Errorf("PL402 properties = %v", r.Properties)
+				t.Errorf("PL404 properties = %v", r.Properties)
 			}
 		}
-		if *r.RuleID == "PL301" {
+		if *r.RuleID == "PL601" {
 			// Column 200 of a 23-character line: just past its end.
 			if got := *r.Locations[0].PhysicalLocation.Region.StartColumn; got != len("  restartPolicy: Always")+1 {
-				t.Errorf("PL301 startColumn = %d, want it clamped to %d", got, len("  restartPolicy: Always")+1)
+				t.Errorf("PL601 startColumn = %d, want it clamped to %d", got, len("  restartPolicy: Always")+1)
 			}
 		}
 		if *r.RuleID == "PL101" && len(r.RelatedLocations) > 0 {
@@ -304,9 +309,10 @@ func sarifFingerprints(t *testing.T, res *finding.Result) []string {
 	return fps
 }
 
-// TestSARIFFingerprints: moving a finding to another line keeps its
-// fingerprint (no alert churn), a different message changes it, and two
-// identical findings still get distinct fingerprints.
+// TestSARIFFingerprints: inserting lines above a finding or rewording its
+// message keeps its fingerprint (no alert churn in code scanning), changing
+// the object or the field path changes it, and two identical findings still
+// get distinct fingerprints.
 func TestSARIFFingerprints(t *testing.T) {
 	base := fixtureResult()
 	fps := sarifFingerprints(t, base)
@@ -319,15 +325,48 @@ func TestSARIFFingerprints(t *testing.T) {
 	}
 
 	moved := fixtureResult()
-	moved.Findings[5].Line += 40 // PL402, the last finding in sort order either way
+	moved.Findings[5].Line += 40 // PL404, the last finding in sort order either way
 	if got := sarifFingerprints(t, moved); got[5] != fps[5] {
 		t.Errorf("moving a finding changed its fingerprint: %s → %s", fps[5], got[5])
 	}
 
+	// PL101 in deploy/app.yaml has a field path.
+	inserted := fixtureResult()
+	for i := range inserted.Findings {
+		if inserted.Findings[i].File == "deploy/app.yaml" {
+			inserted.Findings[i].Line += 3 // three lines inserted at the top
+		}
+	}
+	if got := sarifFingerprints(t, inserted); got[2] != fps[2] || got[3] != fps[3] {
+		t.Errorf("inserting lines above findings changed their fingerprints: %s %s → %s %s", fps[2], fps[3], got[2], got[3])
+	}
+
 	reworded := fixtureResult()
-	reworded.Findings[5].Message += " (again)"
-	if got := sarifFingerprints(t, reworded); got[5] == fps[5] {
-		t.Errorf("a different message kept the fingerprint %s", fps[5])
+	reworded.Findings[2].Message = `liveness probe kills "app" 30s–31s after start, before it is ready`
+	reworded.Findings[2].Detail = "Reworded in a later release."
+	if got := sarifFingerprints(t, reworded); got[2] != fps[2] {
+		t.Errorf("rewording a message changed its fingerprint: %s → %s", fps[2], got[2])
+	}
+
+	for name, change := range map[string]func(f *finding.Finding){
+		"object name": func(f *finding.Finding) {
+			f.Object = &finding.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "api"}
+		},
+		"object kind": func(f *finding.Finding) {
+			f.Object = &finding.ObjectRef{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "shop", Name: "web"}
+		},
+		"namespace": func(f *finding.Finding) {
+			f.Object = &finding.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "prod", Name: "web"}
+		},
+		"field path":   func(f *finding.Finding) { f.Path = "spec.template.spec.containers[1].livenessProbe" },
+		"container":    func(f *finding.Finding) { f.Container = "sidecar" },
+		"another rule": func(f *finding.Finding) { f.RuleID = "PL102" },
+	} {
+		changed := fixtureResult()
+		change(&changed.Findings[2])
+		if got := sarifFingerprints(t, changed); got[2] == fps[2] {
+			t.Errorf("changing the %s kept the fingerprint %s", name, fps[2])
+		}
 	}
 
 	dup := &finding.Result{Findings: []finding.Finding{fixtureResult().Findings[2], fixtureResult().Findings[2]}}
@@ -368,6 +407,87 @@ func TestFirstParagraph(t *testing.T) {
 	} {
 		if got := firstParagraph(doc); got != want {
 			t.Errorf("firstParagraph(%q) = %q, want %q", doc, got, want)
+		}
+	}
+}
+
+// TestSARIFForCodeScanning checks what code scanning reads beyond the
+// schema: the headline with related locations linked, the detail in
+// markdown, the region spanning the value, and the invocation that says
+// whether the run succeeded.
+func TestSARIFForCodeScanning(t *testing.T) {
+	run := decodeSARIF(t, render(t, "sarif", fixtureResult(), testOptions(t))).Runs[0]
+	r := run.Results[2] // PL101 in deploy/app.yaml with two related locations
+	if want := `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s (see [liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s](1), [readiness can first pass at initialDelaySeconds 45s](2))`; *r.Message.Text != want {
+		t.Errorf("message.text = %q\nwant %q", *r.Message.Text, want)
+	}
+	if r.Message.Markdown == nil || !strings.Contains(*r.Message.Markdown, "\n\nThe probe kills") {
+		t.Errorf("message.markdown lacks the detail: %v", r.Message.Markdown)
+	}
+	reg := r.Locations[0].PhysicalLocation.Region
+	if reg.EndLine == nil || *reg.EndLine != 12 || reg.EndColumn == nil || *reg.EndColumn != 9+len("livenessProbe") {
+		t.Errorf("region = %+v, want it to end after livenessProbe on line 12", reg)
+	}
+	if len(run.Invocations) != 1 || run.Invocations[0].ExecutionSuccessful == nil || !*run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("a clean run must say executionSuccessful true: %+v", run.Invocations)
+	}
+
+	opts := testOptions(t)
+	opts.Errors = []string{"missing.yaml: no such file or directory"}
+	failed := decodeSARIF(t, render(t, "sarif", fixtureResult(), opts)).Runs[0]
+	inv := failed.Invocations[0]
+	if *inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 ||
+		*inv.ToolExecutionNotifications[0].Message.Text != opts.Errors[0] || inv.ToolExecutionNotifications[0].Level != "error" {
+		t.Errorf("a run with errors must say so: %+v", inv)
+	}
+}
+
+func TestSARIFResultCap(t *testing.T) {
+	res := &finding.Result{}
+	base := fixtureResult().Findings
+	for i := 0; i < sarifMaxResults+7; i++ {
+		f := base[4] // an info
+		f.Line = i + 1
+		res.Findings = append(res.Findings, f)
+	}
+	for _, i := range []int{100, 20000, sarifMaxResults + 3} {
+		res.Findings[i] = base[2] // errors scattered through the file
+		res.Findings[i].File, res.Findings[i].Line = base[4].File, i+1
+	}
+	run := decodeSARIF(t, render(t, "sarif", res, testOptions(t))).Runs[0]
+	if len(run.Results) != sarifMaxResults {
+		t.Fatalf("%d results, want %d", len(run.Results), sarifMaxResults)
+	}
+	errors := 0
+	for _, r := range run.Results {
+		if *r.Level == "error" {
+			errors++
+		}
+	}
+	if errors != 3 {
+		t.Errorf("%d errors kept, want all 3", errors)
+	}
+	n := run.Invocations[0].ToolExecutionNotifications
+	if len(n) != 1 || !strings.HasPrefix(*n[0].Message.Text, "7 findings were left out") || !*run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("notifications = %+v", n)
+	}
+}
+
+func TestValueEnd(t *testing.T) {
+	for _, c := range []struct {
+		line      string
+		col, want int
+	}{
+		{"  periodSeconds: 0", 18, 19},
+		{"  livenessProbe:", 3, 16},
+		{`  image: "a b" # c`, 10, 15},
+		{"  command: [\"sh\", \"-c\"]  # x", 12, 24},
+		{"  x: plain value # comment", 6, 17},
+		{"  - name: app", 5, 9},
+		{"short", 9, 9},
+	} {
+		if got := valueEnd(c.line, c.col); got != c.want {
+			t.Errorf("valueEnd(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
 		}
 	}
 }

@@ -57,38 +57,151 @@ func (p palette) severity(s finding.Severity) string {
 	return s.String()
 }
 
-// writeText prints findings the way actionlint does:
+// writeText prints findings the way actionlint and rustc do: the position,
+// severity and headline on one line, the source line with a caret, the
+// detail indented and wrapped to Options.Width, then related locations:
 //
-//	deploy/app.yaml:12:9: error: liveness probe kills "app" … [PL101 liveness-kills-before-ready]
+//	deploy/app.yaml:12:9: error: liveness probe kills "app" 20s–31s after start, … [PL101 liveness-kills-before-ready]
 //	12 |         livenessProbe:
 //	   |         ^
+//	  The probe kills "app" 20s–31s after start if it is not answering
+//	  yet, … Add a startupProbe …
 //	  deploy/app.yaml:20:5: grace period is 30s
 //
-// followed by a blank line and the summary. Paths are printed as the user
-// gave them (see displayPath) so they can be pasted into an editor.
-func writeText(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+// With Options.Brief only the first line of each finding is printed. The
+// output ends with a per-rule summary (all of res, shown or not: findings
+// below Options.Show are counted there) and the one-line tally. Paths are
+// printed as the user gave them (see displayPath) so they can be pasted
+// into an editor.
+func writeText(buf *bytes.Buffer, res, all *finding.Result, opts Options) error {
 	p := newPalette(opts.Color)
+	width := opts.Width
+	if width <= 0 {
+		width = defaultWidth
+	}
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
 			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), f.RuleID, f.RuleName)
-		if f.Line >= 1 && strings.TrimRight(f.SourceLine, "\r") != "" {
-			src, caretAt := expandLine(f.SourceLine, f.SourceColumn())
-			num := strconv.Itoa(f.Line)
-			gutter := strings.Repeat(" ", len(num))
-			fmt.Fprintf(buf, "%s | %s\n", num, src)
-			fmt.Fprintf(buf, "%s | %s%s\n", gutter, strings.Repeat(" ", caretAt), p.caret("^"))
+		if opts.Brief {
+			continue
+		}
+		writeSnippet(buf, f, p)
+		if f.Detail != "" {
+			// Escaped before wrapping, so a line break or an escape
+			// sequence quoted from a manifest is shown, not obeyed, and
+			// the width counts what is printed.
+			for _, ln := range wrap(textsafe.Escape(f.Detail), width-len(detailIndent)) {
+				buf.WriteString(detailIndent + ln + "\n")
+			}
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(buf, "  %s: %s\n", p.pos(position(displayPath(r.File), r.Line, r.Column)), textsafe.Escape(r.Message))
+			fmt.Fprintf(buf, "%s%s: %s\n", detailIndent, p.pos(position(displayPath(r.File), r.Line, r.Column)), textsafe.Escape(r.Message))
 		}
-	}
-	if len(res.Findings) > 0 {
 		buf.WriteByte('\n')
 	}
-	buf.WriteString(summaryLine(res))
+	if opts.Brief && len(res.Findings) > 0 {
+		buf.WriteByte('\n')
+	}
+	writeRuleSummary(buf, res, all, p)
+	buf.WriteString(summaryLine(all))
 	buf.WriteByte('\n')
 	return nil
+}
+
+// defaultWidth is the text width when the CLI does not know the terminal's
+// (output to a file or a pipe).
+const defaultWidth = 100
+
+// detailIndent sets the detail and related locations off from the next
+// finding's position.
+const detailIndent = "  "
+
+// writeSnippet prints the source line a finding points at with a caret
+// under its column.
+func writeSnippet(buf *bytes.Buffer, f *finding.Finding, p palette) {
+	if f.Line < 1 || strings.TrimRight(f.SourceLine, "\r") == "" {
+		return
+	}
+	// SourceLine may be a window of a long line; SourceColumn is the
+	// column within it.
+	src, caretAt := expandLine(f.SourceLine, f.SourceColumn())
+	num := strconv.Itoa(f.Line)
+	gutter := strings.Repeat(" ", len(num))
+	fmt.Fprintf(buf, "%s | %s\n", num, src)
+	fmt.Fprintf(buf, "%s | %s%s\n", gutter, strings.Repeat(" ", caretAt), p.caret("^"))
+}
+
+// writeRuleSummary prints one row per rule and severity, errors first (see
+// ruleCounts), so that on a large repository the errors are on the last
+// screen however many infos were printed above them. Rows of findings that
+// --show hid are marked, and a final line says how to see them.
+func writeRuleSummary(buf *bytes.Buffer, res, all *finding.Result, p palette) {
+	rows := ruleCounts(all.Findings)
+	if len(rows) == 0 {
+		return
+	}
+	shown := map[string]bool{}
+	for i := range res.Findings {
+		shown[res.Findings[i].RuleID+"/"+res.Findings[i].Severity.String()] = true
+	}
+	// Rule IDs and names are podlint's own, but the table is escaped like
+	// every other line of the report.
+	label := func(r ruleCount) string { return textsafe.Escape(r.ID + " " + r.Name) }
+	nameW := len("rule")
+	for _, r := range rows {
+		nameW = max(nameW, utf8.RuneCountInString(label(r)))
+	}
+	fmt.Fprintf(buf, "%-*s  %-8s  %6s  %5s\n", nameW, "rule", "severity", "count", "files")
+	hidden := 0
+	for _, r := range rows {
+		sev := fmt.Sprintf("%-8s", r.Severity)
+		switch r.Severity {
+		case finding.Error:
+			sev = p.err(sev)
+		case finding.Warning:
+			sev = p.warn(sev)
+		case finding.Info:
+			sev = p.info(sev)
+		}
+		note := ""
+		if !shown[r.ID+"/"+r.Severity.String()] {
+			note = "  (not shown)"
+			hidden += r.Count
+		}
+		fmt.Fprintf(buf, "%-*s  %s  %6d  %5d%s\n", nameW, label(r), sev, r.Count, r.Files, note)
+	}
+	if hidden > 0 {
+		fmt.Fprintf(buf, "%s not shown; --show info prints every finding\n", plural(hidden, "finding", "findings"))
+	}
+	buf.WriteByte('\n')
+}
+
+// wrap breaks text into lines of at most width display cells at spaces; a
+// word longer than width gets a line of its own.
+func wrap(text string, width int) []string {
+	width = max(width, 20)
+	var lines []string
+	var cur strings.Builder
+	n := 0
+	for _, w := range strings.Fields(text) {
+		wl := utf8.RuneCountInString(w)
+		if n > 0 && n+1+wl > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			n = 0
+		}
+		if n > 0 {
+			cur.WriteByte(' ')
+			n++
+		}
+		cur.WriteString(w)
+		n += wl
+	}
+	if n > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 // expandLine returns the source line ready to print (tabs expanded to

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/podlint/podlint/finding"
+import (
+	"fmt"
+
+	"github.com/podlint/podlint/finding"
+)
 
 var ActiveDeadlineOnController = &Rule{
 	ID: "PL504", Name: "active-deadline-on-controller", Title: "activeDeadlineSeconds in a long-running controller's Pod template",
@@ -10,6 +14,8 @@ var ActiveDeadlineOnController = &Rule{
 		if !builtinLongRunning(w) || p.Spec.ActiveDeadlineSeconds == nil {
 			return
 		}
-		p.Reportf(p.SpecPath("activeDeadlineSeconds"), "activeDeadlineSeconds is forbidden in a %s Pod template; the API server rejects the %s (activeDeadlineSeconds … is not Supported), because its Pods are meant to keep running; remove it", w.Kind, w.Kind)
+		p.Report(Diagnostic{Path: p.SpecPath("activeDeadlineSeconds"),
+			Message: fmt.Sprintf("activeDeadlineSeconds is forbidden in a %s Pod template", w.Kind),
+			Detail:  fmt.Sprintf("The API server rejects the %s (activeDeadlineSeconds … is not Supported), because its Pods are meant to keep running. Remove it.", w.Kind)})
 	},
 }

@@ -14,6 +14,7 @@ var All = List{
 	InternalError,
 	DuplicateContainerName,
 	SuppressionMissingReason,
+	APIValidation,
 	LivenessKillsBeforeReady,
 	StartupBudgetTooShort,
 	LivenessDelayInsteadOfStartupProbe,

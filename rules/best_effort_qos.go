@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -18,7 +19,8 @@ var BestEffortQoS = &Rule{
 		}
 		c := p.Containers()[len(p.Spec.InitContainers)]
 		p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-			Message: sprintf("no container of this %s requests or limits cpu or memory, so its Pods are BestEffort: under node pressure they are evicted first and their processes are the OOM killer's first choice, and the scheduler reserves nothing for them; add resources.requests for cpu and memory to %q (and the other containers), unless a LimitRange in the namespace sets defaults",
-				p.Workload.Kind, c.C.Name)})
+			Message: fmt.Sprintf("Pods of this %s are BestEffort: no container requests cpu or memory", p.Workload.Kind),
+			Detail: fmt.Sprintf("Under node pressure BestEffort Pods are evicted first, their processes are the OOM killer's first choice, and the scheduler reserves nothing for them. Add resources.requests for cpu and memory to %q (and the other containers), unless a LimitRange in the namespace sets defaults.",
+				c.C.Name)})
 	},
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"path"
 	"regexp"
@@ -498,7 +499,7 @@ func networkCall(name string, words []string) string {
 	}
 	for _, w := range words[1:] {
 		if m := urlRE.FindString(w); m != "" {
-			return sprintf("%s with a %s URL", name, strings.TrimSuffix(m, "://"))
+			return fmt.Sprintf("%s with a %s URL", name, strings.TrimSuffix(m, "://"))
 		}
 	}
 	return ""

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
@@ -20,10 +21,11 @@ var ContainerRestartPolicyMismatch = &Rule{
 					if effect == fieldDropped && string(cp) == string(p.RestartPolicy()) {
 						continue // dropping it changes nothing
 					}
-					tail := map[fieldEffect]string{fieldDropped: sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
+					tail := map[fieldEffect]string{fieldDropped: fmt.Sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
 					p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-						Message: sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35 (ContainerRestartRules); on %s %s%s; remove it, or upgrade the cluster",
-							c.Type, c.C.Name, cp, v, fate, tail)})
+						Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.C.Name, cp),
+						Detail: fmt.Sprintf("Container restart policies come with ContainerRestartRules in 1.35; on %s %s%s. Remove it, or upgrade the cluster.",
+							v, fate, tail)})
 				} else if c.Type == Regular {
 					checkRestartPolicyFits(p, c, cp)
 				}
@@ -35,14 +37,16 @@ var ContainerRestartPolicyMismatch = &Rule{
 			case !v.ContainerRestartRules():
 				fate, _ := restartFieldFate(v, c.Type, "restartPolicyRules")
 				p.Report(Diagnostic{Path: c.Field("restartPolicyRules"), Container: c.C.Name,
-					Message: sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35 (ContainerRestartRules); on %s %s, so exit codes do not change whether it restarts; remove them, or upgrade the cluster",
-						c.Type, c.C.Name, v, fate)})
+					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type, c.C.Name),
+					Detail: fmt.Sprintf("Restart rules come with ContainerRestartRules in 1.35; on %s %s, so exit codes do not change whether it restarts. Remove them, or upgrade the cluster.",
+						v, fate)})
 			case !v.AtLeast(36):
 				for i, r := range c.C.RestartPolicyRules {
 					if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
-						p.Report(Diagnostic{Path: c.Field(sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
-							Message: sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36 (RestartAllContainersOnContainerExits, alpha and off in 1.35); on %s the API server rejects the Pod; use action Restart, or upgrade the cluster",
-								c.Type, c.C.Name, v)})
+						p.Report(Diagnostic{Path: c.Field(fmt.Sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
+							Message: fmt.Sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36", c.Type, c.C.Name),
+							Detail: fmt.Sprintf("RestartAllContainersOnContainerExits is alpha and off in 1.35; on %s the API server rejects the Pod. Use action Restart, or upgrade the cluster.",
+								v)})
 					}
 				}
 			}
@@ -80,16 +84,17 @@ func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartP
 	switch {
 	case w.Job != nil && cp == corev1.ContainerRestartPolicyAlways:
 		p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: []Related{{Path: p.SpecPath("restartPolicy"), Message: "the Pod's restartPolicy"}},
-			Message: sprintf("container %q has restartPolicy: Always in a %s: it is restarted even after it exits 0, so the Pod never completes and the Job never succeeds (it runs until activeDeadlineSeconds, if set); remove it, or use OnFailure or Never",
-				c.C.Name, w.Kind)})
+			Message: fmt.Sprintf("container %q has restartPolicy: Always, so the %s never completes", c.C.Name, w.Kind),
+			Detail:  "It is restarted even after it exits 0, so the Pod never completes and the Job never succeeds (it runs until activeDeadlineSeconds, if set). Remove it, or use OnFailure or Never."})
 	case builtinLongRunning(w) && cp != corev1.ContainerRestartPolicyAlways:
 		when := "exits"
 		if cp == corev1.ContainerRestartPolicyOnFailure {
 			when = "exits with 0"
 		}
 		p.Report(Diagnostic{Path: path, Container: c.C.Name,
-			Message: sprintf("container %q has restartPolicy: %s in a %s, whose Pods must keep running: when it %s it is not restarted and stays terminated and not ready, so the Pod is NotReady and out of its Services until it is deleted; remove it (the Pod's Always applies)",
-				c.C.Name, cp, w.Kind, when)})
+			Message: fmt.Sprintf("container %q has restartPolicy: %s in a %s, whose Pods must keep running", c.C.Name, cp, w.Kind),
+			Detail: fmt.Sprintf("When it %s it is not restarted and stays terminated and not ready, so the Pod is NotReady and out of its Services until it is deleted. Remove it (the Pod's Always applies).",
+				when)})
 	}
 }
 

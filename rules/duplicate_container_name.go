@@ -1,11 +1,16 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var DuplicateContainerName = &Rule{
 	ID: "PL010", Name: "duplicate-container-name", Title: "two containers share a name",
 	Severity: finding.Error,
 	Check: func(p *Pass) {
+		if !p.PodValidated() {
+			return
+		}
 		seen := map[string]ContainerRef{}
 		for _, c := range p.Containers() {
 			if c.C.Name == "" {
@@ -13,7 +18,8 @@ var DuplicateContainerName = &Rule{
 			}
 			if first, dup := seen[c.C.Name]; dup {
 				p.Report(Diagnostic{Path: c.Field("name"), Container: c.C.Name,
-					Message: sprintf("%s name %q is already used by the %s declared earlier; the API server rejects the Pod, so no Pod is created; rename one of them", c.Type, c.C.Name, first.Type),
+					Message: fmt.Sprintf("%s name %q is already used by the %s declared earlier", c.Type, c.C.Name, first.Type),
+					Detail:  "The API server rejects the Pod, so no Pod is created. Rename one of them.",
 					Related: []Related{{Path: first.Field("name"), Message: "first use of the name"}}})
 				continue
 			}

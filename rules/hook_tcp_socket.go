@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var HookTCPSocket = &Rule{
@@ -11,13 +13,12 @@ var HookTCPSocket = &Rule{
 				continue
 			}
 			name := h.Container.C.Name
-			var msg string
+			detail := "The hook fails at once (FailedPreStopHook) and the container gets SIGTERM without the intended wait. Use an exec, httpGet or sleep handler."
 			if h.Kind == "postStart" {
-				msg = sprintf("postStart of %q uses tcpSocket, which the kubelet does not implement: the hook fails on every start, so the container is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); use an exec or httpGet handler", name)
-			} else {
-				msg = sprintf("preStop of %q uses tcpSocket, which the kubelet does not implement: the hook fails at once (FailedPreStopHook) and the container gets SIGTERM without the intended wait; use an exec, httpGet or sleep handler", name)
+				detail = "The hook fails on every start, so the container is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Use an exec or httpGet handler."
 			}
-			p.Report(Diagnostic{Path: h.Field("tcpSocket"), Container: name, Message: msg})
+			p.Report(Diagnostic{Path: h.Field("tcpSocket"), Container: name,
+				Message: fmt.Sprintf("%s of %q uses tcpSocket, which the kubelet does not implement", h.Kind, name), Detail: detail})
 		}
 	},
 }

@@ -1,8 +1,8 @@
 package rules
 
 import (
+	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
@@ -63,17 +63,17 @@ func (p *Pass) GracePeriod() Grace {
 // is set, else the pod spec that lacks it.
 func (g Grace) Related() Related {
 	if g.Set {
-		return Related{Path: g.Path, Message: sprintf("grace period %ds", g.Seconds)}
+		return Related{Path: g.Path, Message: fmt.Sprintf("grace period %ds", g.Seconds)}
 	}
-	return Related{Path: g.Path, Message: sprintf("terminationGracePeriodSeconds is not set: %ds by default", g.Seconds)}
+	return Related{Path: g.Path, Message: fmt.Sprintf("terminationGracePeriodSeconds is not set: %ds by default", g.Seconds)}
 }
 
 // Describe is "the grace period of 30s" with a note when it is the default.
 func (g Grace) Describe() string {
 	if g.Set {
-		return sprintf("the grace period of %ds", g.Seconds)
+		return fmt.Sprintf("the grace period of %ds", g.Seconds)
 	}
-	return sprintf("the default grace period of %ds", g.Seconds)
+	return fmt.Sprintf("the default grace period of %ds", g.Seconds)
 }
 
 // minStopGrace is the kubelet's minimumGracePeriodInSeconds: the runtime is
@@ -86,12 +86,4 @@ const minStopGrace = 2
 // runtime less than 2 s (T-2 steps 2–4).
 func afterStop(stop float64, g int64) float64 {
 	return math.Max(float64(g)-math.Floor(stop), minStopGrace)
-}
-
-// formatSeconds prints seconds as "30s", "1.5s" or "forever".
-func formatSeconds(s float64) string {
-	if math.IsInf(s, 1) {
-		return "forever"
-	}
-	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
 }

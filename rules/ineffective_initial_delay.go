@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var IneffectiveInitialDelay = &Rule{
@@ -19,14 +21,15 @@ var IneffectiveInitialDelay = &Rule{
 			name := pr.Container.C.Name
 			var effect string
 			if d <= sv.D {
-				effect = sprintf("the startup probe cannot succeed before its own initialDelaySeconds of %s, so this delay has no effect at all", secs(sv.D))
+				effect = fmt.Sprintf("The startup probe cannot succeed before its own initialDelaySeconds of %s, so this delay has no effect at all.", secs(sv.D))
 			} else {
-				effect = sprintf("it only matters when %q starts in under %s; after a slower start (the startup probe allows up to %s) the %s runs at once, with no delay", name, secs(d), secs(budget), pr.Name())
+				effect = fmt.Sprintf("It only matters when %q starts in under %s; after a slower start (the startup probe allows up to %s) the %s runs at once, with no delay.", name, secs(d), dur(budget), pr.Name())
 			}
 			p.Report(Diagnostic{Path: pr.Field("initialDelaySeconds"), Container: name,
-				Message: sprintf("initialDelaySeconds %s of the %s of %q counts from container start, not from the startup probe's success: %s; remove it and let the startup probe cover start-up",
-					secs(d), pr.Name(), name, effect),
-				Related: []Related{{Path: pr.Container.Field("startupProbe"), Message: sprintf("startup probe with a guaranteed budget of %s", secs(budget))}}})
+				Message: fmt.Sprintf("initialDelaySeconds of the %s of %q has no use beside a startup probe", pr.Name(), name),
+				Detail: fmt.Sprintf("initialDelaySeconds %s counts from container start, not from the startup probe's success. %s Remove it and let the startup probe cover start-up.",
+					secs(d), effect),
+				Related: []Related{{Path: pr.Container.Field("startupProbe"), Message: fmt.Sprintf("startup probe with a guaranteed budget of %s", dur(budget))}}})
 		}
 	},
 }

@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var InitContainerLifecycleFields = &Rule{
@@ -13,7 +15,8 @@ var InitContainerLifecycleFields = &Rule{
 			check := func(set bool, field string) {
 				if set {
 					p.Report(Diagnostic{Path: c.Field(field), Container: c.C.Name,
-						Message: sprintf("init container %q sets %s, which the API server rejects for init containers without restartPolicy: Always; remove it, or make the container a sidecar with restartPolicy: Always", c.C.Name, field)})
+						Message: fmt.Sprintf("init container %q sets %s, which the API server rejects", c.C.Name, field),
+						Detail:  fmt.Sprintf("Init containers without restartPolicy: Always may not set %s. Remove it, or make the container a sidecar with restartPolicy: Always.", field)})
 				}
 			}
 			check(c.C.LivenessProbe != nil, "livenessProbe")

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -18,6 +19,7 @@ var InitFailureFailsPod = &Rule{
 			return
 		}
 		related := []Related{{Path: p.SpecPath("restartPolicy"), Message: "restartPolicy: Never: a failed init container is not restarted"}}
+		headline := "fails the Pod for good"
 		outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
 		if js := p.Workload.Job; js != nil {
 			field, limit := jobRetryLimit(js)
@@ -25,6 +27,7 @@ var InitFailureFailsPod = &Rule{
 				return // the Job replaces the failed Pod (counted against backoffLimit)
 			}
 			related = append(related, Related{Path: p.Workload.JobPath.Join(field), Message: field + " 0: the Job does not replace a failed Pod"})
+			headline = "fails the whole Job"
 			outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
 		}
 		for _, c := range p.Containers() {
@@ -40,8 +43,9 @@ var InitFailureFailsPod = &Rule{
 				fix = "raise backoffLimit"
 			}
 			p.Report(Diagnostic{Path: at, Container: c.C.Name, Related: related,
-				Message: sprintf("init container %q runs %s, which fails when DNS or the server it reaches is briefly unavailable; under restartPolicy: Never one failed attempt %s; retry inside the command (until …; do sleep 2; done, bounded by timeout) or %s",
-					c.C.Name, call, outcome, fix)})
+				Message: fmt.Sprintf("one failed network call in init container %q %s", c.C.Name, headline),
+				Detail: fmt.Sprintf("It runs %s, which fails when DNS or the server it reaches is briefly unavailable; under restartPolicy: Never one failed attempt %s. Retry inside the command (until …; do sleep 2; done, bounded by timeout) or %s.",
+					call, outcome, fix)})
 		}
 	},
 }
@@ -80,7 +84,7 @@ func appContainers(p *Pass) string {
 	if len(names) == 0 {
 		return "the app containers"
 	}
-	return nameList(names, 4)
+	return quoted(names, 4)
 }
 
 // neverStart says that the app containers never start, with the verb
@@ -90,22 +94,6 @@ func neverStart(p *Pass) string {
 		return appContainers(p) + " never starts"
 	}
 	return appContainers(p) + " never start"
-}
-
-// nameList quotes names and joins them: "a", "b" and "c"; beyond limit
-// names it ends with "and N more".
-func nameList(names []string, limit int) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = sprintf("%q", n)
-	}
-	if len(q) > limit {
-		q = append(q[:limit-1], sprintf("%d more", len(q)-limit+1))
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // transientCall finds a network call whose failure fails the init

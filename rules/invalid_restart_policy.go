@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -21,18 +22,22 @@ var InvalidRestartPolicy = &Rule{
 				if p.IsFragment() {
 					return // a kustomize patch: the base sets the policy
 				}
-				p.Reportf(path, "%s pod template has no restartPolicy; it defaults to Always, which the API server rejects for Jobs; set restartPolicy: OnFailure or Never", w.Kind)
+				p.Report(Diagnostic{Path: path, Message: fmt.Sprintf("%s pod template has no restartPolicy, and the default Always is rejected", w.Kind),
+					Detail: "restartPolicy defaults to Always, which the API server rejects for Jobs. Set restartPolicy: OnFailure or Never."})
 				return
 			}
-			p.Reportf(path, "%s pods may not use restartPolicy %s; the API server rejects the object; use OnFailure (retry in place) or Never (new Pod per retry)", w.Kind, rp)
+			p.Report(Diagnostic{Path: path, Message: fmt.Sprintf("%s pods may not use restartPolicy %s", w.Kind, rp),
+				Detail: "The API server rejects the object. Use OnFailure (retry in place) or Never (new Pod per retry)."})
 		case w.Deployment != nil || w.StatefulSet != nil || w.DaemonSet != nil || w.ReplicaSet != nil || w.ReplicationController != nil:
 			if rp == "" || rp == corev1.RestartPolicyAlways {
 				return
 			}
-			p.Reportf(path, "%s pods must use restartPolicy Always, not %s; the API server rejects the object; remove the field or set Always", w.Kind, rp)
+			p.Report(Diagnostic{Path: path, Message: fmt.Sprintf("%s pods must use restartPolicy Always, not %s", w.Kind, rp),
+				Detail: "The API server rejects the object. Remove the field or set Always."})
 		default:
 			if rp != "" && rp != corev1.RestartPolicyAlways && rp != corev1.RestartPolicyOnFailure && rp != corev1.RestartPolicyNever {
-				p.Reportf(path, "restartPolicy %q is not one of Always, OnFailure, Never; the API server rejects the Pod", rp)
+				p.Report(Diagnostic{Path: path, Message: fmt.Sprintf("restartPolicy %q is not one of Always, OnFailure, Never", rp),
+					Detail: "The API server rejects the Pod."})
 			}
 		}
 	},

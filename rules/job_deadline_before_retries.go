@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -23,7 +24,8 @@ var JobDeadlineBeforeRetries = &Rule{
 		}
 		j := t.Job
 		if ads := j.ActiveDeadline; ads != nil && ads.V == 0 {
-			p.Reportf(ads.Path, "activeDeadlineSeconds 0 fails the %s on its first sync, before any Pod runs (DeadlineExceeded); remove it or give the time the Job may run", w.Kind)
+			p.Report(Diagnostic{Path: ads.Path, Message: fmt.Sprintf("activeDeadlineSeconds 0 fails the %s before any Pod runs", w.Kind),
+				Detail: "The Job controller fails the Job on its first sync (DeadlineExceeded). Remove it or give the time the Job may run."})
 			return
 		}
 		jobReported := checkDeadlineBeforeWork(p, t)
@@ -58,18 +60,18 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 		case Init:
 			if tc.Run != nil && len(tc.Run.Plus) == 0 && !tc.Run.HiUnbounded {
 				if tc.Run.Lo > 0 {
-					parts = append(parts, sprintf("init container %q runs %s", c.C.Name, timeline.FormatSeconds(tc.Run.Lo)))
+					parts = append(parts, fmt.Sprintf("init container %q runs %s", c.C.Name, dur(tc.Run.Lo)))
 				}
 				continue // the model already counts it
 			}
 			if s, ok := forcedSleep(c); ok && s > 0 {
 				forced += s
-				parts = append(parts, sprintf("init container %q sleeps %s", c.C.Name, timeline.FormatSeconds(s)))
+				parts = append(parts, fmt.Sprintf("init container %q sleeps %s", c.C.Name, secs(s)))
 			}
 		case Sidecar:
 			if tc.Done != nil {
 				if gate := tc.Done.Lo - tc.Start.Lo; gate > 0 {
-					parts = append(parts, sprintf("sidecar %q holds the next container for at least %s (startup probe, postStart)", c.C.Name, timeline.FormatSeconds(gate)))
+					parts = append(parts, fmt.Sprintf("sidecar %q holds the next container for at least %s (startup probe, postStart)", c.C.Name, dur(gate)))
 				}
 			}
 		}
@@ -83,19 +85,21 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 	}
 	detail := strings.Join(parts, ", ")
 	if detail == "" {
-		detail = "the start-up chain takes " + timeline.FormatSeconds(forced)
+		detail = "the start-up chain takes " + dur(forced)
 	}
 	reported := false
 	if ads := t.Job.ActiveDeadline; ads != nil && ads.V <= forced {
 		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
-			Message: sprintf("activeDeadlineSeconds %s ends the %s before its work can start: %s, so %q cannot start before %s after the Pod is created (image pulls not counted); every run fails with DeadlineExceeded; raise activeDeadlineSeconds well above %s plus the run time",
-				timeline.FormatSeconds(ads.V), p.Workload.Kind, detail, first.Name, durText(forced), durText(forced))})
+			Message: fmt.Sprintf("activeDeadlineSeconds %s ends the %s before %q can start", secs(ads.V), p.Workload.Kind, first.Name),
+			Detail: fmt.Sprintf("%s, so %q cannot start before %s after the Pod is created (image pulls not counted); every run fails with DeadlineExceeded. Raise activeDeadlineSeconds well above %s plus the run time.",
+				capitalize(detail), first.Name, dur(forced), dur(forced))})
 		reported = true
 	}
 	if ads := t.Pod.ActiveDeadline; ads != nil && ads.V >= 1 && ads.V <= forced {
 		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
-			Message: sprintf("the Pod's activeDeadlineSeconds %s (counted from the Pod's start, init containers included) passes before %q can start: %s, so it cannot start before %s; every Pod fails with DeadlineExceeded and the %s fails once backoffLimit is used up; raise activeDeadlineSeconds well above %s plus the run time",
-				timeline.FormatSeconds(ads.V), first.Name, detail, durText(forced), p.Workload.Kind, durText(forced))})
+			Message: fmt.Sprintf("the Pod's activeDeadlineSeconds %s passes before %q can start", secs(ads.V), first.Name),
+			Detail: fmt.Sprintf("It counts from the Pod's start, init containers included: %s, so %q cannot start before %s. Every Pod fails with DeadlineExceeded and the %s fails once backoffLimit is used up. Raise activeDeadlineSeconds well above %s plus the run time.",
+				detail, first.Name, dur(forced), p.Workload.Kind, dur(forced))})
 	}
 	return reported
 }
@@ -127,14 +131,14 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 			d := initial * math.Pow(2, float64(min(n-2, 40)))
 			return math.Min(math.Min(d, maxB), timeline.CrashLoopResetAfter-r)
 		}
-		how = sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
-			timeline.FormatSeconds(delay(2)), timeline.FormatSeconds(delay(3)), timeline.FormatSeconds(delay(4)), timeline.FormatSeconds(maxB))
+		how = fmt.Sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
+			secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(maxB))
 	} else {
 		delay = func(k int64) float64 {
 			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
 		}
-		how = sprintf("with restartPolicy: Never the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
-			timeline.FormatSeconds(delay(1)), timeline.FormatSeconds(delay(2)), timeline.FormatSeconds(delay(3)), timeline.FormatSeconds(delay(4)), timeline.FormatSeconds(j.BackoffCap))
+		how = fmt.Sprintf("with restartPolicy: Never the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
+			secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
 	}
 	fit, at, next := int64(0), 0.0, 0.0
 	for k := int64(1); k <= L; k++ {
@@ -149,43 +153,9 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	if runKnown {
 		runs = "including the run times"
 	}
-	p.Report(Diagnostic{Path: j.ActiveDeadline.Path, Related: []Related{{Path: j.BackoffLimit.Path, Message: sprintf("%s %d", field, L)}},
-		Message: sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used: %s, so retry %d cannot start before %s and all %d retries need at least %s %s; at most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration; raise activeDeadlineSeconds above %s %s, or lower %s to %d",
-			timeline.FormatSeconds(ads), field, L, how, fit+1, durText(next), L, durText(j.Retries.Lo), runs, fit, plural(fit, "retry runs", "retries run"),
-			field, durText(j.Retries.Lo), runs, field, fit)})
-}
-
-// durText prints seconds, with minutes for long spans: "630s (10m30s)".
-func durText(s float64) string {
-	if s < 120 || math.IsInf(s, 0) || s > 1e12 {
-		return timeline.FormatSeconds(s)
-	}
-	return timeline.FormatSeconds(s) + " (" + minutesText(s) + ")"
-}
-
-// minutesText prints seconds as "10m30s", "2h5m" ("45s" below a minute).
-func minutesText(s float64) string {
-	if s < 60 || math.IsInf(s, 0) || s > 1e12 {
-		return timeline.FormatSeconds(s)
-	}
-	m, sec := int64(s)/60, math.Mod(s, 60)
-	h, m := m/60, m%60
-	var b strings.Builder
-	if h > 0 {
-		b.WriteString(sprintf("%dh", h))
-	}
-	if m > 0 {
-		b.WriteString(sprintf("%dm", m))
-	}
-	if sec > 0 {
-		b.WriteString(timeline.FormatSeconds(sec))
-	}
-	return b.String()
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	p.Report(Diagnostic{Path: j.ActiveDeadline.Path, Related: []Related{{Path: j.BackoffLimit.Path, Message: fmt.Sprintf("%s %d", field, L)}},
+		Message: fmt.Sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used", secs(ads), field, L),
+		Detail: fmt.Sprintf("%s, so retry %d cannot start before %s and all %d retries need at least %s %s. At most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration. Raise activeDeadlineSeconds above %s %s, or lower %s to %d.",
+			capitalize(how), fit+1, dur(next), L, dur(j.Retries.Lo), runs, fit, plural(fit, "retry runs", "retries run"),
+			field, dur(j.Retries.Lo), runs, field, fit)})
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,21 +26,23 @@ var LivenessEqualsReadiness = &Rule{
 			lv, rv := defaulted(l), defaulted(r)
 			lw, rw := lv.hangDetection(), rv.hangDetection()
 			timing := func(v probeValues) string {
-				return sprintf("every %s, timeout %s, %d failures", secs(v.P), secs(v.T), int(v.FT))
+				return fmt.Sprintf("every %s, timeout %s, %d failures", secs(v.P), secs(v.T), int(v.FT))
 			}
 			name := c.C.Name
-			var msg string
+			var msg, detail string
 			switch {
 			case lw == rw:
-				msg = sprintf("liveness and readiness probes of %q run the same %s with the same failure timing (liveness %s; readiness %s): when a slow dependency or a pause makes it fail, %q is restarted %s after the failure starts, at the same moment it is taken out of traffic, and replicas that share the dependency restart together; point the liveness probe at a check of the process alone, or make it clearly more lenient (for example a higher failureThreshold)",
-					name, what, timing(lv), timing(rv), name, span(lw))
+				msg = fmt.Sprintf("liveness probe restarts %q whenever its readiness check fails", name)
+				detail = fmt.Sprintf("Both probes run the same %s with the same failure timing (liveness %s; readiness %s): when a slow dependency or a pause makes it fail, %q is restarted %s after the failure starts, at the same moment it is taken out of traffic, and replicas that share the dependency restart together. Point the liveness probe at a check of the process alone, or make it clearly more lenient (for example a higher failureThreshold).",
+					what, timing(lv), timing(rv), name, interval(lw))
 			case lw.Lo <= rw.Lo && lw.Hi <= rw.Hi:
-				msg = sprintf("liveness probe of %q runs the same %s as its readiness probe but gives up sooner (liveness %s: restart %s after the check starts failing; readiness %s: out of traffic after %s): %q is restarted before it is taken out of traffic, so a slow dependency turns into restarts; point the liveness probe at a check of the process alone, or make it more lenient than the readiness probe",
-					name, what, timing(lv), span(lw), timing(rv), span(rw), name)
+				msg = fmt.Sprintf("liveness probe restarts %q before readiness takes it out of traffic", name)
+				detail = fmt.Sprintf("It runs the same %s as the readiness probe but gives up sooner (liveness %s: restart %s after the check starts failing; readiness %s: out of traffic after %s), so a slow dependency turns into restarts. Point the liveness probe at a check of the process alone, or make it more lenient than the readiness probe.",
+					what, timing(lv), interval(lw), timing(rv), interval(rw))
 			default:
 				continue
 			}
-			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: name, Message: msg,
+			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: name, Message: msg, Detail: detail,
 				Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness probe with the same check"}}})
 		}
 	},
@@ -58,7 +61,7 @@ func sameCheck(c *corev1.Container, a, b *corev1.ProbeHandler) (string, bool) {
 			x.Host != y.Host || !sameHeaders(x.HTTPHeaders, y.HTTPHeaders) {
 			return "", false
 		}
-		return sprintf("HTTP GET %s on port %d", httpPath(x.Path), px), true
+		return fmt.Sprintf("HTTP GET %s on port %d", httpPath(x.Path), px), true
 	case a.GRPC != nil && b.GRPC != nil:
 		sx, sy := "", ""
 		if a.GRPC.Service != nil {
@@ -79,7 +82,7 @@ func sameCheck(c *corev1.Container, a, b *corev1.ProbeHandler) (string, bool) {
 		if len(cmd) > 60 {
 			cmd = cmd[:57] + "..."
 		}
-		return sprintf("command %q", cmd), true
+		return fmt.Sprintf("command %q", cmd), true
 	}
 	return "", false
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/podlint/podlint/finding"
@@ -35,16 +36,18 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	name := c.C.Name
 
 	var h float64
-	var against, relMsg string
+	var against, short, relMsg string
 	var relPath workload.Path
 	switch exp := tc.ExpectedStartup; {
 	case exp.OK:
 		h = exp.Seconds
-		against = sprintf("its expected start-up of %s (%s)", secs(h), describeExpected(exp))
+		short = fmt.Sprintf("its expected start-up of %s", expectedText(exp))
+		against = fmt.Sprintf("its expected start-up of %s (%s)", expectedText(exp), describeExpected(exp))
 		relPath, relMsg = p.expectedPath(exp), "expected start-up stated here"
 	case c.C.ReadinessProbe != nil && c.C.ReadinessProbe.InitialDelaySeconds > 0:
 		h = float64(c.C.ReadinessProbe.InitialDelaySeconds)
-		against = sprintf("its readiness probe first runs at %s (readiness initialDelaySeconds)", secs(h))
+		short = fmt.Sprintf("its readiness probe runs at %s", secs(h))
+		against = fmt.Sprintf("its readiness probe first runs at %s (readiness initialDelaySeconds)", secs(h))
 		relPath, relMsg = c.Field("readinessProbe.initialDelaySeconds"), "the readiness probe waits this long"
 	default:
 		return
@@ -54,13 +57,15 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 		return
 	}
 
-	var verb, when string
+	var verb, when, whenShort string
 	if mustKill {
 		verb = "kills"
-		when = sprintf("%s after start", span(kill))
+		when = fmt.Sprintf("%s after start", interval(kill))
+		whenShort = when
 	} else {
 		verb = "may kill"
-		when = sprintf("as early as %s after start (decision at %s, depending on the probe phase)", secs(kill.Lo), span(kill))
+		when = fmt.Sprintf("as early as %s after start (decision at %s, depending on the probe phase)", dur(kill.Lo), interval(kill))
+		whenShort = fmt.Sprintf("as early as %s after start", dur(kill.Lo))
 	}
 	outcome := "it is killed on every start and never becomes Ready (CrashLoopBackOff)"
 	if !mustKill {
@@ -75,9 +80,10 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	// A startup probe on the liveness period whose guaranteed budget
 	// (FT−1)·P covers h.
 	ft := int(math.Ceil(h/lv.P)) + 1
-	msg := sprintf("liveness probe %s %q %s if it is not answering yet, before %s; if the app needs that long, %s; add a startupProbe that allows the start-up time (for example periodSeconds %s with failureThreshold %d guarantees %s), or raise the liveness initialDelaySeconds",
-		verb, name, when, against, outcome, secs(lv.P), ft, secs(float64(ft-1)*lv.P))
-	d := Diagnostic{Path: c.Field("livenessProbe"), Container: name, Message: msg}
+	d := Diagnostic{Path: c.Field("livenessProbe"), Container: name,
+		Message: fmt.Sprintf("liveness probe %s %q %s, before %s", verb, name, whenShort, short),
+		Detail: fmt.Sprintf("The probe %s %q %s if it is not answering yet, before %s. If the app needs that long, %s. Add a startupProbe that allows the start-up time (for example periodSeconds %s with failureThreshold %d guarantees %s), or raise the liveness initialDelaySeconds.",
+			verb, name, when, against, outcome, secs(lv.P), ft, dur(float64(ft-1)*lv.P))}
 	if relPath != "" {
 		d.Related = []Related{{Path: relPath, Message: relMsg}}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -32,8 +33,9 @@ var LivenessWithRestartNever = &Rule{
 			}
 			lv := defaulted(c.C.LivenessProbe)
 			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: c.C.Name,
-				Message: sprintf("%q is never restarted (%s): the first time its liveness probe fails %d times in a row the kubelet kills it for good and %s; use restartPolicy OnFailure or Always if it should recover, or remove the liveness probe",
-					c.C.Name, cause, int(lv.FT), end),
+				Message: fmt.Sprintf("liveness probe kills %q for good: it is never restarted", c.C.Name),
+				Detail: fmt.Sprintf("Because of %s, the first time its liveness probe fails %d times in a row the kubelet kills it and %s. Use restartPolicy OnFailure or Always if it should recover, or remove the liveness probe.",
+					cause, int(lv.FT), end),
 				Related: []Related{{Path: causePath, Message: "restart policy that prevents the restart"}}})
 		}
 	},

@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var MissingLivenessProbe = &Rule{
@@ -14,8 +16,8 @@ var MissingLivenessProbe = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: sprintf("container %q declares port %d but has no livenessProbe: if it hangs without exiting, nothing restarts it; add a livenessProbe that checks only the process itself (not its dependencies)",
-					c.C.Name, c.C.Ports[0].ContainerPort)})
+				Message: fmt.Sprintf("container %q declares port %d but has no livenessProbe", c.C.Name, c.C.Ports[0].ContainerPort),
+				Detail:  "If it hangs without exiting, nothing restarts it. Add a livenessProbe that checks only the process itself (not its dependencies)."})
 		}
 	},
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -41,8 +42,9 @@ var NoPreStopDrain = &Rule{
 				fix = `lifecycle.preStop.exec.command: ["sleep", "5"] (the sleep action needs Kubernetes 1.30)`
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: sprintf("%q serves traffic (port %d, readiness probe) but has no preStop delay: on every rollout it gets SIGTERM while kube-proxy and ingress controllers are still learning that the Pod is being removed, so requests routed to it in those seconds fail; add a short delay, for example %s, and keep terminationGracePeriodSeconds above it plus the shutdown time",
-					c.C.Name, port, fix)})
+				Message: fmt.Sprintf("%q serves traffic on port %d but has no preStop delay to drain it", c.C.Name, port),
+				Detail: fmt.Sprintf("On every rollout it gets SIGTERM while kube-proxy and ingress controllers are still learning that the Pod is being removed, so requests routed to it in those seconds fail. Add a short delay, for example %s, and keep terminationGracePeriodSeconds above it plus the shutdown time.",
+					fix)})
 		}
 	},
 }

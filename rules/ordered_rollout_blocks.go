@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
@@ -36,18 +37,18 @@ var OrderedRolloutBlocks = &Rule{
 				name = p.Object.Ref.Name
 			}
 			n := int(t.StatefulSet.Replicas.V)
-			later := sprintf("%s-1", name)
+			later := fmt.Sprintf("%s-1", name)
 			if n > 2 {
-				later = sprintf("%s-1 … %s-%d are", name, name, n-1)
+				later = fmt.Sprintf("%s-1 … %s-%d are", name, name, n-1)
 			} else {
 				later += " is"
 			}
 			estimate := ""
 			if ifNot != "" && !t.StatefulSet.Creation.HiUnbounded {
-				text, plus := spanText(t.StatefulSet.Creation)
-				estimate = sprintf(" (%s, creating the %d Pods takes %s", ifNot, n, text)
+				text, plus := interval(t.StatefulSet.Creation.Interval), len(t.StatefulSet.Creation.Plus) > 0
+				estimate = fmt.Sprintf(" (%s, creating the %d Pods takes %s", ifNot, n, text)
 				if ru := t.StatefulSet.RollingUpdate; ru != nil && !ru.HiUnbounded {
-					rtext, rplus := spanText(*ru)
+					rtext, rplus := interval(ru.Interval), len(ru.Plus) > 0
 					estimate += " and a rolling update " + rtext
 					plus = plus || rplus
 				}
@@ -57,8 +58,9 @@ var OrderedRolloutBlocks = &Rule{
 				estimate += ")"
 			}
 			p.Report(Diagnostic{Path: path, Container: c.C.Name,
-				Message: sprintf("%s; with podManagementPolicy OrderedReady (the default) %s-1 is created only once %s-0 is Ready, so %s never created, and a rolling update stops at the first Pod it replaces (%s-%d) until that Pod is deleted by hand%s; fix the probe",
-					cause, name, name, later, name, n-1, estimate)})
+				Message: fmt.Sprintf("%q never becomes Ready, so the ordered rollout of %s stops at its first Pod", c.C.Name, name),
+				Detail: fmt.Sprintf("%s. With podManagementPolicy OrderedReady (the default) %s-1 is created only once %s-0 is Ready, so %s never created, and a rolling update stops at the first Pod it replaces (%s-%d) until that Pod is deleted by hand%s. Fix the probe.",
+					capitalize(cause), name, name, later, name, n-1, estimate)})
 			return
 		}
 	},
@@ -71,7 +73,7 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path work
 	name := c.C.Name
 	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
 		field, port := namedPort(&pr.ProbeHandler)
-		return sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),
+		return fmt.Sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),
 			c.Field("readinessProbe." + field), ""
 	}
 	exp := tc.ExpectedStartup
@@ -80,8 +82,8 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path work
 			return "", "", ""
 		}
 		if _, must := sp.Outcome(exp.Seconds); must {
-			return sprintf("the startup probe of %q gives up at %s at the latest, before its expected start-up of %s (%s), so it is killed on every start and never becomes Ready",
-				name, durText(sp.KillDecision.Hi), durText(exp.Seconds), describeExpected(exp)), c.Field("startupProbe"), ""
+			return fmt.Sprintf("the startup probe of %q gives up at %s at the latest, before its expected start-up of %s (%s), so it is killed on every start and never becomes Ready",
+				name, dur(sp.KillDecision.Hi), expectedText(exp), describeExpected(exp)), c.Field("startupProbe"), ""
 		}
 		return "", "", ""
 	}
@@ -92,18 +94,18 @@ func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path work
 	if probeErrors(c, c.C.LivenessProbe) {
 		return "", "", "" // the liveness probe never counts a failure
 	}
-	kill := intervalText(lp.KillDecision.Interval)
+	kill := interval(lp.KillDecision.Interval)
 	switch {
 	case exp.OK:
 		if _, must := lp.Outcome(exp.Seconds); must {
-			return sprintf("the liveness probe of %q kills it %s after start, before its expected start-up of %s (%s), so it restarts forever (CrashLoopBackOff) and never becomes Ready",
-				name, kill, durText(exp.Seconds), describeExpected(exp)), c.Field("livenessProbe"), ""
+			return fmt.Sprintf("the liveness probe of %q kills it %s after start, before its expected start-up of %s (%s), so it restarts forever (CrashLoopBackOff) and never becomes Ready",
+				name, kill, expectedText(exp), describeExpected(exp)), c.Field("livenessProbe"), ""
 		}
 	case c.C.ReadinessProbe != nil && c.C.ReadinessProbe.InitialDelaySeconds > 0:
 		d := float64(c.C.ReadinessProbe.InitialDelaySeconds)
 		if _, must := lp.Outcome(d); must {
-			return sprintf("the liveness probe of %q kills it %s after start if it is not answering yet, before its readiness probe can first run at %s; then it restarts forever (CrashLoopBackOff) and never becomes Ready",
-				name, kill, durText(d)), c.Field("livenessProbe"), sprintf("if %q does answer its liveness probe in time", name)
+			return fmt.Sprintf("the liveness probe of %q kills it %s after start if it is not answering yet, before its readiness probe can first run at %s; then it restarts forever (CrashLoopBackOff) and never becomes Ready",
+				name, kill, secs(d)), c.Field("livenessProbe"), fmt.Sprintf("if %q does answer its liveness probe in time", name)
 		}
 	}
 	return "", "", ""

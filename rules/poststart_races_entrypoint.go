@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strconv"
@@ -100,8 +101,8 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 	if g.Host != "" {
 		return // a named host is not the Pod itself
 	}
-	report := func(format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: sprintf(format, args...)})
+	report := func(headline, format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	var port int32
 	switch {
@@ -127,11 +128,12 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 	owner, other := ownerOfPort(p, self, port)
 	switch owner {
 	case portSelf:
-		report("postStart httpGet of %q calls its own port %d right after the entrypoint starts, with nothing that waits for the server to listen: when the hook wins the race it gets connection refused, the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); do the call from the application once it is ready, or use an exec hook that retries until the port answers",
-			name, port)
+		report(fmt.Sprintf("postStart httpGet of %q races its own server on port %d", name, port),
+			"The hook runs right after the entrypoint starts, with nothing that waits for the server to listen: when the hook wins the race it gets connection refused, the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff). Do the call from the application once it is ready, or use an exec hook that retries until the port answers.")
 	case portLater:
-		report("postStart httpGet of %q calls port %d of %q, which is declared after it and started only when this hook has returned: the hook can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
-			name, port, other, name, other)
+		report(fmt.Sprintf("postStart httpGet of %q calls %q, which starts only after the hook returns", name, other),
+			"Port %d belongs to %q, which is declared after %q and started only when this hook has returned: the hook can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Move the call into %q or drop the hook.",
+			port, other, name, name, other)
 	}
 }
 
@@ -208,16 +210,18 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	if len(text) > 80 {
 		text = text[:77] + "..."
 	}
-	report := func(format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: sprintf(format, args...)})
+	report := func(headline, format string, args ...any) {
+		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	switch owner {
 	case portSelf:
-		report("postStart of %q runs %q right after the entrypoint starts, with nothing that waits for the server on port %d: when the hook wins the race the call is refused, the hook fails, and the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff); retry until the port answers (until ...; do sleep 1; done) or make the call from the application",
-			name, text, port)
+		report(fmt.Sprintf("postStart of %q races its own server on port %d", name, port),
+			"It runs %q right after the entrypoint starts, with nothing that waits for the server on port %d: when the hook wins the race the call is refused, the hook fails, and the kubelet kills the container (FailedPostStartHook) and restarts it, possibly forever (CrashLoopBackOff). Retry until the port answers (until ...; do sleep 1; done) or make the call from the application.",
+			text, port)
 	case portLater:
-		report("postStart of %q runs %q against port %d of %q, which is declared after it and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff); move the call into %q or drop the hook",
-			name, text, port, other, name, other)
+		report(fmt.Sprintf("postStart of %q calls %q, which starts only after the hook returns", name, other),
+			"It runs %q against port %d of %q, which is declared after %q and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Move the call into %q or drop the hook.",
+			text, port, other, name, name, other)
 	}
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/podlint/podlint/finding"
@@ -21,8 +22,8 @@ var PreStopExceedsGrace = &Rule{
 
 func checkHookGrace(p *Pass, h HookRef, g Grace) {
 	name := h.Container.C.Name
-	report := func(path workload.Path, format string, args ...any) {
-		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...),
+	report := func(path workload.Path, headline, format string, args ...any) {
+		p.Report(Diagnostic{Path: path, Container: name, Message: headline, Detail: fmt.Sprintf(format, args...),
 			Related: []Related{g.Related()}})
 	}
 	switch {
@@ -34,37 +35,42 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 		path := h.Field("sleep.seconds")
 		if s > g.Seconds {
 			if h.Kind == "preStop" {
-				report(path, "preStop of %q sleeps %ds, longer than %s: the API server rejects the Pod (sleep.seconds may not exceed terminationGracePeriodSeconds); set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep",
-					name, s, g.Describe(), s)
+				report(path, fmt.Sprintf("preStop of %q sleeps %ds, longer than %s", name, s, g.Describe()),
+					"The API server rejects the Pod (sleep.seconds may not exceed terminationGracePeriodSeconds). Set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep.",
+					s)
 			} else {
-				report(path, "postStart of %q sleeps %ds, longer than %s: the API server rejects the Pod (a sleep action may not exceed terminationGracePeriodSeconds, in postStart too); shorten the sleep or set terminationGracePeriodSeconds to at least %ds",
-					name, s, g.Describe(), s)
+				report(path, fmt.Sprintf("postStart of %q sleeps %ds, longer than %s", name, s, g.Describe()),
+					"The API server rejects the Pod (a sleep action may not exceed terminationGracePeriodSeconds, in postStart too). Shorten the sleep or set terminationGracePeriodSeconds to at least %ds.",
+					s)
 			}
 			return
 		}
 		if h.Kind != "preStop" || s <= 0 {
 			return
 		}
-		if msg := graceLeft(float64(s), g, true); msg != "" {
-			report(path, "preStop of %q sleeps %ds %s; set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep%s",
-				name, s, msg, s, outliveHint(p, h, float64(s), g))
+		if msg, left := graceLeft(float64(s), g, true); msg != "" {
+			report(path, fmt.Sprintf("preStop of %q leaves the app only %.0fs to shut down before SIGKILL", name, left),
+				"The hook sleeps %ds %s. Set terminationGracePeriodSeconds to %ds plus the time the app needs after SIGTERM, or shorten the sleep.%s",
+				s, msg, s, outliveHint(p, h, float64(s), g))
 		}
 	case h.H.Exec != nil && h.Kind == "preStop":
 		s, text, ok := timeline.StatedSleep(h.H.Exec.Command)
 		if !ok || s <= 0 || g.Seconds == 0 {
 			return // G = 0 is PL203's finding
 		}
-		msg := graceLeft(s, g, false)
+		msg, left := graceLeft(s, g, false)
 		if msg == "" {
 			return
 		}
 		path := h.Field("exec.command")
 		if math.IsInf(s, 1) {
-			report(path, "preStop of %q runs %q, which never ends, %s; sleep for a bounded time shorter than the grace period%s", name, text, msg, outliveHint(p, h, s, g))
+			report(path, fmt.Sprintf("preStop of %q never ends, so the app gets only %.0fs after SIGTERM", name, left),
+				"It runs %q, which never ends, %s. Sleep for a bounded time shorter than the grace period.%s", text, msg, outliveHint(p, h, s, g))
 			return
 		}
-		report(path, "preStop of %q runs %q, at least %s %s; set terminationGracePeriodSeconds to %.0fs plus the time the app needs after SIGTERM, or shorten the sleep%s",
-			name, text, formatSeconds(s), msg, math.Ceil(s), outliveHint(p, h, s, g))
+		report(path, fmt.Sprintf("preStop of %q leaves the app at most %.0fs to shut down before SIGKILL", name, left),
+			"It runs %q, at least %s %s. Set terminationGracePeriodSeconds to %.0fs plus the time the app needs after SIGTERM, or shorten the sleep.%s",
+			text, secs(s), msg, math.Ceil(s), outliveHint(p, h, s, g))
 	}
 }
 
@@ -76,35 +82,35 @@ func outliveHint(p *Pass, h HookRef, s float64, g Grace) string {
 	if h.Container.Type != Regular || len(p.Spec.Containers) < 2 || s < float64(g.Seconds) {
 		return ""
 	}
-	return sprintf("; if %q only has to outlive the other containers, make it a native sidecar (an init container with restartPolicy: Always, Kubernetes 1.29 and later): the kubelet then stops it after them without a sleep", h.Container.C.Name)
+	return fmt.Sprintf(" If %q only has to outlive the other containers, make it a native sidecar (an init container with restartPolicy: Always, Kubernetes 1.29 and later): the kubelet then stops it after them without a sleep.", h.Container.C.Name)
 }
 
 // graceLeft describes what a preStop of s seconds leaves of the grace
-// period, or returns "" when the application still gets more than the
+// period, and the seconds left after SIGTERM, or returns "" when the application still gets more than the
 // kubelet's 2 s minimum between SIGTERM and SIGKILL. exact is false when s
 // is only a lower bound (an exec hook). Grace periods of 2 s or less are
 // left alone: there the hook costs the application nothing.
-func graceLeft(s float64, g Grace, exact bool) string {
+func graceLeft(s float64, g Grace, exact bool) (text string, left float64) {
 	G := float64(g.Seconds)
 	if G <= minStopGrace {
-		return ""
+		return "", 0
 	}
 	stop := math.Min(s, G)
-	left := afterStop(stop, g.Seconds)
+	left = afterStop(stop, g.Seconds)
 	if left > minStopGrace {
-		return ""
+		return "", left
 	}
 	switch {
 	case s > G:
-		return sprintf("and so outlasts %s: the kubelet cuts the hook off at %ds, sends SIGTERM then and SIGKILLs the container %.0fs later (its minimum), so the app gets only %.0fs to shut down",
-			g.Describe(), g.Seconds, left, left)
+		return fmt.Sprintf("and so outlasts %s: the kubelet cuts the hook off at %ds, sends SIGTERM then and SIGKILLs the container %.0fs later (its minimum), so the app gets only %.0fs to shut down",
+			g.Describe(), g.Seconds, left, left), left
 	case s == G && exact:
-		return sprintf("and so uses up all of %s: SIGTERM comes at %ds and SIGKILL %.0fs later (the kubelet's minimum), so the app gets only %.0fs to shut down",
-			g.Describe(), g.Seconds, left, left)
+		return fmt.Sprintf("and so uses up all of %s: SIGTERM comes at %ds and SIGKILL %.0fs later (the kubelet's minimum), so the app gets only %.0fs to shut down",
+			g.Describe(), g.Seconds, left, left), left
 	case exact:
-		return sprintf("of %s: SIGTERM comes after %s and SIGKILL at %s, so the app gets only %.0fs to shut down",
-			g.Describe(), formatSeconds(stop), formatSeconds(stop+left), left)
+		return fmt.Sprintf("of %s: SIGTERM comes after %s and SIGKILL at %s, so the app gets only %.0fs to shut down",
+			g.Describe(), secs(stop), secs(stop+left), left), left
 	}
-	return sprintf("of %s: SIGTERM comes no earlier than %s and SIGKILL %.0fs after it at most, so the app gets at most %.0fs to shut down",
-		g.Describe(), formatSeconds(stop), left, left)
+	return fmt.Sprintf("of %s: SIGTERM comes no earlier than %s and SIGKILL %.0fs after it at most, so the app gets at most %.0fs to shut down",
+		g.Describe(), secs(stop), left, left), left
 }

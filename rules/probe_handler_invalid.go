@@ -1,12 +1,12 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -15,6 +15,9 @@ var ProbeHandlerInvalid = &Rule{
 	ID: "PL114", Name: "probe-handler-invalid", Title: "probe handler is missing, ambiguous or malformed",
 	Severity: finding.Error,
 	Check: func(p *Pass) {
+		if !p.PodValidated() {
+			return
+		}
 		for _, pr := range p.Probes() {
 			checkProbeHandler(p, pr)
 		}
@@ -37,33 +40,39 @@ func checkProbeHandler(p *Pass, pr ProbeRef) {
 	if h.GRPC != nil {
 		set = append(set, "grpc")
 	}
-	report := func(path workload.Path, format string, args ...any) {
-		p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
-	}
 	switch len(set) {
 	case 0:
-		report(pr.Path, "%s of %q has no handler, so the API server rejects the Pod; add exactly one of exec, httpGet, tcpSocket or grpc", pr.Name(), name)
+		p.Report(Diagnostic{Path: pr.Path, Container: name, Message: fmt.Sprintf("%s of %q has no handler", pr.Name(), name),
+			Detail: "The API server rejects the Pod. Add exactly one of exec, httpGet, tcpSocket or grpc."})
 		return
 	case 1:
 	default:
-		report(pr.Path, "%s of %q sets both %s; a probe may have only one handler and the API server rejects the Pod; keep one", pr.Name(), name, strings.Join(set, " and "))
+		p.Report(Diagnostic{Path: pr.Path, Container: name, Message: fmt.Sprintf("%s of %q sets both %s", pr.Name(), name, strings.Join(set, " and ")),
+			Detail: "A probe may have only one handler and the API server rejects the Pod. Keep one."})
 		return
 	}
 	switch {
 	case h.Exec != nil:
 		if len(h.Exec.Command) == 0 {
-			report(pr.Field("exec"), "%s of %q has an exec handler without a command, so the API server rejects the Pod; add the command to run", pr.Name(), name)
+			p.Report(Diagnostic{Path: pr.Field("exec"), Container: name, Message: fmt.Sprintf("%s of %q has an exec handler without a command", pr.Name(), name),
+				Detail: "The API server rejects the Pod. Add the command to run."})
 		}
 	case h.HTTPGet != nil:
-		checkPort(report, pr.Field("httpGet.port"), pr.Name(), name, h.HTTPGet.Port)
+		if m, d := portProblem(pr.Name(), name, h.HTTPGet.Port); m != "" {
+			p.Report(Diagnostic{Path: pr.Field("httpGet.port"), Container: name, Message: m, Detail: d})
+		}
 		if s := h.HTTPGet.Scheme; s != "" && s != corev1.URISchemeHTTP && s != corev1.URISchemeHTTPS {
-			report(pr.Field("httpGet.scheme"), "%s of %q uses scheme %q; only HTTP and HTTPS are accepted (upper case), so the API server rejects the Pod", pr.Name(), name, s)
+			p.Report(Diagnostic{Path: pr.Field("httpGet.scheme"), Container: name, Message: fmt.Sprintf("%s of %q uses scheme %q, which is not HTTP or HTTPS", pr.Name(), name, s),
+				Detail: "Only HTTP and HTTPS are accepted (upper case), so the API server rejects the Pod."})
 		}
 	case h.TCPSocket != nil:
-		checkPort(report, pr.Field("tcpSocket.port"), pr.Name(), name, h.TCPSocket.Port)
+		if m, d := portProblem(pr.Name(), name, h.TCPSocket.Port); m != "" {
+			p.Report(Diagnostic{Path: pr.Field("tcpSocket.port"), Container: name, Message: m, Detail: d})
+		}
 	case h.GRPC != nil:
 		if h.GRPC.Port < 1 || h.GRPC.Port > 65535 {
-			report(pr.Field("grpc.port"), "%s of %q uses gRPC port %d, outside 1–65535, so the API server rejects the Pod", pr.Name(), name, h.GRPC.Port)
+			p.Report(Diagnostic{Path: pr.Field("grpc.port"), Container: name, Message: fmt.Sprintf("%s of %q uses gRPC port %d, outside 1–65535", pr.Name(), name, h.GRPC.Port),
+				Detail: "The API server rejects the Pod."})
 		}
 	}
 }
@@ -88,18 +97,23 @@ func portNameProblem(s string) string {
 	return ""
 }
 
-func checkPort(report func(workload.Path, string, ...any), path workload.Path, probe, container string, port intstr.IntOrString) {
+// portProblem returns the headline and detail of a finding about a probe
+// port that the API server rejects, or "" when the port is valid.
+func portProblem(probe, container string, port intstr.IntOrString) (headline, detail string) {
 	if port.Type == intstr.Int {
 		if port.IntVal < 1 || port.IntVal > 65535 {
-			report(path, "%s of %q uses port %d, outside 1–65535, so the API server rejects the Pod", probe, container, port.IntVal)
+			return fmt.Sprintf("%s of %q uses port %d, outside 1–65535", probe, container, port.IntVal), "The API server rejects the Pod."
 		}
-		return
+		return "", ""
 	}
-	if why := portNameProblem(port.StrVal); why != "" {
-		if _, err := strconv.Atoi(port.StrVal); err == nil {
-			report(path, "%s of %q gives the port as the string %q, which is read as a port name, and %s; the API server rejects the Pod; write the number without quotes: port: %s", probe, container, port.StrVal, why, port.StrVal)
-			return
-		}
-		report(path, "%s of %q uses port name %q, but %s; the API server rejects the Pod", probe, container, port.StrVal, why)
+	why := portNameProblem(port.StrVal)
+	if why == "" {
+		return "", ""
 	}
+	if _, err := strconv.Atoi(port.StrVal); err == nil {
+		return fmt.Sprintf("%s of %q gives the port as the string %q, which is read as a port name", probe, container, port.StrVal),
+			fmt.Sprintf("As a name it is invalid (%s), so the API server rejects the Pod. Write the number without quotes: port: %s.", why, port.StrVal)
+	}
+	return fmt.Sprintf("%s of %q uses the invalid port name %q", probe, container, port.StrVal),
+		fmt.Sprintf("The API server rejects the Pod: %s.", why)
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -54,7 +55,7 @@ func probeConsequence(kind, name string) string {
 	return "every startup probe errors and is discarded, so it neither passes nor fails: " + quote(name) + " is never marked started, its liveness and readiness probes never run and it never becomes Ready"
 }
 
-func quote(s string) string { return sprintf("%q", s) }
+func quote(s string) string { return fmt.Sprintf("%q", s) }
 
 func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
 	if portNameProblem(port) != "" || declaresPort(c.C, port) {
@@ -63,11 +64,12 @@ func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
 	where := ""
 	for _, o := range p.Containers() {
 		if o.Path != c.Path && declaresPort(o.C, port) {
-			where = sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.C.Name)
+			where = fmt.Sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.C.Name)
 			break
 		}
 	}
 	p.Report(Diagnostic{Path: c.Field(rel), Container: c.C.Name,
-		Message: sprintf("port name %q is not declared in the ports of %q%s: the kubelet cannot resolve it, %s; declare the port (ports: [{name: %s, containerPort: …}]) or use its number",
-			port, c.C.Name, where, outcome, port)})
+		Message: fmt.Sprintf("port name %q is not declared in the ports of %q", port, c.C.Name),
+		Detail: fmt.Sprintf("The kubelet cannot resolve it%s: %s. Declare the port (ports: [{name: %s, containerPort: …}]) or use its number.",
+			where, outcome, port)})
 }

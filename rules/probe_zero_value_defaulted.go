@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var ProbeZeroValueDefaulted = &Rule{
@@ -27,8 +29,9 @@ var ProbeZeroValueDefaulted = &Rule{
 					continue
 				}
 				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name,
-					Message: sprintf("%s: 0 in the %s of %q is not kept: the API server replaces 0 by the default, so %s; write the value you mean (at least 1), or remove the field",
-						f.field, pr.Name(), name, f.use)})
+					Message: fmt.Sprintf("%s: 0 in the %s of %q is replaced by the default", f.field, pr.Name(), name),
+					Detail: fmt.Sprintf("The API server replaces 0 by the default, so %s. Write the value you mean (at least 1), or remove the field.",
+						f.use)})
 			}
 		}
 	},

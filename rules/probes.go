@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/podlint/podlint/timeline"
@@ -9,8 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
-
-var sprintf = fmt.Sprintf
 
 // ProbeRef is one probe of one container.
 type ProbeRef struct {
@@ -86,20 +83,6 @@ func (v probeValues) spacing() float64 { return math.Max(v.P, v.T) }
 func (v probeValues) hangDetection() timeline.Interval {
 	d := v.spacing()
 	return timeline.Between((v.FT-1)*d+v.T, v.FT*d+v.T)
-}
-
-// secs formats seconds for messages ("30s", "1.5s").
-func secs(s float64) string { return timeline.FormatSeconds(s) }
-
-// span formats an interval for messages: "20s–30s", or "20s" when exact.
-func span(i timeline.Interval) string {
-	if i.HiUnbounded {
-		return secs(i.Lo) + " or later"
-	}
-	if i.Lo == i.Hi {
-		return secs(i.Lo)
-	}
-	return secs(i.Lo) + "–" + secs(i.Hi)
 }
 
 // tlContainer is the timeline's view of a container, matched by path (names
@@ -178,10 +161,13 @@ func probeErrors(c ContainerRef, pr *corev1.Probe) bool {
 
 // IsFragment reports whether the pod template looks like a patch fragment
 // (a kustomize strategic-merge patch, a Helm values excerpt) rather than a
-// complete manifest: a regular container without an image, which the API
-// server would reject. Rules about something *missing* stay silent on
-// fragments, because the missing part is usually in the base.
+// complete manifest: no regular container, or one without an image, which
+// the API server would reject. Rules about something *missing* stay silent
+// on fragments, because the missing part is usually in the base.
 func (p *Pass) IsFragment() bool {
+	if len(p.Spec.Containers) == 0 {
+		return true
+	}
 	for i := range p.Spec.Containers {
 		if p.Spec.Containers[i].Image == "" {
 			return true

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 )
 
@@ -21,20 +22,23 @@ var ProgressDeadlineInvalid = &Rule{
 				return
 			}
 			p.Report(Diagnostic{Path: mrsPath,
-				Message: sprintf("minReadySeconds %ds is not below the default progressDeadlineSeconds of 600s; the API server rejects the Deployment (progressDeadlineSeconds must be greater than minReadySeconds); set progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", mrs)})
+				Message: fmt.Sprintf("minReadySeconds %ds is not below the default progressDeadlineSeconds of 600s", mrs),
+				Detail:  "The API server rejects the Deployment (progressDeadlineSeconds must be greater than minReadySeconds). Set progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds."})
 			return
 		}
 		pds := *d.ProgressDeadlineSeconds
 		switch {
 		case pds < 0:
-			p.Reportf(pdsPath, "progressDeadlineSeconds %d is negative; the API server rejects the Deployment; remove it (600s by default) or give the seconds a rollout may go without progress", pds)
+			p.Report(Diagnostic{Path: pdsPath, Message: fmt.Sprintf("progressDeadlineSeconds %d is negative", pds),
+				Detail: "The API server rejects the Deployment. Remove it (600s by default) or give the seconds a rollout may go without progress."})
 		case pds <= mrs:
 			why := ""
 			if pds == 0 {
-				why = " (0 does not switch the deadline off)"
+				why = "; 0 does not switch the deadline off"
 			}
-			p.Report(Diagnostic{Path: pdsPath, Related: []Related{{Path: mrsPath, Message: sprintf("minReadySeconds %d", mrs)}},
-				Message: sprintf("progressDeadlineSeconds %ds is not greater than minReadySeconds %ds%s; the API server rejects the Deployment (must be greater than minReadySeconds); raise progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds", pds, mrs, why)})
+			p.Report(Diagnostic{Path: pdsPath, Related: []Related{{Path: mrsPath, Message: fmt.Sprintf("minReadySeconds %d", mrs)}},
+				Message: fmt.Sprintf("progressDeadlineSeconds %ds is not greater than minReadySeconds %ds", pds, mrs),
+				Detail:  fmt.Sprintf("The API server rejects the Deployment (it must be greater than minReadySeconds%s). Raise progressDeadlineSeconds above minReadySeconds plus the time a new Pod needs to become Ready, or lower minReadySeconds.", why)})
 		}
 	},
 }

@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var ReadinessProbeGracePeriod = &Rule{
@@ -11,8 +13,9 @@ var ReadinessProbeGracePeriod = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: pr.Field("terminationGracePeriodSeconds"), Container: pr.Container.C.Name,
-				Message: sprintf("readiness probe of %q sets terminationGracePeriodSeconds, which is not allowed on readiness probes (a readiness failure never kills the container): the API server rejects the %s; remove it, or set it on the liveness or startup probe",
-					pr.Container.C.Name, p.Workload.Kind)})
+				Message: fmt.Sprintf("readiness probe of %q sets terminationGracePeriodSeconds, which is not allowed", pr.Container.C.Name),
+				Detail: fmt.Sprintf("A readiness failure never kills the container, so the field is not allowed on readiness probes and the API server rejects the %s. Remove it, or set it on the liveness or startup probe.",
+					p.Workload.Kind)})
 		}
 	},
 }

@@ -61,11 +61,16 @@ func (r *Rule) Info() finding.RuleInfo {
 		HelpURI: "https://github.com/podlint/podlint/blob/main/docs/rules/" + r.ID + ".md"}
 }
 
-// Diagnostic is what a rule reports: a field path and a message.
+// Diagnostic is what a rule reports: a field path and a message in two
+// parts, as rustc and staticcheck write them. Message is the headline: one
+// sentence of at most about 100 characters that says what goes wrong,
+// without arithmetic. Detail says how it happens at runtime, with the
+// numbers, and the fix.
 type Diagnostic struct {
 	Path      workload.Path // full field path in the document
-	Message   string
-	Container string // name of the container involved, if any
+	Message   string        // headline
+	Detail    string        // mechanism, numbers, fix
+	Container string        // name of the container involved, if any
 	Related   []Related
 }
 
@@ -100,7 +105,7 @@ func (p *Pass) Timeline() *timeline.Timeline { return p.timeline() }
 // Report records a diagnostic.
 func (p *Pass) Report(d Diagnostic) { p.report(d) }
 
-// Reportf records a diagnostic at path.
+// Reportf records a diagnostic at path with only a headline.
 func (p *Pass) Reportf(path workload.Path, format string, args ...any) {
 	p.report(Diagnostic{Path: path, Message: fmt.Sprintf(format, args...)})
 }
@@ -177,6 +182,17 @@ func (p *Pass) IsLongRunning() bool {
 		return false
 	}
 	return true
+}
+
+// PodValidated reports whether the API server validates Pods made from
+// this template as written: true for the built-in kinds and for custom
+// resources whose controller creates Pods from the template (an Argo
+// Rollout, an OpenKruise CloneSet); false for other custom resources, whose
+// operator may fill in or change the template first (Knative names
+// containers and points probes at the container's port). Rules that say
+// "the API server rejects the Pod" check this first.
+func (p *Pass) PodValidated() bool {
+	return p.Object.Custom == nil || p.Object.Custom.PodsFromTemplate
 }
 
 // List is a catalog of rules sorted by ID. All is podlint's; the analyzer

@@ -1,12 +1,14 @@
 package rules_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -142,9 +144,10 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		if f.Line < 1 || f.Column < 1 {
 			t.Errorf("%s: finding without a position: %+v", path, f)
 		}
+		checkHeadline(t, path, &f)
 		matched := false
 		for _, w := range wants {
-			if !w.hit && w.line == f.Line && w.rule.ID == f.RuleID && w.re.MatchString(f.Message) {
+			if !w.hit && w.line == f.Line && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
 				w.hit, matched = true, true
 				break
 			}
@@ -159,4 +162,44 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		}
 	}
 	return len(wants)
+}
+
+// wantMatches matches a want's regexp against the headline, the detail, or
+// both joined by a space.
+func wantMatches(re *regexp.Regexp, f *finding.Finding) bool {
+	return re.MatchString(f.Message) || re.MatchString(f.Detail) || re.MatchString(f.Message+" "+f.Detail)
+}
+
+// headlineMax is the longest headline a rule may print, in characters:
+// one line of a terminal next to its position and rule ID.
+const headlineMax = 100
+
+var arithmetic = regexp.MustCompile(`\d\s*[×*+=÷]\s*\d|\d\s+[-/]\s+\d|\b(?:plus|times|minus)\b`)
+
+// checkHeadline holds every finding of every rule's testdata to the shape
+// of a headline: one sentence of at most headlineMax characters, lower
+// arithmetic (that belongs in the detail), no trailing period; a detail,
+// when there is one, is full sentences.
+func checkHeadline(t *testing.T, path string, f *finding.Finding) {
+	t.Helper()
+	h := f.Message
+	where := fmt.Sprintf("%s:%d: %s headline %q", path, f.Line, f.RuleID, h)
+	switch n := utf8.RuneCountInString(h); {
+	case n == 0:
+		t.Errorf("%s: empty", where)
+	case n > headlineMax:
+		t.Errorf("%s: %d characters, more than %d; move the mechanism and the numbers to the detail", where, n, headlineMax)
+	}
+	if strings.ContainsAny(h, "\n;") {
+		t.Errorf("%s: a headline is one sentence (no line break or semicolon)", where)
+	}
+	if strings.HasSuffix(h, ".") {
+		t.Errorf("%s: no trailing period", where)
+	}
+	if arithmetic.MatchString(h) {
+		t.Errorf("%s: arithmetic belongs in the detail", where)
+	}
+	if d := f.Detail; d != "" && !strings.HasSuffix(d, ".") {
+		t.Errorf("%s: detail %q must end with a period: it is prose", where, d)
+	}
 }

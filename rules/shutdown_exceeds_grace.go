@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/podlint/podlint/finding"
@@ -126,20 +127,20 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 		src = "expected-shutdown in the configuration"
 	}
 	hasPreStop := st.preStop > 0
-	who := sprintf("%q", c.C.Name)
+	who := fmt.Sprintf("%q", c.C.Name)
 	if c.Type == Sidecar {
 		who = "sidecar " + who
 	}
 	var why string
 	switch {
 	case c.Type == Sidecar && stop > st.preStop:
-		why = sprintf("it gets SIGTERM only after the containers it waits for (%s) have exited, no earlier than %s into %s", joinQuoted(st.waitsFor), formatSeconds(stop), g.Describe())
+		why = fmt.Sprintf("it gets SIGTERM only after the containers it waits for (%s) have exited, no earlier than %s into %s", quoted(st.waitsFor, 0), secs(stop), g.Describe())
 	case stop > 0:
-		why = sprintf("its preStop takes at least %s of %s", formatSeconds(stop), g.Describe())
+		why = fmt.Sprintf("its preStop takes at least %s of %s", secs(stop), g.Describe())
 	default:
-		why = sprintf("%s is all it gets", g.Describe())
+		why = fmt.Sprintf("%s is all it gets", g.Describe())
 	}
-	gap := formatSeconds(left)
+	gap := secs(left)
 	if !st.exact {
 		gap = "at most " + gap
 	}
@@ -153,28 +154,13 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 	}
 	rel := []Related{g.Related()}
 	if st.expected.Path != "" {
-		rel = append(rel, Related{Path: st.expected.Path, Message: sprintf("expected shutdown of %q: %s", c.C.Name, formatSeconds(X))})
+		rel = append(rel, Related{Path: st.expected.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, expectedText(st.expected))})
 	}
 	if hasPreStop {
-		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: sprintf("preStop of %q", c.C.Name)})
+		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: fmt.Sprintf("preStop of %q", c.C.Name)})
 	}
 	p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: rel,
-		Message: sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, in the middle of the shutdown, and in-flight requests and unwritten data are lost; set terminationGracePeriodSeconds to at least %.0fs%s",
-			who, formatSeconds(X), src, why, gap, math.Ceil(stop+X), fix)})
-}
-
-// joinQuoted is `"a", "b" and "c"`.
-func joinQuoted(names []string) string {
-	var b []byte
-	for i, n := range names {
-		switch {
-		case i == 0:
-		case i == len(names)-1:
-			b = append(b, " and "...)
-		default:
-			b = append(b, ", "...)
-		}
-		b = append(b, sprintf("%q", n)...)
-	}
-	return string(b)
+		Message: fmt.Sprintf("%s is SIGKILLed in the middle of its %s shutdown", who, expectedText(st.expected)),
+		Detail: fmt.Sprintf("%s needs %s to shut down (%s), but %s: SIGKILL comes %s after SIGTERM, and in-flight requests and unwritten data are lost. Set terminationGracePeriodSeconds to at least %.0fs%s.",
+			capitalize(who), expectedText(st.expected), src, why, gap, math.Ceil(stop+X), fix)})
 }

@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var SidecarStartupOrder = &Rule{
@@ -26,8 +28,9 @@ var SidecarStartupOrder = &Rule{
 				verb = "starts"
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name, Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness does not gate the start of later containers"}},
-				Message: sprintf("%s, declared after sidecar %q, %s as soon as %q is running, without waiting for its readiness probe to pass; if %s %q at start-up, add a startupProbe to it (the next container then waits until it succeeds)",
-					nameList(later, 4), c.C.Name, verb, c.C.Name, map[bool]string{true: "it needs", false: "they need"}[len(later) == 1], c.C.Name)})
+				Message: fmt.Sprintf("containers after sidecar %q start without waiting for it to be ready", c.C.Name),
+				Detail: fmt.Sprintf("%s, declared after sidecar %q, %s as soon as %q is running, without waiting for its readiness probe to pass. If %s %q at start-up, add a startupProbe to it (the next container then waits until it succeeds).",
+					quoted(later, 4), c.C.Name, verb, c.C.Name, map[bool]string{true: "it needs", false: "they need"}[len(later) == 1], c.C.Name)})
 		}
 	},
 }

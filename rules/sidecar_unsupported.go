@@ -1,5 +1,7 @@
 package rules
 
+import "fmt"
+
 import "github.com/podlint/podlint/finding"
 
 var SidecarUnsupported = &Rule{
@@ -19,8 +21,9 @@ var SidecarUnsupported = &Rule{
 				fate = "does not know restartPolicy on init containers (kubectl rejects the unknown field; applied without validation, the server drops it)"
 			}
 			p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-				Message: sprintf("init container %q is a sidecar (restartPolicy: Always), which needs Kubernetes 1.29; %s %s, so it runs as a regular init container that the next containers wait for: if it keeps running, the Pod stays in Init:%d/%d and %s; upgrade the cluster, or move it to containers",
-					c.C.Name, p.Version, fate, i, n, neverStart(p))})
+				Message: fmt.Sprintf("init container %q is a sidecar (restartPolicy: Always), which needs Kubernetes 1.29", c.C.Name),
+				Detail: fmt.Sprintf("Kubernetes %s %s, so it runs as a regular init container that the next containers wait for: if it keeps running, the Pod stays in Init:%d/%d and %s. Upgrade the cluster, or move it to containers.",
+					p.Version, fate, i, n, neverStart(p))})
 		}
 	},
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
 )
@@ -15,27 +17,29 @@ var SleepActionUnsupported = &Rule{
 				continue
 			}
 			name := h.Container.C.Name
-			report := func(path workload.Path, format string, args ...any) {
-				p.Report(Diagnostic{Path: path, Container: name, Message: sprintf(format, args...)})
+			report := func(path workload.Path, headline, format string, args ...any) {
+				p.Report(Diagnostic{Path: path, Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 			}
-			alt := `use an exec hook such as ["sleep", "5"] instead`
+			alt := `Use an exec hook such as ["sleep", "5"] instead`
 			if h.Kind == "preStop" && h.H.Sleep.Seconds > 0 {
-				alt = sprintf(`use an exec hook such as ["sleep", "%d"] instead`, h.H.Sleep.Seconds)
+				alt = fmt.Sprintf(`Use an exec hook such as ["sleep", "%d"] instead`, h.H.Sleep.Seconds)
 			}
 			switch {
 			case !v.AtLeast(29):
-				report(h.Field("sleep"), "%s of %q uses the sleep action, which Kubernetes %s does not know: the API server rejects the Pod (unknown field, or a hook without a handler once the field is pruned); %s, or raise --kube-version if the cluster runs 1.30 or later",
-					h.Kind, name, v, alt)
+				report(h.Field("sleep"), fmt.Sprintf("%s of %q uses the sleep action, which Kubernetes %s does not know", h.Kind, name, v),
+					"The API server rejects the Pod (unknown field, or a hook without a handler once the field is pruned). %s, or raise --kube-version if the cluster runs 1.30 or later.",
+					alt)
 			case !v.SleepAction():
 				what := "SIGTERM comes without the intended delay"
 				if h.Kind == "postStart" {
 					what = "the container starts without the intended pause"
 				}
-				report(h.Field("sleep"), "%s of %q uses the sleep action, which is alpha and off by default on Kubernetes %s (PodLifecycleSleepAction, on since 1.30): the API server silently drops the hook, so %s; %s, or raise --kube-version if the cluster runs 1.30 or later",
-					h.Kind, name, v, what, alt)
+				report(h.Field("sleep"), fmt.Sprintf("%s of %q uses the sleep action, which Kubernetes %s drops", h.Kind, name, v),
+					"The sleep action is alpha and off by default on Kubernetes %s (PodLifecycleSleepAction, on since 1.30): the API server silently drops the hook, so %s. %s, or raise --kube-version if the cluster runs 1.30 or later.",
+					v, what, alt)
 			case h.H.Sleep.Seconds == 0 && !v.SleepZero():
-				report(h.Field("sleep.seconds"), "%s of %q sleeps 0s, which Kubernetes %s rejects (sleep.seconds must be greater than 0 before PodLifecycleSleepActionAllowZero, on since 1.33); remove the hook, which would do nothing anyway, or sleep at least 1s",
-					h.Kind, name, v)
+				report(h.Field("sleep.seconds"), fmt.Sprintf("%s of %q sleeps 0s, which Kubernetes %s rejects", h.Kind, name, v),
+					"sleep.seconds must be greater than 0 before PodLifecycleSleepActionAllowZero (on since 1.33). Remove the hook, which would do nothing anyway, or sleep at least 1s.")
 			}
 		}
 	},

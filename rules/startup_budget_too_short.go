@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/podlint/podlint/finding"
@@ -29,15 +30,16 @@ var StartupBudgetTooShort = &Rule{
 			ft := int(math.Ceil((h-v.D)/v.P)) + 1
 			outcome := "it is killed on every start and never gets going (CrashLoopBackOff)"
 			if !mustKill {
-				outcome = sprintf("depending on the probe phase it is killed %s after start, before it is up, and restarts until a start gets through", span(sp.KillDecision.Interval))
+				outcome = fmt.Sprintf("depending on the probe phase it is killed %s after start, before it is up, and restarts until a start gets through", interval(sp.KillDecision.Interval))
 			}
 			if !tc.Restarts {
 				outcome = "it is killed and, because it is not restarted, the Pod fails"
 			}
-			how := sprintf("initialDelaySeconds %s + (failureThreshold %d − 1) × periodSeconds %s", secs(v.D), int(v.FT), secs(v.P))
-			msg := sprintf("startup probe of %q guarantees only %s (%s), less than %q's expected start-up of %s (%s): %s; raise failureThreshold to %d, which guarantees %s",
-				c.C.Name, secs(budget), how, c.C.Name, secs(h), describeExpected(exp), outcome, ft, secs(v.D+float64(ft-1)*v.P))
-			d := Diagnostic{Path: c.Field("startupProbe.failureThreshold"), Container: c.C.Name, Message: msg}
+			how := fmt.Sprintf("initialDelaySeconds %s + (failureThreshold %d − 1) × periodSeconds %s", secs(v.D), int(v.FT), secs(v.P))
+			d := Diagnostic{Path: c.Field("startupProbe.failureThreshold"), Container: c.C.Name,
+				Message: fmt.Sprintf("startup probe of %q guarantees only %s, less than its expected start-up of %s", c.C.Name, dur(budget), expectedText(exp)),
+				Detail: fmt.Sprintf("The guaranteed budget is %s; %q is expected to need %s (%s), so %s. Raise failureThreshold to %d, which guarantees %s.",
+					how, c.C.Name, expectedText(exp), describeExpected(exp), outcome, ft, dur(v.D+float64(ft-1)*v.P))}
 			if path := p.expectedPath(exp); path != "" {
 				d.Related = []Related{{Path: path, Message: "expected start-up stated here"}}
 			}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
@@ -19,9 +20,9 @@ var StartupExceedsProgressDeadline = &Rule{
 			return
 		}
 		pds := t.Deployment.ProgressDeadline
-		deadline := sprintf("progressDeadlineSeconds %s", durText(pds.V))
+		deadline := fmt.Sprintf("progressDeadlineSeconds %s", secs(pds.V))
 		if !pds.Set {
-			deadline = sprintf("the default progressDeadlineSeconds of %s", durText(pds.V))
+			deadline = fmt.Sprintf("the default progressDeadlineSeconds of %s", secs(pds.V))
 		}
 		unknown := ""
 		if len(t.Pod.Ready.Plus) > 0 {
@@ -48,13 +49,14 @@ var StartupExceedsProgressDeadline = &Rule{
 		if slow == nil {
 			return
 		}
-		var msg string
+		var msg, detail string
 		var causePath workload.Path
 		if certain {
 			var cause string
 			cause, causePath = earliestReadyCause(slow)
-			msg = sprintf("a new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on; raise progressDeadlineSeconds well above %s plus the image pull time",
-				durText(worst.Lo), cause, unknown, deadline, durText(worst.Lo))
+			msg = fmt.Sprintf("every rollout exceeds the progress deadline: a new Pod needs at least %s to be Ready", dur(worst.Lo))
+			detail = fmt.Sprintf("A new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time.",
+				dur(worst.Lo), cause, unknown, deadline, dur(worst.Lo))
 		} else {
 			// Only an explicit start-up allowance counts: a startup probe,
 			// a stated start-up time, or a start chain that alone passes
@@ -66,15 +68,16 @@ var StartupExceedsProgressDeadline = &Rule{
 			var cause string
 			cause, causePath = readyCause(slow)
 			if slow.Start.Hi > 0 {
-				cause += sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", durText(slow.Start.Hi))
+				cause += fmt.Sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", dur(slow.Start.Hi))
 			}
-			msg = sprintf("a new Pod can need up to %s from creation to Ready (%s)%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on; raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation)",
-				durText(worst.Hi), cause, unknown, deadline, durText(worst.Hi))
+			msg = fmt.Sprintf("a slow rollout may exceed the progress deadline: a new Pod may need %s to be Ready", dur(worst.Hi))
+			detail = fmt.Sprintf("A new Pod can need up to %s from creation to Ready (%s)%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation).",
+				dur(worst.Hi), cause, unknown, deadline, dur(worst.Hi))
 		}
-		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg,
+		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg, Detail: detail,
 			Related: []Related{{Path: pds.Path, Message: deadline}}}
 		if pds.Set {
-			diag.Path, diag.Related = pds.Path, []Related{{Path: causePath, Message: sprintf("what delays %q", slow.Name)}}
+			diag.Path, diag.Related = pds.Path, []Related{{Path: causePath, Message: fmt.Sprintf("what delays %q", slow.Name)}}
 		}
 		p.Report(diag)
 	},
@@ -89,12 +92,12 @@ func earliestReadyCause(c *timeline.Container) (string, workload.Path) {
 		return expectedCause(c)
 	case c.Readiness != nil && c.Readiness.InitialDelay.V > 0 && (c.Startup == nil || c.Readiness.InitialDelay.V >= c.Startup.InitialDelay.V):
 		rp := c.Readiness
-		return sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, durText(rp.InitialDelay.V)), rp.InitialDelay.Path
+		return fmt.Sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, dur(rp.InitialDelay.V)), rp.InitialDelay.Path
 	case c.Startup != nil && c.Startup.InitialDelay.V > 0:
 		sp := c.Startup
-		return sprintf("the startup probe of %q cannot pass before its initialDelaySeconds of %s", name, durText(sp.InitialDelay.V)), sp.InitialDelay.Path
+		return fmt.Sprintf("the startup probe of %q cannot pass before its initialDelaySeconds of %s", name, dur(sp.InitialDelay.V)), sp.InitialDelay.Path
 	}
-	return sprintf("%q cannot start before %s after the Pod is created (init containers, sidecars)", name, durText(c.Start.Lo)), c.Path
+	return fmt.Sprintf("%q cannot start before %s after the Pod is created (init containers, sidecars)", name, dur(c.Start.Lo)), c.Path
 }
 
 // expectedCause explains a late Ready by the user-stated start-up time and
@@ -104,7 +107,7 @@ func expectedCause(c *timeline.Container) (string, workload.Path) {
 	if path == "" {
 		path = c.Path
 	}
-	return sprintf("%q is expected to need %s to start (%s)", c.Name, durText(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
+	return fmt.Sprintf("%q is expected to need %s to start (%s)", c.Name, dur(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
 }
 
 // legacyDeploymentAPI reports the Deployment group versions whose
@@ -133,21 +136,21 @@ func readyCause(c *timeline.Container) (string, workload.Path) {
 		if sp.FailureThreshold.Set {
 			path = sp.FailureThreshold.Path
 		}
-		return sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s",
-			name, durText(sp.MaxBudget.Lo), timeline.FormatSeconds(sp.InitialDelay.V), sp.FailureThreshold.V, timeline.FormatSeconds(sp.Period.V)), path
+		return fmt.Sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s",
+			name, dur(sp.MaxBudget.Lo), secs(sp.InitialDelay.V), number(sp.FailureThreshold.V), secs(sp.Period.V)), path
 	case c.Readiness != nil && c.Liveness != nil && c.Liveness.KillDecision.Hi >= c.Readiness.InitialDelay.V:
 		lp := c.Liveness
-		return sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %g × periodSeconds %s, and its readiness probe passes up to %s after that",
-			name, durText(lp.KillDecision.Hi), timeline.FormatSeconds(lp.InitialDelay.V), lp.FailureThreshold.V, timeline.FormatSeconds(lp.Period.V),
-			durText(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
+		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s, and its readiness probe passes up to %s after that",
+			name, dur(lp.KillDecision.Hi), secs(lp.InitialDelay.V), number(lp.FailureThreshold.V), secs(lp.Period.V),
+			dur(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
 	case c.Readiness != nil:
 		rp := c.Readiness
 		path := rp.Path
 		if rp.InitialDelay.Set {
 			path = rp.InitialDelay.Path
 		}
-		return sprintf("the readiness probe of %q passes no earlier than initialDelaySeconds %s and up to %s after the container starts",
-			name, timeline.FormatSeconds(rp.InitialDelay.V), durText(c.Ready.Hi)), path
+		return fmt.Sprintf("the readiness probe of %q passes no earlier than initialDelaySeconds %s and up to %s after the container starts",
+			name, secs(rp.InitialDelay.V), dur(c.Ready.Hi)), path
 	}
-	return sprintf("%q is Ready up to %s after it starts", name, durText(c.Ready.Hi)), c.Path
+	return fmt.Sprintf("%q is Ready up to %s after it starts", name, dur(c.Ready.Hi)), c.Path
 }

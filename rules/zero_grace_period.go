@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -8,10 +9,18 @@ import (
 )
 
 var ZeroGracePeriod = &Rule{
-	ID: "PL203", Name: "zero-grace-period", Title: "terminationGracePeriodSeconds is 0 where a graceful stop is needed",
+	ID: "PL203", Name: "zero-grace-period", Title: "terminationGracePeriodSeconds is negative, or 0 where a graceful stop is needed",
 	Severity: finding.Warning,
 	Check: func(p *Pass) {
 		t := p.Spec.TerminationGracePeriodSeconds
+		if t != nil && *t < 0 {
+			// Not refused: the API server turns it into 1 on the Pods,
+			// with a warning (T-1); a template keeps what was written.
+			p.Report(Diagnostic{Path: p.SpecPath("terminationGracePeriodSeconds"),
+				Message: fmt.Sprintf("terminationGracePeriodSeconds %d is negative: Pods get 1s to stop", *t),
+				Detail:  "The API server accepts it with a warning and gives the Pods a grace period of 1s, so every container is SIGKILLed 2s after SIGTERM (the kubelet's minimum) and preStop hooks are cut off. Remove the field (30s by default) or give the seconds the app needs to shut down."})
+			return
+		}
 		if t == nil || *t != 0 {
 			return
 		}
@@ -20,7 +29,7 @@ var ZeroGracePeriod = &Rule{
 		var hooks, slow []string
 		for _, h := range p.Hooks() {
 			if h.Kind == "preStop" {
-				rel = append(rel, Related{Path: h.Path, Message: sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
+				rel = append(rel, Related{Path: h.Path, Message: fmt.Sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
 				hooks = append(hooks, h.Container.C.Name)
 			}
 		}
@@ -30,9 +39,9 @@ var ZeroGracePeriod = &Rule{
 			}
 			e, _ := timeline.ExpectedShutdown(p.Workload, p.Params, c.C.Name)
 			if e.OK && e.Seconds > minStopGrace {
-				slow = append(slow, sprintf("%q (%s)", c.C.Name, formatSeconds(e.Seconds)))
+				slow = append(slow, fmt.Sprintf("%q (%s)", c.C.Name, expectedText(e)))
 				if e.Path != "" {
-					rel = append(rel, Related{Path: e.Path, Message: sprintf("expected shutdown of %q: %s", c.C.Name, formatSeconds(e.Seconds))})
+					rel = append(rel, Related{Path: e.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, expectedText(e))})
 				}
 			}
 		}
@@ -42,17 +51,21 @@ var ZeroGracePeriod = &Rule{
 			// a node agent that is fine with 2 s. Deleting fast is the point.
 			return
 		}
-		msg := "terminationGracePeriodSeconds: 0 means no graceful stop: the API server deletes the Pod object at once, without waiting for its containers, and the kubelet SIGKILLs every container 2s after SIGTERM (its minimum)"
+		headline := "terminationGracePeriodSeconds: 0 means no graceful stop"
+		if sts {
+			headline = "terminationGracePeriodSeconds: 0 lets two Pods of one StatefulSet identity run at once"
+		}
+		detail := "The API server deletes the Pod object at once, without waiting for its containers, and the kubelet SIGKILLs every container 2s after SIGTERM (its minimum)."
 		if len(hooks) > 0 {
-			msg += sprintf("; the preStop hook of %s is cut off after 1s on deletion and skipped on probe kills", joinQuoted(hooks))
+			detail += fmt.Sprintf(" The preStop hook of %s is cut off after 1s on deletion and skipped on probe kills.", quoted(hooks, 0))
 		}
 		if len(slow) > 0 {
-			msg += sprintf("; %s, which needs longer to shut down, is killed mid-shutdown", strings.Join(slow, ", "))
+			detail += fmt.Sprintf(" %s, which needs longer to shut down, is killed mid-shutdown.", strings.Join(slow, ", "))
 		}
 		if sts {
-			msg += "; on a StatefulSet this is dangerous: the replacement Pod with the same name, identity and volumes is created as soon as the object is gone, while the old one may still be running (for example on a partitioned node), so two Pods with one identity can run and write at once"
+			detail += " On a StatefulSet this is dangerous: the replacement Pod with the same name, identity and volumes is created as soon as the object is gone, while the old one may still be running (for example on a partitioned node), so two Pods with one identity can run and write at once."
 		}
-		msg += "; remove the field (30s by default) or set it to the time the app needs to shut down"
-		p.Report(Diagnostic{Path: g.Path, Message: msg, Related: rel})
+		detail += " Remove the field (30s by default) or set it to the time the app needs to shut down."
+		p.Report(Diagnostic{Path: g.Path, Message: headline, Detail: detail, Related: rel})
 	},
 }

@@ -50,6 +50,8 @@ type Expectation struct {
 	// Pattern is a path.Match glob on the container name; "*" matches all.
 	Pattern string
 	Seconds float64
+	// Text is the duration as the user wrote it ("5m", "90"), for messages.
+	Text string
 }
 
 // Params are the inputs the manifest does not contain. Use DefaultParams and
@@ -152,8 +154,10 @@ const (
 // Expected is a container's user-stated startup or shutdown time.
 type Expected struct {
 	Seconds float64
-	OK      bool
-	Source  ExpectSource
+	// Text is the duration as written ("5m"); messages print it.
+	Text   string
+	OK     bool
+	Source ExpectSource
 	// Key is the annotation key, or the matching configuration pattern.
 	Key string
 	// Path is the field path of the annotation (object metadata; the
@@ -197,14 +201,14 @@ func expected(w *workload.Workload, key string, config []Expectation, container 
 				// A broken annotation must not silently fall back to the
 				// config value without telling: report and still use config.
 				annErr = &AnnotationError{Key: key, Value: raw, Path: apath, Err: err}
-			} else if s, ok := Match(list, container, true); ok {
-				return Expected{Seconds: s, OK: true, Source: FromAnnotation, Key: key, Path: apath}, nil
+			} else if e, ok := matchEntry(list, container, true); ok {
+				return Expected{Seconds: e.Seconds, Text: e.Text, OK: true, Source: FromAnnotation, Key: key, Path: apath}, nil
 			}
 		}
 	}
 	for _, e := range config {
 		if ok, _ := path.Match(e.Pattern, container); ok && e.Seconds >= 0 && !math.IsNaN(e.Seconds) {
-			return Expected{Seconds: e.Seconds, OK: true, Source: FromConfig, Key: e.Pattern}, annErr
+			return Expected{Seconds: e.Seconds, Text: e.Text, OK: true, Source: FromConfig, Key: e.Pattern}, annErr
 		}
 	}
 	return Expected{}, annErr
@@ -249,7 +253,7 @@ func ParseExpectations(s string) ([]Expectation, error) {
 		if err != nil {
 			return nil, fmt.Errorf("entry %q: %v", part, err)
 		}
-		out = append(out, Expectation{Pattern: pattern, Seconds: sec})
+		out = append(out, Expectation{Pattern: pattern, Seconds: sec, Text: val})
 	}
 	return out, nil
 }
@@ -283,17 +287,22 @@ func ParseSeconds(s string) (float64, error) {
 // semantics) an exact name beats a glob, which beats the unnamed default;
 // otherwise the first matching entry wins.
 func Match(list []Expectation, name string, exactFirst bool) (float64, bool) {
+	e, ok := matchEntry(list, name, exactFirst)
+	return e.Seconds, ok
+}
+
+func matchEntry(list []Expectation, name string, exactFirst bool) (Expectation, bool) {
 	if !exactFirst {
 		for _, e := range list {
 			if ok, _ := path.Match(e.Pattern, name); ok {
-				return e.Seconds, true
+				return e, true
 			}
 		}
-		return 0, false
+		return Expectation{}, false
 	}
 	for _, e := range list {
 		if e.Pattern == name {
-			return e.Seconds, true
+			return e, true
 		}
 	}
 	for _, e := range list {
@@ -301,13 +310,13 @@ func Match(list []Expectation, name string, exactFirst bool) (float64, bool) {
 			continue
 		}
 		if ok, _ := path.Match(e.Pattern, name); ok {
-			return e.Seconds, true
+			return e, true
 		}
 	}
 	for _, e := range list {
 		if e.Pattern == "*" {
-			return e.Seconds, true
+			return e, true
 		}
 	}
-	return 0, false
+	return Expectation{}, false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -16,7 +17,9 @@ import (
 func checkCommand(env *runEnv) *ucli.Command {
 	flags := append([]ucli.Flag{
 		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "report `FORMAT`: " + strings.Join(report.Formats, ", "), Value: "text"},
-		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning or info (default error)"},
+		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning, info or never (default error)"},
+		&ucli.StringFlag{Name: "show", Usage: "print findings at or above `LEVEL`: error, warning or info (default info); the text summary still counts the others"},
+		&ucli.BoolFlag{Name: "brief", Usage: "text format: print one line per finding, without source line and detail"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringFlag{Name: "category", Usage: "SARIF analysis category `NAME` (automationDetails.id): code scanning keeps runs of different categories apart"},
@@ -41,10 +44,11 @@ line a finding points at.`,
 			}
 			s, err := loadSettings(c, env, true)
 			if err != nil {
+				failedSARIF(c, env, err)
 				return err
 			}
 			if !slices.Contains(report.Formats, s.format) {
-				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", s.format, strings.Join(report.Formats, ", "))}
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s%s", s.format, strings.Join(report.Formats, ", "), didYouMean(s.format, report.Formats))}
 			}
 			srcRoot := s.workDir
 			if r := c.String("src-root"); r != "" {
@@ -66,9 +70,14 @@ line a finding points at.`,
 			if err != nil {
 				return err
 			}
+			var errTexts []string
+			for _, e := range errs {
+				errTexts = append(errTexts, e.Error())
+			}
 			werr := out.finish(report.Write(out.w, s.format, res, report.Options{
 				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
 				Category: c.String("category"),
+				Width:    s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
 			}))
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}
@@ -84,6 +93,34 @@ line a finding points at.`,
 			}
 			return nil
 		},
+	}
+}
+
+// failedSARIF writes a SARIF log that says the run failed when a usage or
+// configuration error stops podlint before it lints anything and the user
+// asked for SARIF: a CI step that uploads the file then shows a failed run
+// in code scanning instead of a missing file or, worse, a clean one.
+func failedSARIF(c *ucli.Context, env *runEnv, err error) {
+	if c.String("format") != "sarif" {
+		return
+	}
+	// The same rules as a normal report: no symbolic link at the output
+	// path, written to a temporary file and renamed, so a failed run never
+	// leaves a partial log or replaces another file.
+	var inputs []manifest.Source
+	for _, p := range c.Args().Slice() {
+		if p != "-" {
+			inputs = append(inputs, manifest.Source{Path: p})
+		}
+	}
+	out, oerr := openOutput(c, env, inputs)
+	if oerr != nil {
+		env.warnf("%v", oerr)
+		return
+	}
+	wd, _ := os.Getwd()
+	if werr := out.finish(report.Write(out.w, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}})); werr != nil {
+		env.warnf("writing the report: %v", werr)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -17,9 +18,11 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	podversion "github.com/podlint/podlint/internal/version"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -98,7 +101,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown] [RULE]\npodlint version\npodlint completion bash|zsh|fish",
+		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -120,7 +123,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		HideHelpCommand:      false,
 		ExitErrHandler:       func(*ucli.Context, error) {},
 		OnUsageError: func(c *ucli.Context, err error, isSubcommand bool) error {
-			return &exitError{code: ExitError, msg: err.Error() + " (see podlint " + c.Command.Name + " --help)"}
+			return &exitError{code: ExitError, msg: err.Error() + flagSuggestion(c, err) + " (see podlint " + c.Command.Name + " --help)"}
 		},
 		Commands: []*ucli.Command{
 			checkCommand(env),
@@ -135,11 +138,21 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 				},
 			},
 			completionCommand(env),
+			completeCommand(env),
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
-			env.warnf("unknown command %s; run podlint --help", textsafe.Quote(name))
+			var names []string
+			for _, cmd := range c.App.Commands {
+				names = append(names, cmd.Name)
+			}
+			env.warnf("unknown command %s%s; run podlint --help", textsafe.Quote(name), didYouMean(name, names))
 			env.code = ExitError
 		},
+	}
+	for _, cmd := range app.Commands {
+		if cmd.OnUsageError == nil {
+			cmd.OnUsageError = app.OnUsageError
+		}
 	}
 	return app
 }
@@ -167,7 +180,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 			break
 		}
 	}
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	takesValue := map[string]bool{}
@@ -209,7 +222,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 func commonFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.BoolFlag{Name: "allow-empty", Usage: "exit 0, not 2, when a directory holds no manifest file"},
-		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName},
+		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName + " or " + ConfigFileAltName},
 		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
 		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
 		&ucli.StringFlag{Name: "stdin-filename", Usage: "`NAME` to show for standard input (-)", Value: "<stdin>"},
@@ -218,6 +231,9 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "pull-time", Usage: "assumed image pull `DURATION` per container (e.g. 20s); unknown by default"},
 		&ucli.StringFlag{Name: "start-time", Usage: "assumed application start-up `DURATION`, container start to healthy; unknown by default"},
 		&ucli.StringFlag{Name: "shutdown-time", Usage: "assumed application shutdown `DURATION`, SIGTERM to exit; unknown by default"},
+		&ucli.StringFlag{Name: "expected-startup", Usage: "start-up `TIME` the manifest cannot state, as in the podlint.dev/expected-startup annotation: 90s, or app=90s,*-proxy=5s"},
+		&ucli.StringFlag{Name: "expected-shutdown", Usage: "shutdown `TIME` after SIGTERM, as in the podlint.dev/expected-shutdown annotation: 20s, or api=20s"},
+		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files matching the glob `PATTERN` (** matches folders; repeat for more)"},
 		&ucli.StringFlag{Name: "observation-latency", Usage: "kubelet observation latency ε (`DURATION`)", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "probe verdict to kubelet action latency λ (`DURATION`)", Value: "0.5s"},
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
@@ -232,6 +248,8 @@ type settings struct {
 	cfg      *Config
 	an       analyzer.Config
 	failOn   finding.Severity
+	show     finding.Severity
+	width    int
 	format   string
 	color    bool
 	excludes []string
@@ -253,7 +271,11 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		}
 		s.cfg = cfg
 	case !c.Bool("no-config"):
-		if p := findConfig(wd); p != "" {
+		p, err := discoverConfig(wd, c.Args().Slice())
+		if err != nil {
+			return nil, &exitError{ExitError, err.Error()}
+		}
+		if p != "" {
 			cfg, err := loadConfig(p)
 			if err != nil {
 				return nil, &exitError{ExitError, err.Error()}
@@ -278,10 +300,18 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if c.Command.Name == "check" {
 		fo := firstNonEmpty(c.String("fail-on"), cfg.FailOn, "error")
 		sev, err := finding.ParseSeverity(fo)
-		if err != nil || sev == finding.Off {
-			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning or info", fo)}
+		switch {
+		case strings.EqualFold(strings.TrimSpace(fo), "never"):
+			sev = report.Never
+		case err != nil || sev == finding.Off:
+			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning, info or never%s", fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
 		}
 		s.failOn = sev
+		show := firstNonEmpty(c.String("show"), "info")
+		s.show, err = finding.ParseSeverity(show)
+		if err != nil || s.show == finding.Off {
+			return nil, &exitError{ExitError, fmt.Sprintf("--show %q: want error, warning or info%s", show, didYouMean(show, []string{"error", "warning", "info"}))}
+		}
 	}
 
 	// Rule selection: defaults, then the config, then flags.
@@ -301,7 +331,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 				}
 				r := rules.Lookup(part)
 				if r == nil {
-					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q; run podlint rules for the list", where, part)}
+					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q%s; run podlint rules for the list", where, part, didYouMean(part, ruleNames()))}
 				}
 				if on {
 					if s.an.Severity[r] == finding.Off {
@@ -323,7 +353,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	for _, k := range sortedKeys(cfg.Rules) {
 		r := rules.Lookup(k)
 		if r == nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q", cfg.path, k)}
+			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q%s", cfg.path, k, didYouMean(k, ruleNames()))}
 		}
 		sev, err := finding.ParseSeverity(cfg.Rules[k])
 		if err != nil {
@@ -372,6 +402,18 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if p.ExpectedShutdown, err = cfg.expectations(&cfg.ExpectedShutdown, "expected-shutdown"); err != nil {
 		return nil, &exitError{ExitError, err.Error()}
 	}
+	for _, e := range []struct {
+		flag string
+		dst  *[]timeline.Expectation
+	}{{"expected-startup", &p.ExpectedStartup}, {"expected-shutdown", &p.ExpectedShutdown}} {
+		if v := c.String(e.flag); v != "" {
+			list, err := flagExpectations(v)
+			if err != nil {
+				return nil, &exitError{ExitError, fmt.Sprintf("--%s %q: %v", e.flag, v, err)}
+			}
+			*e.dst = list // flags win over the configuration file
+		}
+	}
 	s.an.Params = p
 
 	s.an.Limits = manifest.Limits{
@@ -393,6 +435,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		}
 		s.excludes = append(s.excludes, e)
 	}
+	s.excludes = append(s.excludes, c.StringSlice("exclude")...)
 
 	// Output.
 	s.format = c.String("format")
@@ -406,6 +449,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	default:
 		return nil, &exitError{ExitError, fmt.Sprintf("--color %q: want auto, always or never", c.String("color"))}
 	}
+	s.width = terminalWidth(c, env)
 	return s, nil
 }
 
@@ -424,6 +468,28 @@ func (s *settings) configName() string {
 		return abs
 	}
 	return p
+}
+
+// terminalWidth is the width the text format wraps details to: COLUMNS
+// when it is set (as GNU tools read it, so `COLUMNS=80 podlint check … |
+// less` works), else the terminal's when the report goes to one, else 100
+// columns (report's default), so files and CI logs do not depend on who ran
+// podlint.
+func terminalWidth(c *ucli.Context, env *runEnv) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return n
+	}
+	if o := c.String("output"); o != "" && o != "-" {
+		return 0
+	}
+	f, ok := env.stdout.(*os.File)
+	if !ok || !isTerminal(env.stdout) {
+		return 0
+	}
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
+		return w
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {

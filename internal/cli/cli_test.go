@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,17 +65,18 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // TestRun pins the exit codes and the behaviour users script against.
 func TestRun(t *testing.T) {
 	cases := []struct {
-		name       string
-		files      map[string]string
-		args       []string
-		stdin      string
-		env        map[string]string
-		wantCode   int
-		wantOut    []string // regexps on stdout
-		notOut     []string
-		wantErr    []string // regexps on stderr
-		wantNoErr  bool
-		wantOutput string // file that must exist after the run (-o)
+		name          string
+		files         map[string]string
+		args          []string
+		stdin         string
+		env           map[string]string
+		wantCode      int
+		wantOut       []string // regexps on stdout
+		notOut        []string
+		wantErr       []string // regexps on stderr
+		wantNoErr     bool
+		wantOutput    string // file that must exist after the run (-o)
+		wantFailedRun string // the -o file is a SARIF log of a failed run with this error
 	}{
 		{name: "clean file exits 0", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "ok.yaml"},
 			wantCode: 0, wantOut: []string{`1 file, 1 object \(1 workload\)`}, wantNoErr: true},
@@ -140,6 +142,43 @@ func TestRun(t *testing.T) {
 		{name: "rule page by name", args: []string{"rules", "zero-grace-period"}, wantCode: 0, wantOut: []string{`^# PL203 zero-grace-period\n`}},
 		{name: "unknown rule page", args: []string{"rules", "PL999"}, wantCode: 2, wantErr: []string{`unknown rule "PL999"`}},
 		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
+		{name: "rules doc by ID", args: []string{"rules", "PL101"}, wantCode: 0, wantOut: []string{`^# PL101 liveness-kills-before-ready`, `startup probe`}},
+		{name: "rules doc by name", args: []string{"rules", "duplicate-container-name"}, wantCode: 0, wantOut: []string{`^# PL010 duplicate-container-name`}},
+		{name: "rules json", args: []string{"rules", "-f", "json"}, wantCode: 0, wantOut: []string{`"id": "PL010",`, `"helpUri": "https://`}},
+		{name: "rules unknown suggests", args: []string{"rules", "liveness-kills-before-redy"}, wantCode: 2,
+			wantErr: []string{`unknown rule "liveness-kills-before-redy"; did you mean "liveness-kills-before-ready"\?`}},
+		{name: "did you mean a flag", args: []string{"check", "--fial-on", "warning", "x"}, wantCode: 2, wantErr: []string{`did you mean "--fail-on"\?`}},
+		{name: "did you mean a format", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "-f", "sarf", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`did you mean "sarif"\?`}},
+		{name: "did you mean a rule", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--enable", "PL10", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`did you mean "PL010"\?|did you mean "PL101"\?`}},
+		{name: "did you mean a command", args: []string{"chek"}, wantCode: 2, wantErr: []string{`did you mean "check"\?`}},
+		{name: "complete formats", args: []string{"__complete", "check", "-f"}, wantCode: 0, wantOut: []string{`^sarif$`, `^codeclimate$`}},
+		{name: "complete rules", args: []string{"__complete", "check", "--enable"}, wantCode: 0, wantOut: []string{`^PL101$`, `^liveness-kills-before-ready$`}},
+		{name: "complete nothing for a path", args: []string{"__complete", "check", "k8s/"}, wantCode: 0, notOut: []string{`.`}},
+		{name: "powershell completion", args: []string{"completion", "powershell"}, wantCode: 0,
+			wantOut: []string{`Register-ArgumentCompleter -Native -CommandName podlint`, `podlint __complete`}},
+		{name: "expected-startup flag, printed as written", files: map[string]string{"live.yaml": livePod},
+			args: []string{"check", "--expected-startup", "app=5m,10s", "live.yaml"}, wantCode: 1,
+			wantOut: []string{`error: liveness probe kills "app" .* after start, before its expected start-up of 5m \[PL101`}},
+		{name: "exclude flag", files: map[string]string{"vendor/bad.yaml": badPod, "ok.yaml": goodPod},
+			args: []string{"check", "--exclude", "vendor/**", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
+		{name: "fail-on never", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--fail-on", "never", "bad.yaml"}, wantCode: 0,
+			wantOut: []string{`error: container name`}},
+		{name: "show warning hides infos", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--show", "warning", "-f", "json", "bad.yaml"}, wantCode: 1,
+			notOut: []string{`"severity": "info"`}},
+		{name: "brief is one line per finding", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "--brief", "bad.yaml"}, wantCode: 1,
+			notOut: []string{`\n\d+ \| `}},
+		{name: ".podlint.yml is found", files: map[string]string{".podlint.yml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "bad.yaml"}, wantCode: 0},
+		{name: "both config names is an error", files: map[string]string{".podlint.yml": "disable: [PL010]\n", ".podlint.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
+			args: []string{"check", "bad.yaml"}, wantCode: 2, wantErr: []string{`both .podlint.yaml and .podlint.yml exist`}},
+		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", "svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
+			args: []string{"check", "svc"}, wantCode: 0},
+		{name: "config error writes a failed SARIF", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "config "},
+		{name: "I/O error writes a failed SARIF with the findings", files: map[string]string{"bad.yaml": badPod},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "nope.yaml", "bad.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "nope.yaml: "},
 		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
 	}
 	for _, tc := range cases {
@@ -182,6 +221,9 @@ func TestRun(t *testing.T) {
 				if stdout.Len() != 0 {
 					t.Errorf("report went to stdout as well as -o: %s", stdout.String())
 				}
+				if tc.wantFailedRun != "" && !regexp.MustCompile(`"executionSuccessful": false,\s+"toolExecutionNotifications": \[\s+\{\s+"level": "error",\s+"message": \{\s+"text": "`+regexp.QuoteMeta(tc.wantFailedRun)).Match(data) {
+					t.Errorf("output file does not say the run failed:\n%s", data)
+				}
 			}
 		})
 	}
@@ -213,6 +255,40 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigKeysHaveFlags holds the documented promise: every key of
+// .podlint.yaml except the rules map is a flag of podlint check.
+func TestConfigKeysHaveFlags(t *testing.T) {
+	flags := map[string]bool{}
+	for _, f := range checkCommand(&runEnv{}).Flags {
+		for _, n := range f.Names() {
+			flags[n] = true
+		}
+	}
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "rules" {
+			continue
+		}
+		if !flags[key] {
+			t.Errorf("config key %q has no flag --%s", key, key)
+		}
+	}
+}
+
+// livePod has a liveness probe and no startup probe.
+const livePod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: live
+spec:
+  containers:
+    - name: app
+      image: example.com/app:1
+      livenessProbe:
+        httpGet: {path: /healthz, port: 8080}
+`
 
 // TestVersionFlagMatchesCommand: `podlint --version`, `-v` and `podlint
 // version` print the same line, the one internal/version builds.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
@@ -15,11 +16,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ConfigFileName is looked up from the working directory upwards.
-const ConfigFileName = ".podlint.yaml"
+// ConfigFileName is looked up from the working directory upwards;
+// ConfigFileAltName is accepted too (both in one folder is an error).
+const (
+	ConfigFileName    = ".podlint.yaml"
+	ConfigFileAltName = ".podlint.yml"
+)
 
-// Config is the .podlint.yaml file. Every key has a command-line flag of the
-// same name; flags win.
+// Config is the .podlint.yaml file. Every key except rules has a
+// command-line flag of the same name (TestConfigKeysHaveFlags); flags win.
 type Config struct {
 	FailOn      string            `yaml:"fail-on"`
 	KubeVersion string            `yaml:"kube-version"`
@@ -37,41 +42,94 @@ type Config struct {
 	dir string
 }
 
-// findConfig looks for the configuration file from dir upwards, within a
-// boundary: a .podlint.yaml in any parent (a shared /tmp, the home folder
-// of a CI runner) once silently applied to every run below it, and
-// `exclude: ["**"]` there turned linting off. Inside a Git repository (a
-// folder holding .git, found without going above the user's home) the
-// search goes from dir up to the repository root; outside one only dir
-// itself is read.
-func findConfig(dir string) string {
-	home, _ := os.UserHomeDir()
-	top := dir // outside a repository: dir only
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			top = d
-			break
+// findConfig walks up from dir to stop (inclusive) and returns the first
+// .podlint.yaml or .podlint.yml. Both in one folder is an error: which one
+// wins would be a guess. Callers bound the walk with repoRoot.
+func findConfig(dir, stop string) (string, error) {
+	for {
+		var found []string
+		for _, name := range []string{ConfigFileName, ConfigFileAltName} {
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				found = append(found, p)
+			}
 		}
-		parent := filepath.Dir(d)
-		if parent == d || (home != "" && parent == home) {
-			break
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 2:
+			return "", fmt.Errorf("both %s and %s exist in %s; keep one", ConfigFileName, ConfigFileAltName, dir)
 		}
-		d = parent
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, ConfigFileName)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
+		parent := filepath.Dir(dir)
+		if parent == dir || dir == stop {
+			return "", nil
 		}
-		if d == top || filepath.Dir(d) == d {
-			return ""
-		}
+		dir = parent
 	}
 }
 
 // maxConfigSize bounds a configuration file, like --max-file-size bounds
 // manifests; real ones are a few hundred bytes.
 const maxConfigSize = 1 << 20
+
+// repoRoot is where the search for a configuration file stops: the
+// nearest folder at or above dir that holds .git, found without going
+// above the user's home, or dir itself when there is none. Without this
+// boundary a .podlint.yaml in any parent (a shared /tmp, the home folder
+// of a CI runner) silently applied to every run below it, and
+// `exclude: ["**"]` there turned linting off.
+func repoRoot(dir string) string {
+	home, _ := os.UserHomeDir()
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d || (home != "" && parent == home) {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// discoverConfig finds the configuration of a run: with one linted path
+// inside the working directory's repository, the nearest config file
+// from that path's folder up to the repository root (so `podlint check
+// services/api` from the root uses services/api/.podlint.yaml); otherwise,
+// or when there is none there, the nearest from the working directory up
+// to the repository root (outside a repository, the working directory's
+// own only).
+func discoverConfig(wd string, paths []string) (string, error) {
+	root := repoRoot(wd)
+	if len(paths) == 1 && paths[0] != "-" {
+		abs, err := filepath.Abs(paths[0])
+		if fi, serr := os.Stat(abs); err == nil && serr == nil {
+			dir := abs
+			if !fi.IsDir() {
+				dir = filepath.Dir(abs)
+			}
+			// Compared and walked with symbolic links resolved: a linted
+			// folder that is a link out of the repository (to /tmp) must
+			// not bring a configuration from there.
+			rroot, err1 := filepath.EvalSymlinks(root)
+			rdir, err2 := filepath.EvalSymlinks(dir)
+			if rel, err := filepath.Rel(rroot, rdir); err1 == nil && err2 == nil && err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				p, err := findConfig(rdir, rroot)
+				if err != nil {
+					return "", err
+				}
+				if p != "" {
+					// Shown relative to the working directory as given.
+					if r, rerr := filepath.Rel(rroot, p); rerr == nil {
+						p = filepath.Join(root, r)
+					}
+					return p, nil
+				}
+			}
+		}
+	}
+	return findConfig(wd, root)
+}
 
 func loadConfig(path string) (*Config, error) {
 	data, tooBig, err := manifest.ReadSource(path, maxConfigSize)
@@ -123,7 +181,7 @@ func (c *Config) expectations(n *yaml.Node, key string) ([]timeline.Expectation,
 		if _, err := filepath.Match(k.Value, ""); err != nil {
 			return nil, fmt.Errorf("config %s:%d: %s: bad pattern %q", c.path, k.Line, key, k.Value)
 		}
-		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs})
+		out = append(out, timeline.Expectation{Pattern: k.Value, Seconds: secs, Text: v.Value})
 	}
 	return out, nil
 }
@@ -135,4 +193,27 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// flagExpectations reads --expected-startup and --expected-shutdown, which
+// take the annotation's syntax ("90s", "app=90s,*-proxy=5s"). The list is
+// ordered exact names, then globs, then the unnamed default, because the
+// configuration's lists are matched first entry first while the
+// annotation's syntax means the most specific entry wins.
+func flagExpectations(v string) ([]timeline.Expectation, error) {
+	list, err := timeline.ParseExpectations(v)
+	if err != nil {
+		return nil, err
+	}
+	rank := func(e timeline.Expectation) int {
+		switch {
+		case e.Pattern == "*":
+			return 2
+		case strings.ContainsAny(e.Pattern, "*?["):
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(list, func(i, j int) bool { return rank(list[i]) < rank(list[j]) })
+	return list, nil
 }

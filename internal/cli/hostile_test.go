@@ -24,9 +24,9 @@ var hostileDir = filepath.Join("..", "..", "testdata", "hostile")
 
 type jsonReport struct {
 	Findings []struct {
-		ID, Name, File string
-		Line, Column   int
-		Message        string
+		ID, Name, File  string
+		Line, Column    int
+		Message, Detail string
 	}
 	Summary struct{ Files, Objects, Workloads int }
 }
@@ -63,7 +63,7 @@ func wantFinding(t *testing.T, rep *jsonReport, file, rule string, parts ...stri
 		}
 		ok := true
 		for _, p := range parts {
-			ok = ok && strings.Contains(f.Message, p)
+			ok = ok && strings.Contains(f.Message+"; "+f.Detail, p)
 		}
 		if ok {
 			return
@@ -224,9 +224,9 @@ func TestHostileLimitFlags(t *testing.T) {
 	}{
 		// A million documents: splitting stops past the limit, so this costs
 		// reading 9 MB and parsing 100 documents.
-		{docs, "--max-documents", "100", "more than 100 YAML documents; only the first 100 were linted (raise --max-documents", 64 << 20},
+		{docs, "--max-documents", "100", "more than 100 YAML documents; Only the first 100 were linted (raise --max-documents", 64 << 20},
 		{deep, "--max-depth", "10", "nested more than 10 levels deep and was not linted (limit: --max-depth)", 4 << 20},
-		{aliases, "--max-nodes", "60", "more than 60 nodes through YAML aliases and merge keys; it was not linted (limit: --max-nodes)", 4 << 20},
+		{aliases, "--max-nodes", "60", "more than 60 nodes through YAML aliases and merge keys; It was not linted (limit: --max-nodes)", 4 << 20},
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
 			var rep *jsonReport

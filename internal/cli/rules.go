@@ -1,43 +1,93 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/podlint/podlint/internal/ruledoc"
 	"github.com/podlint/podlint/rules"
 	ucli "github.com/urfave/cli/v2"
 )
 
+// rulesFormats are the formats of podlint rules.
+var rulesFormats = []string{"text", "markdown", "json"}
+
 func rulesCommand(env *runEnv) *ucli.Command {
 	return &ucli.Command{
 		Name:      "rules",
-		Usage:     "list every rule with its ID, name, default severity and title, or print one rule's documentation",
-		ArgsUsage: "[RULE]",
+		Usage:     "list every rule with its ID, name, default severity and title, or print the documentation of the rules named",
+		ArgsUsage: "[RULE...]",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` of the list: text or markdown", Value: "text"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(rulesFormats, ", "), Value: "text"},
 		},
 		Action: func(c *ucli.Context) error {
-			if c.NArg() > 1 {
-				return &exitError{ExitError, "podlint rules takes at most one rule ID or name"}
+			format := c.String("format")
+			if format == "md" {
+				format = "markdown"
 			}
-			if c.NArg() == 1 {
-				r := rules.Lookup(c.Args().First())
-				if r == nil {
-					return &exitError{ExitError, fmt.Sprintf("unknown rule %q; run podlint rules for the list", c.Args().First())}
+			if !slices.Contains(rulesFormats, format) {
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want %s%s", c.String("format"), strings.Join(rulesFormats, ", "), didYouMean(format, rulesFormats))}
+			}
+			list := rules.All
+			if c.NArg() > 0 {
+				list = nil
+				for _, a := range c.Args().Slice() {
+					r := rules.Lookup(a)
+					if r == nil {
+						return &exitError{ExitError, fmt.Sprintf("unknown rule %q%s; run podlint rules for the list", a, didYouMean(a, ruleNames()))}
+					}
+					list = append(list, r)
 				}
-				io.WriteString(env.stdout, ruledoc.Page(r))
-				return nil
 			}
-			switch c.String("format") {
-			case "text":
+			switch {
+			case format == "json":
+				return writeRulesJSON(env.stdout, list, c.NArg() > 0)
+			case c.NArg() > 0:
+				for i, r := range list {
+					if i > 0 {
+						io.WriteString(env.stdout, "\n")
+					}
+					io.WriteString(env.stdout, ruledoc.Page(r))
+				}
+			case format == "text":
 				ruledoc.WriteText(env.stdout, rules.All)
-			case "markdown", "md":
-				io.WriteString(env.stdout, ruledoc.Index(rules.All))
 			default:
-				return &exitError{ExitError, fmt.Sprintf("--format %q: want text or markdown", c.String("format"))}
+				io.WriteString(env.stdout, ruledoc.Index(rules.All))
 			}
 			return nil
 		},
 	}
+}
+
+// jsonRule is one entry of podlint rules -f json.
+type jsonRule struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	Severity   string `json:"severity"` // default severity, "off" for rules that need --enable
+	MinVersion string `json:"minKubernetesVersion,omitempty"`
+	HelpURI    string `json:"helpUri"`
+	Doc        string `json:"doc,omitempty"` // only for the rules named
+}
+
+func writeRulesJSON(w io.Writer, list []*rules.Rule, withDoc bool) error {
+	out := []jsonRule{}
+	for _, r := range list {
+		info := r.Info()
+		jr := jsonRule{ID: r.ID, Name: r.Name, Title: r.Title, Severity: ruledoc.DefaultLevel(r), HelpURI: info.HelpURI}
+		if r.MinVersion.Minor != 0 {
+			jr.MinVersion = r.MinVersion.String()
+		}
+		if withDoc {
+			jr.Doc = info.Doc
+		}
+		out = append(out, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

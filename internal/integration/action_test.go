@@ -610,7 +610,7 @@ func TestAction(t *testing.T) {
 			t.Errorf("log lacks the text report line %s:\n%s", want, log)
 		}
 		s := r.summaryText()
-		if !strings.Contains(s, fmt.Sprintf("| error | k8s/api.yaml:%d:", badPodLine)) || !strings.Contains(s, "[PL113](") {
+		if !strings.Contains(s, "### Errors (1)") || !strings.Contains(s, fmt.Sprintf("| k8s/api.yaml:%d:", badPodLine)) || !strings.Contains(s, "[PL113](") {
 			t.Errorf("summary lacks the finding's row:\n%s", s)
 		}
 		// The summary has the file's timeline exactly when `podlint timeline

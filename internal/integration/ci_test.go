@@ -358,7 +358,10 @@ func TestCIDocHelm(t *testing.T) {
 	}
 	line := 1 + strings.Count(helmRendered[:strings.Index(helmRendered, "successThreshold: 2")], "\n")
 	want := fmt.Sprintf("<stdin>:%d:", line)
-	if !strings.Contains(out, want) || !strings.Contains(out, "(rendered from shop/templates/deployment.yaml) [PL113") {
+	// The template is named at the end of each finding's detail, which the
+	// text format wraps: compare with the line breaks folded.
+	folded := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(out, want) || !regexp.MustCompile(`successThreshold 2, but only 1 is allowed \[PL113[^<]*Rendered from shop/templates/deployment\.yaml\.`).MatchString(folded) {
 		t.Errorf("want the finding at %s, rendered from shop/templates/deployment.yaml:\n%s", want, out)
 	}
 	// Every finding names the template of the document its line is in.
@@ -370,10 +373,14 @@ func TestCIDocHelm(t *testing.T) {
 		}
 		sourceAt[i+1] = source
 	}
-	findings := regexp.MustCompile(`(?m)^<stdin>:(\d+):\d+: \w+: .*$`).FindAllStringSubmatch(out, -1)
+	// Each finding is its block of lines up to the blank line after it.
+	findings := regexp.MustCompile(`(?ms)^<stdin>:(\d+):\d+: \w+: .*?\n\n`).FindAllStringSubmatch(out, -1)
+	if len(findings) == 0 {
+		t.Fatalf("no findings in\n%s", out)
+	}
 	for _, f := range findings {
 		n, _ := strconv.Atoi(f[1])
-		if want := "(rendered from " + sourceAt[n] + ") ["; !strings.Contains(f[0], want) {
+		if want := "Rendered from " + sourceAt[n] + "."; !strings.Contains(strings.Join(strings.Fields(f[0]), " "), want) {
 			t.Errorf("finding on line %d does not say %s: %s", n, want, f[0])
 		}
 	}
@@ -381,7 +388,7 @@ func TestCIDocHelm(t *testing.T) {
 	// --stdin-filename names the stream in machine formats too.
 	code, out, _ = runCLI(t, "", helmRendered, append(args, "--stdin-filename", "rendered/shop.yaml", "-f", "github")...)
 	if want := fmt.Sprintf("::error file=rendered/shop.yaml,line=%d,", line); code != 1 || !strings.Contains(out, want) ||
-		!strings.Contains(out, "(rendered from shop/templates/deployment.yaml)") {
+		!strings.Contains(out, "Rendered from shop/templates/deployment.yaml.") {
 		t.Errorf("exit %d, want 1 and %s … rendered from:\n%s", code, want, out)
 	}
 

@@ -57,6 +57,9 @@ tab podlint check k8s/w
 tab podlint check ""
 tab podlint completion ""
 tab podlint check --kube
+tab podlint check -f sa
+tab podlint check --enable liveness-kills
+tab podlint check --fail-on n
 `
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script)
 	cmd.Dir = dir
@@ -66,8 +69,8 @@ tab podlint check --kube
 		t.Fatalf("bash: %v\n%s", err, out)
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 9 {
-		t.Fatalf("want 9 lines of output, got:\n%s", out)
+	if len(lines) != 12 {
+		t.Fatalf("want 12 lines of output, got:\n%s", out)
 	}
 	if lines[0] != "complete -o default -F _podlint_complete podlint" {
 		t.Errorf("completion is not registered: %q", lines[0])
@@ -84,8 +87,11 @@ tab podlint check --kube
 		{"podlint check k8s/ --fa", lines[4], "--fail-on"}, // flags after paths
 		{"podlint check k8s/w", lines[5], "k8s/web.yaml"},
 		{"podlint check ", lines[6], "k8s"},
-		{"podlint completion ", lines[7], "bash zsh fish"},
+		{"podlint completion ", lines[7], "bash zsh fish powershell"},
 		{"podlint check --kube", lines[8], "--kube-version"},
+		{"podlint check -f sa", lines[9], "sarif"},                                          // flag values
+		{"podlint check --enable liveness-kills", lines[10], "liveness-kills-before-ready"}, // rule names
+		{"podlint check --fail-on n", lines[11], "never"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s<TAB> completes to %q, want %q", c.words, c.got, c.want)
@@ -128,11 +134,15 @@ func TestZshFishCompletion(t *testing.T) {
 		if _, err := exec.LookPath("fish"); err != nil {
 			t.Skip("fish is not installed")
 		}
-		cmd := exec.Command("fish", "--no-config", "-c", `podlint completion fish | source; complete -C "podlint ch"; complete -C "podlint check --fa"`)
+		cmd := exec.Command("fish", "--no-config", "-c", `podlint completion fish | source; complete -C "podlint ch"; complete -C "podlint check --fa"; echo ---; complete -C "podlint check -f sa"; complete -C "podlint check --enable liveness-kills-b"`)
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
-		if err != nil || strings.Fields(string(out))[0] != "check" || !slices.Contains(strings.Fields(string(out)), "--fail-on") {
+		words, values, _ := strings.Cut(string(out), "---")
+		if err != nil || strings.Fields(words)[0] != "check" || !slices.Contains(strings.Fields(words), "--fail-on") {
 			t.Errorf("fish completes %q (%v); want check, then --fail-on", out, err)
+		}
+		if got := strings.Fields(values); !slices.Equal(got, []string{"sarif", "liveness-kills-before-ready"}) {
+			t.Errorf("fish completes flag values %q; want sarif, then liveness-kills-before-ready", got)
 		}
 	})
 }

@@ -8,6 +8,7 @@ package chart
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/timeline"
@@ -172,7 +173,7 @@ func controllerSection(tl *timeline.Timeline) section {
 	}
 	if j := tl.Job; j != nil {
 		s.Title, s.Origin = "Job", "the job starts"
-		s.Rows = append(s.Rows, row{Group: "job", Label: fmt.Sprintf("%g retries used up", j.BackoffLimit.V), Kind: kindRun, From: zero, To: j.Retries.Interval})
+		s.Rows = append(s.Rows, row{Group: "job", Label: number(j.BackoffLimit.V) + " retries used up", Kind: kindRun, From: zero, To: j.Retries.Interval})
 		if j.ActiveDeadline != nil {
 			s.Rows = append(s.Rows, row{Group: "job", Label: "activeDeadlineSeconds", Kind: kindKill, To: timeline.At(j.ActiveDeadline.V), Event: true})
 		}
@@ -206,11 +207,11 @@ func axis(s section, maxTicks int) (end, step float64) {
 func tickLabel(t, step float64) string {
 	if step >= 60 && math.Mod(t, 60) == 0 {
 		if t >= 3600 && math.Mod(t, 3600) == 0 {
-			return fmt.Sprintf("%gh", t/3600)
+			return number(t/3600) + "h"
 		}
-		return fmt.Sprintf("%gm", t/60)
+		return number(t/60) + "m"
 	}
-	return fmt.Sprintf("%gs", t)
+	return number(t) + "s"
 }
 
 // secs formats a time for sentences: "25 s", "1.5 s", "5 min 30 s".
@@ -223,11 +224,11 @@ func secs(x float64) string {
 		m := math.Floor(x / 60)
 		r := x - 60*m
 		if r == 0 {
-			return fmt.Sprintf("%g\u00a0min", m)
+			return number(m) + "\u00a0min"
 		}
-		return fmt.Sprintf("%g\u00a0min %g\u00a0s", m, r)
+		return number(m) + "\u00a0min " + number(r) + "\u00a0s"
 	}
-	return fmt.Sprintf("%g\u00a0s", x)
+	return number(x) + "\u00a0s"
 }
 
 // between is "between 25 s and 35 s", "at 12 s", "from 5 s on (no upper bound)".
@@ -318,7 +319,7 @@ func summary(tl *timeline.Timeline) []string {
 		out = append(out, line+plus(s.Creation.Plus))
 	}
 	if j := tl.Job; j != nil {
-		line := fmt.Sprintf("Job (%s, backoffLimit %g): gives up %s after it starts%s", j.RestartPolicy, j.BackoffLimit.V, between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
+		line := fmt.Sprintf("Job (%s, backoffLimit %s): gives up %s after it starts%s", j.RestartPolicy, number(j.BackoffLimit.V), between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
 		if j.DeadlineFirst {
 			line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
 		}
@@ -338,5 +339,9 @@ func replicas(n float64) string {
 	if n == 1 {
 		return "1 replica"
 	}
-	return fmt.Sprintf("%g replicas", n)
+	return number(n) + " replicas"
 }
+
+// number prints a count or a time in seconds in full: 2147483647, never
+// 2.147483647e+09 as %g would.
+func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

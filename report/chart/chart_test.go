@@ -6,12 +6,15 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"html"
 	"image"
 	_ "image/png"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +225,82 @@ func TestSVGRendersInChromium(t *testing.T) {
 	if keep := os.Getenv("PODLINT_KEEP_PNG"); keep != "" {
 		data, _ := os.ReadFile(pngPath)
 		os.WriteFile(keep, data, 0o644)
+	}
+}
+
+// TestSVGTextFitsInChromium lays out a chart for a 200-character path in
+// headless Chromium and checks with the browser's own text metrics that no
+// text element overflows the view box: the title is elided in the middle
+// and the canvas is wide enough for every label. Skipped when Chromium is
+// not installed.
+func TestSVGTextFitsInChromium(t *testing.T) {
+	bin := ""
+	for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(c); err == nil {
+			bin = c
+			break
+		}
+	}
+	if bin == "" {
+		t.Skip("chromium not installed (apt-get install chromium); skipping the text overflow check")
+	}
+	it := fixtures()[0]
+	it.File = "/home/runner/work/" + strings.Repeat("a-rather-long-directory-name/", 5) + "testdata/examples/web-deployment.yaml"
+	it.Name = "storefront-with-a-long-deployment-name"
+	if len(it.File) != 200 {
+		t.Fatalf("path of %d characters", len(it.File))
+	}
+	svg := render(t, func(w io.Writer) error { return SVG(w, it) })
+	if !bytes.Contains(svg, []byte("…")) {
+		t.Errorf("the long title is not elided")
+	}
+	// The page measures every <text> with getBBox (which includes the
+	// glyphs as rendered) and writes the ones that leave the view box.
+	page := `<!DOCTYPE html><html><body>` + string(svg[bytes.Index(svg, []byte("<svg")):]) + `<pre id="result"></pre>
+<script>
+const svg = document.querySelector("svg");
+const vb = svg.viewBox.baseVal;
+const bad = [];
+let n = 0;
+for (const el of svg.querySelectorAll("text")) {
+  const b = el.getBBox();
+  n++;
+  if (b.x < vb.x - 0.5 || b.x + b.width > vb.x + vb.width + 0.5) bad.push(Math.round(b.x) + "+" + Math.round(b.width) + ": " + el.textContent);
+}
+document.getElementById("result").textContent = "measured " + n + " width " + vb.width + "\n" + bad.join("\n");
+</script></body></html>`
+	dir := t.TempDir()
+	htmlPath := filepath.Join(dir, "chart.html")
+	if err := os.WriteFile(htmlPath, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+htmlPath)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium: %v\n%s", err, errb.String())
+		}
+	case <-time.After(5 * time.Minute): // a hang guard for the external browser, not a speed check
+		cmd.Process.Kill()
+		t.Fatal("chromium timed out")
+	}
+	m := regexp.MustCompile(`(?s)<pre id="result">measured (\d+) width (\d+)\n(.*?)</pre>`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no measurement in the dumped page:\n%s", out.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 20 {
+		t.Errorf("only %s text elements measured", m[1])
+	}
+	if strings.TrimSpace(m[3]) != "" {
+		t.Errorf("text overflows the %s px view box:\n%s", m[2], html.UnescapeString(m[3]))
 	}
 }

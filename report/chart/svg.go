@@ -7,19 +7,66 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
-// SVG geometry: 800 px wide, labels on the left, bars on the right.
+// SVG geometry: at least 800 px wide, labels on the left, bars on the
+// right. The label column grows with the longest label and the canvas with
+// the title, up to svgMaxWidth; longer titles, group names and headings are
+// elided in the middle (a path keeps its start and its file name).
 const (
-	svgWidth   = 800
-	svgPad     = 16
-	svgLabelX  = 28
-	svgChartX0 = 250
-	svgChartX1 = svgWidth - 24
-	svgRowH    = 20
-	svgLineH   = 17
-	svgWrap    = 112 // characters per summary line at 12.5 px
+	svgMinWidth = 800
+	svgMaxWidth = 1400
+	svgPad      = 16
+	svgLabelX   = 28
+	svgMinX0    = 250 // left edge of the bars at the minimum width
+	svgBarsW    = svgMinWidth - 24 - svgMinX0
+	svgRowH     = 20
+	svgLineH    = 17
 )
+
+// Average glyph widths in em of the system sans-serif fonts the chart
+// names, rounded up so that estimates err on the wide side: the Chromium
+// test checks that no text overflows the view box.
+const (
+	emRegular = 0.6
+	emBold    = 0.7
+)
+
+// svgGeom is one chart's horizontal layout.
+type svgGeom struct {
+	width, chartX0, chartX1 int
+}
+
+// svgTextWidth estimates the rendered width of s in pixels.
+func svgTextWidth(s string, px, em float64) int {
+	return int(math.Ceil(float64(utf8.RuneCountInString(s)) * px * em))
+}
+
+// fit elides the middle of s so that it fits in px pixels.
+func fit(s string, px, em float64, width int) string {
+	max := int(float64(width) / (px * em))
+	r := []rune(s)
+	if len(r) <= max || max < 5 {
+		return s
+	}
+	head := (max - 1) / 2
+	tail := max - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+func layout(item Item, secs []section) svgGeom {
+	x0 := svgMinX0
+	for _, s := range secs {
+		for _, r := range s.Rows {
+			x0 = max(x0, svgLabelX+svgTextWidth(r.Label, 12.5, emRegular)+12)
+		}
+	}
+	g := svgGeom{width: x0 + svgBarsW + 24}
+	g.width = max(g.width, min(svgTextWidth(item.title(), 17, emBold)+2*svgPad, svgMaxWidth))
+	g.chartX0, g.chartX1 = x0, g.width-24
+	return g
+}
 
 var svgColors = map[rowKind]string{
 	kindRun: "#0e7490", kindBudget: "#b45309", kindKill: "#b91c1c", kindReady: "#15803d",
@@ -31,19 +78,21 @@ var svgColors = map[rowKind]string{
 // certain, light hatched bars the uncertain [lo, hi) part.
 func SVG(w io.Writer, item Item) error {
 	var body strings.Builder
+	secs := sections(item.Timeline)
+	g := layout(item, secs)
+	textW := g.width - 2*svgPad
 	y := svgPad + 18
-	fmt.Fprintf(&body, `<text x="%d" y="%d" class="title">%s</text>`+"\n", svgPad, y, esc(item.title()))
+	fmt.Fprintf(&body, `<text x="%d" y="%d" class="title">%s</text>`+"\n", svgPad, y, esc(fit(item.title(), 17, emBold, textW)))
 	if item.Timeline != nil {
 		y += 18
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="sub">Kubernetes %s · █ certain · ▒ uncertain [lo, hi) · ◆ exact instant · ▶ no upper bound</text>`+"\n", svgPad, y, esc(item.Timeline.Version.String()))
 	}
-	secs := sections(item.Timeline)
 	if len(secs) == 0 {
 		y += 24
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="label">no pod spec to chart</text>`+"\n", svgPad, y)
 	}
 	for _, s := range secs {
-		y = svgSection(&body, s, y+30)
+		y = svgSection(&body, g, s, y+30)
 	}
 	lines := summary(item.Timeline)
 	if len(lines) > 0 {
@@ -51,7 +100,7 @@ func SVG(w io.Writer, item Item) error {
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="head">Key numbers</text>`+"\n", svgPad, y)
 		y += 6
 		for _, l := range lines {
-			for i, part := range wrap(l, svgWrap) {
+			for i, part := range wrap(l, int(float64(textW-12)/(12.5*emRegular))) {
 				y += svgLineH
 				x := svgPad
 				prefix := "• "
@@ -82,7 +131,7 @@ func SVG(w io.Writer, item Item) error {
 <defs>
 %s</defs>
 <rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>
-`, svgWidth, height, svgWidth, height, esc(item.title()), svgPatterns(), svgWidth, height)
+`, g.width, height, g.width, height, esc(item.title()), svgPatterns(), g.width, height)
 	bw.WriteString(body.String())
 	bw.WriteString("</svg>\n")
 	return bw.Flush()
@@ -99,13 +148,14 @@ func svgPatterns() string {
 	return b.String()
 }
 
-func svgSection(b *strings.Builder, s section, y int) int {
+func svgSection(b *strings.Builder, g svgGeom, s section, y int) int {
 	end, step := axis(s, 8)
 	x := func(t float64) float64 {
 		t = math.Min(math.Max(t, 0), end)
-		return svgChartX0 + t/end*(svgChartX1-svgChartX0)
+		return float64(g.chartX0) + t/end*float64(g.chartX1-g.chartX0)
 	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" class="head">%s — time after %s</text>`+"\n", svgPad, y, esc(strings.ToUpper(s.Title[:1])+s.Title[1:]), esc(s.Origin))
+	head := strings.ToUpper(s.Title[:1]) + s.Title[1:] + " — time after " + s.Origin
+	fmt.Fprintf(b, `<text x="%d" y="%d" class="head">%s</text>`+"\n", svgPad, y, esc(fit(head, 14, emBold, g.width-2*svgPad)))
 	y += 22
 	axisY := y
 	top := y + 6
@@ -117,24 +167,24 @@ func svgSection(b *strings.Builder, s section, y int) int {
 		if r.Group != group {
 			group = r.Group
 			ry += svgRowH
-			fmt.Fprintf(&rows, `<text x="%d" y="%d" class="group">%s</text>`+"\n", svgPad, ry-5, esc(group))
+			fmt.Fprintf(&rows, `<text x="%d" y="%d" class="group">%s</text>`+"\n", svgPad, ry-5, esc(fit(group, 13, emBold, g.width-2*svgPad)))
 		}
 		ry += svgRowH
 		fmt.Fprintf(&rows, `<text x="%d" y="%d" class="label">%s</text>`+"\n", svgLabelX, ry-5, esc(r.Label))
-		svgBar(&rows, r, ry-svgRowH+3, x, end)
+		svgBar(&rows, g, r, ry-svgRowH+3, x, end)
 	}
 	bottom := ry + 4
 	for t := 0.0; t <= end+1e-9; t += step {
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="grid"/>`+"\n", x(t), axisY+4, x(t), bottom)
 		fmt.Fprintf(b, `<text x="%.1f" y="%d" class="tick" text-anchor="middle">%s</text>`+"\n", x(t), axisY, esc(tickLabel(t, step)))
 	}
-	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/>`+"\n", svgChartX0, axisY+4, svgChartX1, axisY+4)
+	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/>`+"\n", g.chartX0, axisY+4, g.chartX1, axisY+4)
 	b.WriteString(rows.String())
 	return bottom
 }
 
 // svgBar draws one row at y (top) with bars of height svgRowH−6.
-func svgBar(b *strings.Builder, r row, y int, x func(float64) float64, end float64) {
+func svgBar(b *strings.Builder, g svgGeom, r row, y int, x func(float64) float64, end float64) {
 	h := svgRowH - 6
 	c := svgColors[r.Kind]
 	rect := func(a, z float64, certain bool) {
@@ -170,13 +220,13 @@ func svgBar(b *strings.Builder, r row, y int, x func(float64) float64, end float
 		fmt.Fprintf(b, `<path d="M%.1f %.1f l6 7 l-6 7 l-6 -7 z" fill="%s" stroke="#ffffff" stroke-width="1"/>`+"\n", cx, cy-7, c)
 	}
 	if to.HiUnbounded {
-		fmt.Fprintf(b, `<path d="M%d %d l9 %d l-9 %d z" fill="%s"/>`+"\n", svgChartX1, y-1, h/2+1, h/2+1, c)
+		fmt.Fprintf(b, `<path d="M%d %d l9 %d l-9 %d z" fill="%s"/>`+"\n", g.chartX1, y-1, h/2+1, h/2+1, c)
 	}
 	title := r.Group + " · " + r.Label + ": " + to.String()
 	if !r.Event {
 		title = r.Group + " · " + r.Label + ": from " + r.From.String() + " to " + to.String()
 	}
-	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="transparent"><title>%s</title></rect>`+"\n", svgChartX0, y, svgChartX1-svgChartX0, h, esc(title))
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="transparent"><title>%s</title></rect>`+"\n", g.chartX0, y, g.chartX1-g.chartX0, h, esc(title))
 }
 
 func esc(s string) string { return html.EscapeString(s) }

@@ -1,0 +1,16 @@
+package chart
+
+import "testing"
+
+// Large values print in full, never in %g's exponent form.
+func TestLargeNumbersPrintInFull(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{tickLabel(3e9, 1e9), "50000000m"},
+		{secs(2147483647), "35791394\u00a0min 7\u00a0s"},
+		{number(2147483647) + " replicas", "2147483647 replicas"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/podlint/podlint/timeline"
+)
+
+// This file is the one place rules turn numbers and names into message
+// text. Two kinds of durations appear in messages:
+//
+//   - values the user wrote (a *Seconds field, an expected-startup
+//     annotation) print as written: secs(30) is "30s", an annotation "5m"
+//     stays "5m" (expectedText);
+//   - values the model computed print rounded to whole seconds, with
+//     minutes past two minutes: dur(3090.5) is "51m31s". The kubelet's
+//     modelled sub-second latencies are noise in a message; the exact
+//     numbers stay in `podlint timeline -f json`.
+
+// secs prints seconds the manifest states: "30s", "1.5s", "forever".
+func secs(s float64) string {
+	if math.IsInf(s, 1) {
+		return "forever"
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
+}
+
+// dur prints a computed duration rounded to whole seconds: "45s", "2m",
+// "10m30s", "1h5m", "2d7h33m20s" (days, not hundreds of hours). A positive value under half a second stays exact
+// ("0.2s") rather than reading as zero.
+func dur(s float64) string {
+	switch {
+	case math.IsInf(s, 1) || s > 1e12:
+		return "forever"
+	case s > 0 && s < 0.5:
+		return secs(s)
+	}
+	n := int64(math.Round(s))
+	if n < 120 {
+		return strconv.FormatInt(n, 10) + "s"
+	}
+	d, h, m, sec := n/86400, n/3600%24, n/60%60, n%60
+	var b strings.Builder
+	if d > 0 {
+		fmt.Fprintf(&b, "%dd", d)
+	}
+	if h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
+	}
+	if m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+	}
+	if sec > 0 {
+		fmt.Fprintf(&b, "%ds", sec)
+	}
+	return b.String()
+}
+
+// number prints a count as written in the manifest: 2147483647, never
+// 2.147483647e+09 as %g would.
+func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// interval prints a computed interval rounded outwards to whole seconds:
+// "35s–45s", "2m–2m20s", "30s" when both ends agree, "at least 5s" when it
+// has no upper end.
+func interval(i timeline.Interval) string {
+	if i.HiUnbounded {
+		return "at least " + dur(i.Lo)
+	}
+	lo, hi := math.Floor(i.Lo+1e-9), math.Ceil(i.Hi-1e-9)
+	if i.Exact() || lo >= hi {
+		return dur(i.Lo)
+	}
+	return dur(lo) + "–" + dur(hi)
+}
+
+// expectedText is a stated expectation as the user wrote it: "90s", "5m".
+// A bare number of seconds ("90") gets its unit.
+func expectedText(e timeline.Expected) string {
+	t := strings.TrimSpace(e.Text)
+	if t == "" {
+		return dur(e.Seconds)
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return t + "s"
+	}
+	return t
+}
+
+// quoted quotes names and joins them: `"a"`, `"a" and "b"`,
+// `"a", "b" and "c"`; past limit names (limit ≤ 0: no limit) it ends with
+// "and N more".
+func quoted(names []string, limit int) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if limit > 0 && len(q) > limit {
+		q = append(q[:limit-1], fmt.Sprintf("%d more", len(q)-limit+1))
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// isAre agrees a verb with a count.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// plural picks the singular or plural form for n.
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// capitalize starts a sentence: "with …" becomes "With …".
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
