@@ -12,6 +12,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 )
@@ -46,6 +47,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	type out struct {
 		findings []finding.Finding
 		sum      finding.Summary
+		part     *filePart
 		err      error
 	}
 	results := make([]out, len(srcs))
@@ -56,8 +58,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, s, err := cfg.source(srcs[i])
-				results[i] = out{f, s, err}
+				f, s, part, err := cfg.source(srcs[i])
+				results[i] = out{f, s, part, err}
 			}
 		}()
 	}
@@ -69,8 +71,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 
 	res := &finding.Result{}
 	var errs []error
+	parts := make([]*filePart, 0, len(results))
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
+		parts = append(parts, r.part)
 		res.Summary.Files += r.sum.Files
 		res.Summary.Objects += r.sum.Objects
 		res.Summary.Workloads += r.sum.Workloads
@@ -78,6 +82,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			errs = append(errs, r.err)
 		}
 	}
+	// The files are one release: the cross-object rules run over all of them.
+	res.Findings = cfg.releaseFindings(parts, res.Findings, sourceReader(cfg, srcs))
 	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
 		if finding.Less(&a, &b) {
 			return -1
@@ -90,20 +96,20 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	return res, errs
 }
 
-func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
 	data := src.Data
 	if data == nil {
 		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
 		if err != nil {
-			return nil, finding.Summary{}, err
+			return nil, finding.Summary{}, nil, err
 		}
 		if tooBig {
-			return cfg.tooBig(src), finding.Summary{Files: 1}, nil
+			return cfg.tooBig(src), finding.Summary{Files: 1}, nil, nil
 		}
 		data = d
 	}
-	f, s := cfg.File(src.Path, data, src.Explicit)
-	return f, s, nil
+	f, s, part := cfg.file(src.Path, data, src.Explicit)
+	return f, s, part, nil
 }
 
 func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
@@ -123,11 +129,24 @@ func TooBig(what string, limit int64) string {
 	return fmt.Sprintf("%s is larger than %d bytes (--max-file-size)", what, limit)
 }
 
-// File lints one file's bytes. explicit files were named by the user, so an
-// empty one is worth a finding.
+// File lints one file's bytes as a run of its own: its objects are the
+// release the cross-object rules see. explicit files were named by the
+// user, so an empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
+	f, sum, part := cfg.file(path, data, explicit)
+	return cfg.releaseFindings([]*filePart{part}, f, func(p string) []byte {
+		if p == path {
+			return data
+		}
+		return nil
+	}), sum
+}
+
+// file lints one file's bytes with the single-object rules and returns
+// its part of the release.
+func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary, part: &filePart{}}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
@@ -139,13 +158,17 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 	}
 	for _, o := range res.Objects {
 		sum.Objects++
+		ro := fl.part.part.Add(o, cfg.Limits)
 		if o.Workload == nil {
+			if ro != nil && len(ro.Annotations) > 0 {
+				fl.releaseAnnotations(o, ro)
+			}
 			continue
 		}
 		sum.Workloads++
-		fl.object(o)
+		fl.object(o, ro)
 	}
-	return fl.finish(), sum
+	return fl.finish(), sum, fl.part
 }
 
 type fileLinter struct {
@@ -153,6 +176,7 @@ type fileLinter struct {
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
+	part     *filePart // for the cross-object rules
 	// binary is set for a file that is not text (NUL bytes, not UTF-8):
 	// its content is never echoed, since it may be anything (a symbolic
 	// link to /proc/self/environ printed the CI's secrets).
@@ -176,8 +200,9 @@ func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Find
 	return &fl.findings[len(fl.findings)-1]
 }
 
-// object runs every enabled rule over one workload.
-func (fl *fileLinter) object(o *manifest.Object) {
+// object runs every enabled rule over one workload; ro is its entry in
+// the release view.
+func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline
 	var tlPanic any
@@ -200,6 +225,9 @@ func (fl *fileLinter) object(o *manifest.Object) {
 		return tl
 	}
 	objSup := annotationSuppressions(o, cfg.Rules)
+	for _, s := range objSup {
+		s.objAt = ro.Key()
+	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
 	for _, r := range cfg.Rules {
@@ -323,6 +351,10 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		fl.addFinding(rules.SuppressionMissingReason, finding.Finding{Object: s.obj, Location: loc,
 			Message: fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
 			Detail:  "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."})
+	}
+	if isRelease(s.rule) {
+		fl.deferSuppression(s) // used or not is known at the end of the run
+		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
 		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,

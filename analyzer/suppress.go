@@ -7,6 +7,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/workload"
 )
@@ -22,6 +23,7 @@ type suppression struct {
 	line   int // for comments: the line whose findings it suppresses
 	pos    manifest.Pos
 	obj    *finding.ObjectRef // for annotations: the object it covers
+	objAt  release.Pos        // for annotations: that object in the release view
 	used   bool
 }
 
@@ -80,27 +82,32 @@ func scanComments(f *manifest.File, known rules.List) []*suppression {
 // its pod template.
 func annotationSuppressions(o *manifest.Object, known rules.List) []*suppression {
 	var out []*suppression
-	add := func(ann map[string]string, metaPath workload.Path) {
-		keys := make([]string, 0, len(ann))
-		for k := range ann {
-			if strings.HasPrefix(k, AnnotationPrefix) {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			name := strings.TrimPrefix(k, AnnotationPrefix)
-			pos, _ := o.Doc.Locate(metaPath.Field("annotations").Field(k))
-			// Point at the key, not the value: it is the key that names the rule.
-			pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
-			out = append(out, &suppression{name: name, rule: known.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
-		}
-	}
 	if o.Meta != nil {
-		add(o.Meta.Annotations, o.Path.Field("metadata"))
+		out = append(out, annotationSuppressionsOf(o, o.Meta.Annotations, o.Path.Field("metadata"), known)...)
 	}
 	if o.TemplateMeta != nil && o.TemplateMeta != o.Meta {
-		add(o.TemplateMeta.Annotations, o.TemplatePath.Field("metadata"))
+		out = append(out, annotationSuppressionsOf(o, o.TemplateMeta.Annotations, o.TemplatePath.Field("metadata"), known)...)
+	}
+	return out
+}
+
+// annotationSuppressionsOf reads the ignore-check annotations of one
+// metadata block of o.
+func annotationSuppressionsOf(o *manifest.Object, ann map[string]string, metaPath workload.Path, known rules.List) []*suppression {
+	var out []*suppression
+	keys := make([]string, 0, len(ann))
+	for k := range ann {
+		if strings.HasPrefix(k, AnnotationPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, AnnotationPrefix)
+		pos, _ := o.Doc.Locate(metaPath.Field("annotations").Field(k))
+		// Point at the key, not the value: it is the key that names the rule.
+		pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
+		out = append(out, &suppression{name: name, rule: known.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
 	}
 	return out
 }

@@ -50,4 +50,11 @@ var All = List{
 	OrderedRolloutBlocks,
 	ActiveDeadlineOnController,
 	BestEffortQoS,
+	RolloutCannotSurge,
+	RWOClaimRollingUpdate,
+	PDBBlocksDrain,
+	ServicePortNotDeclared,
+	ServiceWithoutReadiness,
+	CronJobOverlap,
+	ReadinessProbeInJob,
 }

@@ -122,7 +122,7 @@ func transientCall(c ContainerRef) (call string, at workload.Path) {
 		}
 		return networkCall(path.Base(ws[0]), ws), words[0].Path
 	}
-	for _, cmd := range shellCommands(shellTokens(cs.Script.Text)) {
+	for _, cmd := range cs.Parsed.Commands() {
 		if retries(cmd.Words) || !cmd.FailureFails(cs.Errexit) {
 			continue
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/shellread"
 )
 
 var InitWaitUnbounded = &Rule{
@@ -30,11 +31,11 @@ var InitWaitUnbounded = &Rule{
 			if cs.Script.Text == "" || cs.TimeBounded() {
 				continue
 			}
-			loops := shellLoops(cs.Script.Text, shellTokens(cs.Script.Text))
+			loops := cs.Parsed.Loops()
 			// Loops come in order and an outer loop before those inside
 			// it, so a loop is nested in an earlier one exactly when it is
 			// inside the last outermost loop seen.
-			var outer *shLoop
+			var outer *shellread.Loop
 			for _, l := range loops {
 				if outer != nil && l.Inside(*outer) {
 					continue

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/internal/shellread"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -141,8 +141,7 @@ var (
 	localURL = regexp.MustCompile(`^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::([0-9]{1,5}))?(?:[/?#].*)?$`)
 	// waiting are signs that a hook waits for the server or tolerates its
 	// absence: loops, sleeps, retries, explicit waits.
-	setErrexit = regexp.MustCompile(`(?m)(?:^|;)\s*set\s+-[a-z]*e`)
-	waiting    = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
+	waiting = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
 )
 
 func checkPostStartExec(p *Pass, h HookRef) {
@@ -155,27 +154,25 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	var call []string // the curl/wget command words
 	if b := path.Base(cmd[0]); b == "curl" || b == "wget" {
 		call = cmd
-	} else if script, ok := timeline.ShellScript(cmd); ok {
+	} else if inv := shellread.Invocation(cmd); inv.Script >= 0 {
+		script := cmd[inv.Script]
 		if waiting.MatchString(script) {
 			return
 		}
-		errexit := hasErrexitFlag(cmd) || setErrexit.MatchString(script)
-		segs := timeline.ShellSegments(script)
-		for i, s := range segs {
-			words := strings.Fields(s.Text)
-			if len(words) == 0 {
+		parsed := shellread.Parse(script, inv.Lang)
+		errexit := inv.Errexit || parsed.SetsErrexit()
+		for _, c := range parsed.Commands() {
+			if c.Name != "curl" && c.Name != "wget" || c.Nested {
 				continue
 			}
-			if b := path.Base(words[0]); b != "curl" && b != "wget" {
-				continue
+			if c.AfterOr || c.PipedIn {
+				continue // it runs only when another command failed, or reads a pipe
 			}
-			if s.Before == "||" || s.Before == "|" || s.After == "|" || s.After == "||" || s.After == "&" {
-				continue // its failure is absorbed, or it is not the exit status
-			}
-			// The hook fails with the call when its status is the script's:
-			// the last command, or && into the rest, or set -e.
-			if i == len(segs)-1 || s.After == "&&" || errexit {
-				call = words
+			// The hook fails with the call when its status is the
+			// script's: in the last list, or under set -e at the end of
+			// its list (a failure earlier in an && list ends nothing).
+			if c.FailureFails(errexit) {
+				call = c.Words
 				break
 			}
 		}
@@ -223,18 +220,4 @@ func checkPostStartExec(p *Pass, h HookRef) {
 			"It runs %q against port %d of %q, which is declared after %q and started only when this hook has returned: the call can never succeed, so %q is killed (FailedPostStartHook) and restarted forever (CrashLoopBackOff). Move the call into %q or drop the hook.",
 			text, port, other, name, name, other)
 	}
-}
-
-// hasErrexitFlag reports whether the shell is started with -e (as in
-// "sh -ec SCRIPT").
-func hasErrexitFlag(cmd []string) bool {
-	for _, a := range cmd[1:] {
-		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
-			break
-		}
-		if strings.Contains(a, "e") {
-			return true
-		}
-	}
-	return false
 }

@@ -54,7 +54,8 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 				s, msg, s, outliveHint(p, h, float64(s), g))
 		}
 	case h.H.Exec != nil && h.Kind == "preStop":
-		s, text, ok := timeline.StatedSleep(h.H.Exec.Command)
+		stated := timeline.ExecSleep(h.H.Exec.Command, h.Container.C)
+		s, text, ok := stated.Min, stated.Text, stated.OK
 		if !ok || s <= 0 || g.Seconds == 0 {
 			return // G = 0 is PL203's finding
 		}

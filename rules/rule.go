@@ -34,8 +34,11 @@ type Rule struct {
 	// means every version.
 	MinVersion timeline.Version
 	// Check is nil for the input rules, whose findings the loader and the
-	// analyzer produce.
+	// analyzer produce, and for cross-object rules.
 	Check func(*Pass)
+	// Release is the check of a cross-object rule (PL7xx): it runs once per
+	// run over the release view, after every file was loaded.
+	Release func(*ReleasePass)
 }
 
 // docs holds the rules' documentation, one Markdown file per rule.

@@ -100,6 +100,10 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 						}
 						cfg.Severity[o] = o.Severity
 					}
+				case "nodes":
+					if cfg.Params.Nodes, err = strconv.Atoi(v); err != nil {
+						t.Fatalf("%s:%d: nodes: %v", path, i+1, err)
+					}
 				case "start-time":
 					s, _ := timeline.ParseSeconds(v)
 					cfg.Params.AppStart = timeline.Seconds(s)

@@ -60,8 +60,8 @@ func earliestStops(p *Pass, g Grace) []*stopInfo {
 				}
 			case h.Exec != nil:
 				st.exact = false
-				if s, _, ok := timeline.StatedSleep(h.Exec.Command); ok {
-					st.preStop = math.Min(s, G)
+				if s := timeline.ExecSleep(h.Exec.Command, c.C); s.OK {
+					st.preStop = math.Min(s.Min, G)
 				}
 			case h.HTTPGet != nil:
 				st.exact = false

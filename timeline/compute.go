@@ -215,7 +215,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 
 	var lc *corev1.Lifecycle = ctr.Lifecycle
 	if lc != nil {
-		c.PostStart = postStartHook(lc.PostStart, cpath.Join("lifecycle.postStart"), ctr.Name, k.v)
+		c.PostStart = postStartHook(lc.PostStart, cpath.Join("lifecycle.postStart"), ctr, k.v)
 		k.checkSleep(lc.PreStop, cpath.Join("lifecycle.preStop.sleep.seconds"))
 		k.checkSleep(lc.PostStart, cpath.Join("lifecycle.postStart.sleep.seconds"))
 	}
@@ -234,7 +234,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp.KillDecision = span(Between(D+(FT-1)*P, aHi+FT*P), ps...)
 		sp.KillDecisionHang = span(Between(D+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
 		sp.GracePeriod = k.probeGrace(ctr.StartupProbe, sp.Path)
-		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(lc, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
+		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
 		c.Startup = sp
 		c.Started = k.started(c, sp)
 	}
@@ -250,7 +250,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.KillDecisionHang = lp.FirstProbe.Add(span(At((FT-1)*lp.Spacing+T), append(ps, lp.Timeout.Path)...))
 		lp.HangDetection = span(Between((FT-1)*lp.Spacing+T, FT*lp.Spacing+T), append(ps, lp.Timeout.Path)...)
 		lp.GracePeriod = k.probeGrace(ctr.LivenessProbe, lp.Path)
-		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(lc, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
+		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
 		if c.Restarts {
 			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
 			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
@@ -319,11 +319,11 @@ func (k *computer) probeGrace(pr *corev1.Probe, probePath workload.Path) Value {
 	return k.grace
 }
 
-func (k *computer) preStop(lc *corev1.Lifecycle, cpath workload.Path, G float64) *Hook {
-	if lc == nil {
+func (k *computer) preStop(ctr *corev1.Container, cpath workload.Path, G float64) *Hook {
+	if ctr.Lifecycle == nil {
 		return nil
 	}
-	return preStopHook(lc.PreStop, cpath.Join("lifecycle.preStop"), G, k.v)
+	return preStopHook(ctr.Lifecycle.PreStop, cpath.Join("lifecycle.preStop"), G, k.v, ctr)
 }
 
 // gatedFirst is the first liveness/readiness probe: F-1 without a startup
@@ -437,7 +437,7 @@ func (k *computer) deletion(pod *Pod) {
 			continue
 		}
 		ctr := &spec.Containers[c.Index]
-		c.Termination = terminate("delete", G, k.preStop(ctr.Lifecycle, c.Path, G.V), 0, c.AppShutdown)
+		c.Termination = terminate("delete", G, k.preStop(ctr, c.Path, G.V), 0, c.AppShutdown)
 		mainGone = Later(mainGone, c.Termination.Exit.Interval)
 	}
 	all = mainGone
@@ -451,7 +451,7 @@ func (k *computer) deletion(pod *Pod) {
 	for i := len(sidecars) - 1; i >= 0; i-- {
 		c := sidecars[i]
 		ctr := &spec.InitContainers[c.Index]
-		pre := k.preStop(ctr.Lifecycle, c.Path, G.V)
+		pre := k.preStop(ctr, c.Path, G.V)
 		p := At(0)
 		if pre != nil && pre.Skipped == "" {
 			p = pre.Duration.Interval

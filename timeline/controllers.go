@@ -61,9 +61,9 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 	var s, u int64
 	var err error
 	if d.Strategy.RollingUpdate != nil {
-		s, u, err = fencepost(d.Strategy.RollingUpdate.MaxSurge, d.Strategy.RollingUpdate.MaxUnavailable, int32(out.Replicas.V))
+		s, u, err = Fenceposts(d.Strategy.RollingUpdate.MaxSurge, d.Strategy.RollingUpdate.MaxUnavailable, int32(out.Replicas.V))
 	} else {
-		s, u, err = fencepost(nil, nil, int32(out.Replicas.V))
+		s, u, err = Fenceposts(nil, nil, int32(out.Replicas.V))
 	}
 	if err != nil {
 		k.note(ru, "invalid maxSurge/maxUnavailable (%v); using 25%%", err)

@@ -86,9 +86,9 @@ func restartPolicy(spec *corev1.PodSpec) corev1.RestartPolicy {
 	return spec.RestartPolicy
 }
 
-// fencepost resolves maxSurge / maxUnavailable like ResolveFenceposts:
+// Fenceposts resolves maxSurge / maxUnavailable like ResolveFenceposts:
 // surge rounds up, unavailable rounds down, both 0 → unavailable 1.
-func fencepost(surge, unavail *intstr.IntOrString, replicas int32) (s, u int64, err error) {
+func Fenceposts(surge, unavail *intstr.IntOrString, replicas int32) (s, u int64, err error) {
 	def := intstr.FromString("25%")
 	if surge == nil {
 		surge = &def

@@ -9,14 +9,15 @@ import (
 
 // preStopHook models a preStop handler under grace G (T-2, T-5): it runs
 // only if G > 0, is cut at G, and a sleep action needs ≥ 1.30.
-func preStopHook(h *corev1.LifecycleHandler, p workload.Path, G float64, v Version) *Hook {
+func preStopHook(h *corev1.LifecycleHandler, p workload.Path, G float64, v Version, ctr *corev1.Container) *Hook {
 	if h == nil {
 		return nil
 	}
 	hk := &Hook{Path: p, Kind: lifecycleKind(*h)}
-	bounded := func(lo float64) Span {
-		lo = math.Min(lo, G)
-		return span(Between(lo, G), p)
+	bounded := func(lo, hi float64) Span {
+		hi = math.Min(hi, G)
+		lo = math.Min(lo, hi)
+		return span(Between(lo, hi), p)
 	}
 	switch {
 	case h.Sleep != nil:
@@ -24,17 +25,16 @@ func preStopHook(h *corev1.LifecycleHandler, p workload.Path, G float64, v Versi
 			return hk
 		}
 	case h.Exec != nil:
-		if s, _, ok := StatedSleep(h.Exec.Command); ok {
-			hk.Duration = bounded(s)
-		} else {
-			hk.Duration = bounded(0)
-		}
+		// A stated sleep is a lower bound; timeout(1) around the
+		// command an upper one.
+		s := ExecSleep(h.Exec.Command, ctr)
+		hk.Duration = bounded(s.Min, s.Max)
 		hk.Path = p.Join("exec.command")
 	case h.TCPSocket != nil:
 		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime"
 		hk.Duration = span(At(0), p)
 	default:
-		hk.Duration = bounded(0)
+		hk.Duration = bounded(0, G)
 	}
 	if G <= 0 && hk.Skipped == "" {
 		hk.Skipped = "the grace period of this kill is 0, so the kubelet skips preStop"
@@ -46,12 +46,12 @@ func preStopHook(h *corev1.LifecycleHandler, p workload.Path, G float64, v Versi
 
 // postStartHook models a postStart handler (T-6): nothing bounds it except
 // a sleep action (validated ≤ TGPS); unknown durations are symbolic.
-func postStartHook(h *corev1.LifecycleHandler, p workload.Path, container string, v Version) *Hook {
+func postStartHook(h *corev1.LifecycleHandler, p workload.Path, ctr *corev1.Container, v Version) *Hook {
 	if h == nil {
 		return nil
 	}
 	hk := &Hook{Path: p, Kind: lifecycleKind(*h)}
-	unknown := "postStart of " + container
+	unknown := "postStart of " + ctr.Name
 	switch {
 	case h.Sleep != nil:
 		if !sleepHook(hk, h.Sleep, p, v, math.Inf(1)) {
@@ -59,12 +59,12 @@ func postStartHook(h *corev1.LifecycleHandler, p workload.Path, container string
 		}
 	case h.Exec != nil:
 		hk.Path = p.Join("exec.command")
-		s, _, ok := StatedSleep(h.Exec.Command)
-		if ok && math.IsInf(s, 1) {
+		s := ExecSleep(h.Exec.Command, ctr)
+		if s.OK && math.IsInf(s.Min, 1) {
 			hk.Duration = span(From(0), hk.Path)
 			break
 		}
-		hk.Duration = Span{Interval: At(s), Plus: []string{unknown}, Paths: []workload.Path{hk.Path}}
+		hk.Duration = Span{Interval: At(s.Min), Plus: []string{unknown}, Paths: []workload.Path{hk.Path}}
 	case h.TCPSocket != nil:
 		hk.Skipped = "tcpSocket lifecycle handlers fail at runtime: the container is killed and restarted"
 		hk.Duration = span(At(0), p)

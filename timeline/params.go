@@ -85,6 +85,11 @@ type Params struct {
 	// JobRun is how long one Job pod runs before it fails (F-12).
 	JobRun Duration
 
+	// Nodes is the number of nodes a workload's Pods can be scheduled on
+	// (--nodes); 0 when unknown. Rollout and drain estimates that depend on
+	// it state their assumption when it is unknown.
+	Nodes int
+
 	// CrashLoopInitial and CrashLoopMax are the node's crash-loop back-off
 	// (10 s and 300 s unless the kubelet's maxContainerRestartPeriod or the
 	// ReduceDefaultCrashLoopBackOffDecay gate changes them).

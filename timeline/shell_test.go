@@ -30,7 +30,9 @@ func TestStatedSleep(t *testing.T) {
 		{[]string{"sh", "-c", "while killall -0 nginx; do sleep 1; done"}, 0, false},
 		{[]string{"sh", "-c", "for i in 1 2; do\n  sleep 5\ndone"}, 0, false},
 		{[]string{"sh", "-c", "(sleep 5)"}, 0, false},
-		{[]string{"sh", "-c", "echo $(date); sleep 5"}, 0, false},
+		// A command substitution in an earlier command does not stop the
+		// script (the hand splitter took all after "(" as opaque).
+		{[]string{"sh", "-c", "echo $(date); sleep 5"}, 5, true},
 		{[]string{"sh", "-c", "f() { sleep 5; }; f"}, 0, false},
 		{[]string{"sh", "-c", "echo 'sleep 5'"}, 0, false},
 		{[]string{"sh", "-c", "echo \"a; sleep 5\""}, 0, false},

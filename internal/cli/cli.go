@@ -236,6 +236,7 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files matching the glob `PATTERN` (** matches folders; repeat for more)"},
 		&ucli.StringFlag{Name: "observation-latency", Usage: "kubelet observation latency ε (`DURATION`)", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "probe verdict to kubelet action latency λ (`DURATION`)", Value: "0.5s"},
+		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
 		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},
 		&ucli.IntFlag{Name: "max-depth", Usage: "refuse documents nested deeper than `N` levels", Value: manifest.DefaultLimits.MaxDepth},
@@ -413,6 +414,13 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 			}
 			*e.dst = list // flags win over the configuration file
 		}
+	}
+	p.Nodes = cfg.Nodes
+	if c.IsSet("nodes") {
+		p.Nodes = c.Int("nodes")
+	}
+	if p.Nodes < 0 {
+		return nil, &exitError{ExitError, fmt.Sprintf("--nodes %d: want a positive number of nodes, or 0 for unknown", p.Nodes)}
 	}
 	s.an.Params = p
 

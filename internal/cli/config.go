@@ -32,6 +32,7 @@ type Config struct {
 	Disable     []string          `yaml:"disable"`
 	Rules       map[string]string `yaml:"rules"` // ID or name → error|warning|info|off
 	Exclude     []string          `yaml:"exclude"`
+	Nodes       int               `yaml:"nodes"` // schedulable nodes; 0 unknown
 	// Container-name glob → duration ("90s", "2m").
 	ExpectedStartup  yaml.Node `yaml:"expected-startup"`
 	ExpectedShutdown yaml.Node `yaml:"expected-shutdown"`

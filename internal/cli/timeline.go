@@ -14,6 +14,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/report/chart"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
@@ -74,6 +75,14 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
 	var items []chart.Item
 	var errs []error
+	// The objects of all sources are one release: each workload's rollout
+	// and drain depend on the autoscaler and budget beside it.
+	var parts []*release.Part
+	type pending struct {
+		w         *release.Workload
+		exclusive string
+	}
+	var plans []pending
 	for _, src := range srcs {
 		data := src.Data
 		if data == nil {
@@ -94,14 +103,27 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 				errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", src.Path, p.Line, p.Column, p.Message))
 			}
 		}
+		part := &release.Part{}
+		parts = append(parts, part)
 		for _, o := range res.Objects {
+			part.Add(o, s.an.Limits)
 			if o.Workload == nil {
 				continue
 			}
 			pos, _ := o.Doc.Locate(o.Path)
 			items = append(items, chart.Item{File: src.Path, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
 				Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)})
+			var own map[string]string
+			if o.TemplateMeta != nil {
+				own = o.TemplateMeta.Labels
+			}
+			why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
+			plans = append(plans, pending{part.Workloads[len(part.Workloads)-1], why})
 		}
+	}
+	view := release.Build(parts)
+	for i := range items {
+		items[i].Rollout, items[i].Drain = view.Plan(plans[i].w, items[i].Timeline, plans[i].exclusive, s.an.Params.Nodes)
 	}
 	return items, errs
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // areas names the area of each rule ID's first digit.
-var areas = map[byte]string{'0': "input", '1': "probes", '2': "hooks and termination", '3': "restart policy and Jobs", '4': "init and sidecar containers", '5': "controllers", '6': "resources"}
+var areas = map[byte]string{'0': "input", '1': "probes", '2': "hooks and termination", '3': "restart policy and Jobs", '4': "init and sidecar containers", '5': "controllers", '6': "resources", '7': "release: objects together"}
 
 // DefaultLevel is the severity a rule runs with unless configured: "off"
 // for rules that run only when enabled.
@@ -150,7 +150,11 @@ func page(r *rules.Rule, ex Examples, file bool) string {
 	if !file {
 		fmt.Fprintf(&b, "\nExamples: %s\n", r.Info().HelpURI)
 	}
-	fmt.Fprintf(&b, "\n## Suppressing\n\nWhen the finding does not apply, say why on the workload or its pod template:\n\n```yaml\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/%s: \"<reason>\"\n```\n\nor with a comment on (or directly above) the reported line: `# podlint:ignore %s <reason>`. Turn the rule off everywhere with `--disable %s` or in `.podlint.yaml`.\n", r.ID, r.Name, r.Name)
+	where := "on the workload or its pod template"
+	if r.Release != nil {
+		where = "on the object the finding points at (the Service, the budget, the workload)"
+	}
+	fmt.Fprintf(&b, "\n## Suppressing\n\nWhen the finding does not apply, say why %s:\n\n```yaml\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/%s: \"<reason>\"\n```\n\nor with a comment on (or directly above) the reported line: `# podlint:ignore %s <reason>`. Turn the rule off everywhere with `--disable %s` or in `.podlint.yaml`.\n", where, r.ID, r.Name, r.Name)
 	return b.String()
 }
 

@@ -20,6 +20,10 @@ type Item struct {
 	Line                              int
 	APIVersion, Kind, Namespace, Name string
 	Timeline                          *timeline.Timeline
+	// Rollout and Drain come from the release view (the workload with its
+	// autoscaler and budget); nil when they do not apply.
+	Rollout *timeline.Rollout
+	Drain   *timeline.Drain
 }
 
 // title is "Deployment shop/web (deploy.yaml:3)".

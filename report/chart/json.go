@@ -33,6 +33,8 @@ type jsonObject struct {
 	Containers        []jsonContainer `json:"containers"`
 	Pod               *jsonPod        `json:"pod,omitempty"`
 	Controller        *jsonController `json:"controller,omitempty"`
+	Rollout           *jsonRollout    `json:"rollout,omitempty"`
+	Drain             *jsonDrain      `json:"drain,omitempty"`
 	Notes             []jsonNote      `json:"notes,omitempty"`
 	Errors            []string        `json:"errors,omitempty"`
 }
@@ -138,6 +140,92 @@ type jsonRestart struct {
 	Start   timeline.Interval `json:"start"`
 }
 
+type jsonRollout struct {
+	Replicas      jsonReplicas      `json:"replicas"`
+	Strategy      string            `json:"strategy"`
+	ExclusiveNode string            `json:"exclusiveNode,omitempty"`
+	Nodes         *int              `json:"nodes,omitempty"`
+	Assumption    string            `json:"assumption,omitempty"`
+	Cases         []jsonRolloutCase `json:"cases"`
+}
+
+type jsonReplicas struct {
+	Min    int32  `json:"min"`
+	Max    int32  `json:"max"`
+	Source string `json:"source"`
+}
+
+type jsonRolloutCase struct {
+	Replicas       int32             `json:"replicas"`
+	MaxSurge       int32             `json:"maxSurge"`
+	MaxUnavailable int32             `json:"maxUnavailable"`
+	MaxPods        int32             `json:"maxPods"`
+	MinAvailable   int32             `json:"minAvailable"`
+	Waves          []jsonWave        `json:"waves"`
+	Duration       timeline.Interval `json:"duration"`
+	Stall          string            `json:"stall,omitempty"`
+}
+
+type jsonWave struct {
+	Wave    int               `json:"wave"`
+	Removed int32             `json:"removed"`
+	Created int32             `json:"created"`
+	Start   timeline.Interval `json:"start"`
+	Ready   timeline.Interval `json:"ready"`
+}
+
+type jsonDrain struct {
+	PodDisruptionBudget string            `json:"podDisruptionBudget,omitempty"`
+	ExpectedPods        int32             `json:"expectedPods"`
+	DesiredHealthy      int32             `json:"desiredHealthy"`
+	DisruptionsAllowed  int32             `json:"disruptionsAllowed"`
+	PodsOnNode          int32             `json:"podsOnNode"`
+	Assumption          string            `json:"assumption,omitempty"`
+	Blocked             string            `json:"blocked,omitempty"`
+	Evictions           []jsonEviction    `json:"evictions,omitempty"`
+	HoldsNode           timeline.Interval `json:"holdsNode"`
+	Recovered           timeline.Interval `json:"recovered"`
+}
+
+type jsonEviction struct {
+	Pod              int               `json:"pod"`
+	Evicted          timeline.Interval `json:"evicted"`
+	Terminated       timeline.Interval `json:"terminated"`
+	ReplacementReady timeline.Interval `json:"replacementReady"`
+}
+
+func rolloutJSON(r *timeline.Rollout) *jsonRollout {
+	if r == nil {
+		return nil
+	}
+	out := &jsonRollout{Replicas: jsonReplicas{Min: r.Replicas.Min, Max: r.Replicas.Max, Source: r.Replicas.Source}, Strategy: r.Strategy,
+		ExclusiveNode: r.Exclusive, Assumption: r.Assumption, Cases: []jsonRolloutCase{}}
+	if r.Nodes > 0 {
+		out.Nodes = ptr(r.Nodes)
+	}
+	for _, c := range r.Cases {
+		jc := jsonRolloutCase{Replicas: c.Replicas, MaxSurge: c.MaxSurge, MaxUnavailable: c.MaxUnavailable, MaxPods: c.MaxPods,
+			MinAvailable: c.MinAvailable, Waves: []jsonWave{}, Duration: c.Duration, Stall: c.Stall}
+		for _, w := range c.Waves {
+			jc.Waves = append(jc.Waves, jsonWave{Wave: w.N, Removed: w.Removed, Created: w.Created, Start: w.Start, Ready: w.Ready})
+		}
+		out.Cases = append(out.Cases, jc)
+	}
+	return out
+}
+
+func drainJSON(d *timeline.Drain) *jsonDrain {
+	if d == nil {
+		return nil
+	}
+	out := &jsonDrain{PodDisruptionBudget: d.Budget, ExpectedPods: d.ExpectedPods, DesiredHealthy: d.DesiredHealthy, DisruptionsAllowed: d.DisruptionsAllowed,
+		PodsOnNode: d.PodsOnNode, Assumption: d.Assumption, Blocked: d.Blocked, HoldsNode: d.HoldsNode, Recovered: d.Recovered}
+	for _, e := range d.Evictions {
+		out.Evictions = append(out.Evictions, jsonEviction{Pod: e.Pod, Evicted: e.Evicted, Terminated: e.Terminated, ReplacementReady: e.ReplacementReady})
+	}
+	return out
+}
+
 type jsonNote struct {
 	Path string `json:"path,omitempty"`
 	Text string `json:"text"`
@@ -234,6 +322,8 @@ func objectJSON(it Item) jsonObject {
 		o.Pod = jp
 	}
 	o.Controller = controllerJSON(it.Kind, tl)
+	o.Rollout = rolloutJSON(it.Rollout)
+	o.Drain = drainJSON(it.Drain)
 	for _, n := range tl.Notes {
 		o.Notes = append(o.Notes, jsonNote{Path: string(n.Path), Text: n.Text})
 	}

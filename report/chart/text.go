@@ -89,8 +89,48 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		for _, line := range summary(tl) {
 			writeWrapped(bw, "• ", line)
 		}
+		for _, line := range releaseSummary(it) {
+			writeWrapped(bw, "• ", line)
+		}
 	}
 	return bw.Flush()
+}
+
+// releaseSummary describes the rollout waves and the node drain in words.
+func releaseSummary(it Item) []string {
+	var out []string
+	if r := it.Rollout; r != nil {
+		for _, c := range r.Cases {
+			line := fmt.Sprintf("rollout (%s) at %d replicas (%s): maxSurge %d, maxUnavailable %d (%d to %d Pods), %d wave(s)",
+				r.Strategy, c.Replicas, r.Replicas.Source, c.MaxSurge, c.MaxUnavailable, c.MinAvailable, c.MaxPods, len(c.Waves))
+			if c.Stall != "" {
+				line += ": " + c.Stall
+			} else {
+				line += ", done " + c.Duration.String() + " after it starts"
+			}
+			out = append(out, line)
+		}
+		if r.Assumption != "" {
+			out = append(out, "rollout assumes: "+r.Assumption)
+		}
+	}
+	if d := it.Drain; d != nil {
+		budget := "no PodDisruptionBudget"
+		if d.Budget != "" {
+			budget = fmt.Sprintf("PodDisruptionBudget %q allows %d of %d Pods down", d.Budget, d.DisruptionsAllowed, d.ExpectedPods)
+		}
+		line := fmt.Sprintf("node drain with %d Pod(s) of it on the node, %s: ", d.PodsOnNode, budget)
+		if d.Blocked != "" {
+			line += "never finishes: " + d.Blocked
+		} else {
+			line += "the node is free " + d.HoldsNode.String() + " after the drain starts, the replacements Ready " + d.Recovered.String()
+		}
+		out = append(out, line)
+		if d.Assumption != "" {
+			out = append(out, "drain assumes: "+d.Assumption)
+		}
+	}
+	return out
 }
 
 // axisText is the tick labels and the axis line for barWidth columns.

@@ -1,0 +1,199 @@
+package release
+
+import (
+	"strings"
+
+	"github.com/podlint/podlint/manifest"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+)
+
+// Kept reports whether the view keeps objects of this kind besides
+// workloads.
+func Kept(apiVersion, kind string) bool {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if !strings.Contains(apiVersion, "/") {
+		group = ""
+	}
+	switch kind {
+	case "Service", "PersistentVolumeClaim":
+		return group == ""
+	case "PodDisruptionBudget":
+		return group == "policy"
+	case "HorizontalPodAutoscaler":
+		return group == "autoscaling"
+	case "StorageClass":
+		return group == "storage.k8s.io"
+	case "PriorityClass":
+		return group == "scheduling.k8s.io"
+	}
+	return false
+}
+
+func base(o *manifest.Object, ann map[string]string) Object {
+	return Object{Ref: o.Ref, File: o.Doc.File.Path, Doc: o.Doc.Index, Path: o.Path, Source: o.Doc.Source, Annotations: ann}
+}
+
+// Add records o in the part when it is a workload or a kind the view keeps,
+// and returns its entry (nil otherwise). Objects that do not decode are
+// left out: the loader reports workloads that do not decode, and the
+// others are only context.
+func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
+	if o.Workload != nil {
+		w := summarize(o)
+		p.Workloads = append(p.Workloads, w)
+		return &w.Object
+	}
+	if !Kept(o.Ref.APIVersion, o.Ref.Kind) {
+		return nil
+	}
+	switch o.Ref.Kind {
+	case "Service":
+		var s corev1.Service
+		if !o.Decode(&s, lim) {
+			return nil
+		}
+		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, PublishNotReady: s.Spec.PublishNotReadyAddresses}
+		if out.Type == corev1.ServiceTypeExternalName {
+			out.Selector = nil // the API ignores it
+		}
+		for i, sp := range s.Spec.Ports {
+			tp, set := sp.TargetPort, true
+			if tp.Type == 0 && tp.IntVal == 0 {
+				tp.IntVal, set = sp.Port, false
+			}
+			proto := sp.Protocol
+			if proto == "" {
+				proto = corev1.ProtocolTCP
+			}
+			out.Ports = append(out.Ports, ServicePort{Name: sp.Name, Port: sp.Port, Protocol: proto, TargetPort: tp, Index: i, TargetSet: set})
+		}
+		p.Services = append(p.Services, out)
+		return &out.Object
+	case "PodDisruptionBudget":
+		// policy/v1beta1 has the same fields; only its empty selector
+		// differs.
+		var b policyv1.PodDisruptionBudget
+		if !o.Decode(&b, lim) {
+			return nil
+		}
+		out := &PDB{Object: base(o, b.Annotations), Selector: PDBSelector(b.Spec.Selector, strings.HasSuffix(o.Ref.APIVersion, "v1beta1")),
+			MinAvailable: b.Spec.MinAvailable, MaxUnavailable: b.Spec.MaxUnavailable}
+		p.PDBs = append(p.PDBs, out)
+		return &out.Object
+	case "HorizontalPodAutoscaler":
+		// scaleTargetRef, minReplicas and maxReplicas are the same in
+		// every autoscaling version.
+		var h autoscalingv2.HorizontalPodAutoscaler
+		if !o.Decode(&h, lim) {
+			return nil
+		}
+		out := &HPA{Object: base(o, h.Annotations), TargetKind: h.Spec.ScaleTargetRef.Kind, TargetName: h.Spec.ScaleTargetRef.Name,
+			MinReplicas: 1, MaxReplicas: h.Spec.MaxReplicas}
+		if h.Spec.MinReplicas != nil {
+			out.MinReplicas = *h.Spec.MinReplicas
+		}
+		p.HPAs = append(p.HPAs, out)
+		return &out.Object
+	case "PersistentVolumeClaim":
+		var c corev1.PersistentVolumeClaim
+		if !o.Decode(&c, lim) {
+			return nil
+		}
+		out := &PVC{Object: base(o, c.Annotations), AccessModes: c.Spec.AccessModes}
+		if c.Spec.StorageClassName != nil {
+			out.StorageClassName = *c.Spec.StorageClassName
+		}
+		p.PVCs = append(p.PVCs, out)
+		return &out.Object
+	case "StorageClass":
+		var sc storagev1.StorageClass
+		if !o.Decode(&sc, lim) {
+			return nil
+		}
+		if p.StorageClasses == nil {
+			p.StorageClasses = map[string]string{}
+		}
+		mode := string(storagev1.VolumeBindingImmediate)
+		if sc.VolumeBindingMode != nil {
+			mode = string(*sc.VolumeBindingMode)
+		}
+		p.StorageClasses[o.Ref.Name] = mode
+	case "PriorityClass":
+		var pc schedulingv1.PriorityClass
+		if !o.Decode(&pc, lim) {
+			return nil
+		}
+		if p.PriorityClasses == nil {
+			p.PriorityClasses = map[string]int32{}
+		}
+		p.PriorityClasses[o.Ref.Name] = pc.Value
+	}
+	return nil
+}
+
+// summarize summarizes a loaded workload. Positions are resolved now, while
+// the file is in memory.
+func summarize(o *manifest.Object) *Workload {
+	w := o.Workload
+	out := &Workload{Object: base(o, nil), TemplatePath: o.TemplatePath, SpecPath: w.SpecPath}
+	if o.TemplateMeta != nil {
+		out.Labels = o.TemplateMeta.Labels
+	}
+	var replicas *int32
+	switch {
+	case w.Deployment != nil:
+		out.Scaled, replicas = true, w.Deployment.Replicas
+		out.Deployment = true
+		out.Strategy = string(w.Deployment.Strategy.Type)
+		if out.Strategy == "" {
+			out.Strategy = "RollingUpdate"
+		}
+		if ru := w.Deployment.Strategy.RollingUpdate; ru != nil {
+			out.MaxSurge, out.MaxUnavailable = ru.MaxSurge, ru.MaxUnavailable
+		}
+	case w.StatefulSet != nil:
+		out.Scaled, replicas = true, w.StatefulSet.Replicas
+	case w.ReplicaSet != nil:
+		out.Scaled, replicas = true, w.ReplicaSet.Replicas
+	case w.ReplicationController != nil:
+		out.Scaled, replicas = true, w.ReplicationController.Replicas
+	}
+	if out.Scaled {
+		out.Replicas = 1
+		if replicas != nil {
+			out.Replicas = max(*replicas, 0)
+		}
+	}
+	s := w.Spec
+	n := len(s.Containers)
+	for i := range s.InitContainers {
+		if IsSidecar(&s.InitContainers[i]) {
+			n++
+		}
+	}
+	out.Containers = make([]Container, 0, n)
+	for i := range s.InitContainers {
+		if c := &s.InitContainers[i]; IsSidecar(c) {
+			out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+		}
+	}
+	for i := range s.Containers {
+		c := &s.Containers[i]
+		out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+	}
+	for i, v := range s.Volumes {
+		if v.PersistentVolumeClaim != nil {
+			out.Claims = append(out.Claims, Claim{Volume: v.Name, Name: v.PersistentVolumeClaim.ClaimName, Index: i})
+		}
+	}
+	return out
+}
+
+// IsSidecar reports whether an init container is a restartable sidecar.
+func IsSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}

@@ -1,0 +1,115 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+var PDBBlocksDrain = &Rule{
+	ID: "PL703", Name: "pdb-blocks-drain", Title: "a PodDisruptionBudget that no eviction can satisfy",
+	Severity: finding.Warning,
+	Release: func(p *ReleasePass) {
+		for _, ns := range p.View.Namespaces() {
+			for _, b := range ns.PDBs {
+				checkBudget(p, ns, b)
+			}
+			checkOverlaps(p, ns)
+		}
+	},
+}
+
+func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
+	if b.MaxUnavailable != nil && (b.MaxUnavailable.Type == intstr.Int && b.MaxUnavailable.IntVal == 0 || b.MaxUnavailable.Type == intstr.String && strings.TrimSpace(b.MaxUnavailable.StrVal) == "0%") {
+		p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object,
+			Message: sprintf("PodDisruptionBudget %q never allows an eviction", b.Ref.Name),
+			Detail:  detail("PodDisruptionBudget %q has maxUnavailable %s: it never allows an eviction of the Pods it selects, so every kubectl drain of a node running one of them waits forever; use maxUnavailable: 1 and plan disruptions with it", b.Ref.Name, b.MaxUnavailable.String())})
+		return
+	}
+	if b.Selector == nil {
+		p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
+			Message: sprintf("PodDisruptionBudget %q selects no Pods", b.Ref.Name),
+			Detail:  detail("PodDisruptionBudget %q has no usable selector (a null selector, or an empty one in policy/v1beta1, selects no Pods), so it protects nothing; set spec.selector to the labels of the Pods it should cover", b.Ref.Name)})
+		return
+	}
+	selected := ns.SelectedByPDB(b)
+	if len(selected) == 0 {
+		if len(ns.Workloads) > 0 {
+			p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
+				Message: sprintf("PodDisruptionBudget %q selects no workload of the run", b.Ref.Name),
+				Detail:  detail("PodDisruptionBudget %q selects no Pod of the %d workload(s) of its namespace in this run, so it protects nothing; match its selector to the Pod template labels", b.Ref.Name, len(ns.Workloads))})
+		}
+		return
+	}
+	if b.MaxUnavailable == nil && b.MinAvailable == nil {
+		return
+	}
+	var expected int32
+	var rel []release.Pos
+	for _, w := range selected {
+		if !w.Scaled {
+			return // the Pods of a DaemonSet, a Job or a bare Pod: their count is unknown here
+		}
+		lo, _, hpa := ns.ReplicaRange(w)
+		expected += lo
+		if hpa != nil {
+			rel = append(rel, related(hpa.MinAt(), "minReplicas %d of HorizontalPodAutoscaler %q for %s %q", lo, hpa.Ref.Name, w.Ref.Kind, w.Ref.Name))
+		} else {
+			rel = append(rel, related(w.ReplicasAt(), "%d replicas of %s %q", lo, w.Ref.Kind, w.Ref.Name))
+		}
+	}
+	var desired int32
+	var how string
+	switch {
+	case b.MaxUnavailable != nil:
+		mu, err := intstr.GetScaledValueFromIntOrPercent(b.MaxUnavailable, int(expected), true)
+		if err != nil {
+			return
+		}
+		desired = max(expected-int32(mu), 0)
+		how = sprintf("maxUnavailable %s of %d Pods is %d, so %d must stay healthy", b.MaxUnavailable.String(), expected, mu, desired)
+	case b.MinAvailable.Type == intstr.Int:
+		desired = b.MinAvailable.IntVal
+		how = sprintf("minAvailable %d with %d Pods", desired, expected)
+	default:
+		ma, err := intstr.GetScaledValueFromIntOrPercent(b.MinAvailable, int(expected), true)
+		if err != nil {
+			return
+		}
+		desired = int32(ma)
+		how = sprintf("minAvailable %s of %d Pods rounds up to %d", b.MinAvailable.String(), expected, desired)
+	}
+	if expected-desired > 0 {
+		return
+	}
+	p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object, Related: rel,
+		Message: sprintf("PodDisruptionBudget %q allows no disruption, so drains never finish", b.Ref.Name),
+		Detail:  detail("PodDisruptionBudget %q allows no disruption even with every Pod healthy: %s, so disruptions allowed = %d − %d = 0, and every kubectl drain of a node running one of these Pods waits forever; use maxUnavailable: 1 or more replicas than minAvailable", b.Ref.Name, how, expected, desired)})
+}
+
+// checkOverlaps reports each pair of budgets that select a common workload
+// once, at the later budget.
+func checkOverlaps(p *ReleasePass, ns *release.Namespace) {
+	if len(ns.PDBs) < 2 {
+		return
+	}
+	seen := map[[2]*release.PDB]bool{}
+	for _, w := range ns.Workloads {
+		bs := ns.PDBsCovering(w)
+		for i := 1; i < len(bs); i++ {
+			for j := 0; j < i; j++ {
+				k := [2]*release.PDB{bs[j], bs[i]}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt(), Object: &bs[i].Object,
+					Related: []release.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
+					Message: sprintf("PodDisruptionBudget %q selects Pods that another budget selects", bs[i].Ref.Name),
+					Detail:  detail("PodDisruptionBudgets %q and %q both select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", bs[j].Ref.Name, bs[i].Ref.Name, w.Ref.Kind, w.Ref.Name)})
+			}
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/podlint/podlint/release"
+	"github.com/podlint/podlint/timeline"
+)
+
+// ReleasePass is one cross-object rule's view of a whole run: every
+// workload, Service, PodDisruptionBudget, HorizontalPodAutoscaler and
+// PersistentVolumeClaim, grouped by namespace. A rule with a Release check
+// runs once per run, after every file was loaded.
+type ReleasePass struct {
+	Rule    *Rule
+	View    *release.View
+	Version timeline.Version
+	Params  timeline.Params // Params.Nodes is --nodes
+	report  func(ReleaseDiagnostic)
+}
+
+// NewReleasePass is used by the analyzer and by tests.
+func NewReleasePass(r *Rule, v *release.View, ver timeline.Version, p timeline.Params, report func(ReleaseDiagnostic)) *ReleasePass {
+	return &ReleasePass{Rule: r, View: v, Version: ver, Params: p, report: report}
+}
+
+// ReleaseDiagnostic is what a cross-object rule reports: a position in the
+// object At belongs to, and related positions in the other objects.
+type ReleaseDiagnostic struct {
+	At        release.Pos
+	Object    *release.Object // the object At is in; its annotations can suppress the finding
+	Container string
+	Message   string        // headline: what is wrong, one sentence, no arithmetic
+	Detail    string        // mechanism, numbers, fix
+	Related   []release.Pos // Message says what each is
+}
+
+// Report records a diagnostic.
+func (p *ReleasePass) Report(d ReleaseDiagnostic) { p.report(d) }
+
+// related names a position in another object.
+func related(at release.Pos, format string, args ...any) release.Pos {
+	at.Message = sprintf(format, args...)
+	return at
+}
+
+// Supersedes lists rules whose findings on a workload are dropped when the
+// release view knows better: PL111 guesses from declared ports whether a
+// container serves traffic, which the Services of its namespace answer
+// (service-without-readiness); a readiness probe in a Job matters when a
+// Service selects its Pods.
+// w is nil when the workload is not in the view (a second definition of
+// the same object).
+func Supersedes(r *Rule, w *release.Workload, ns *release.Namespace) bool {
+	if ns == nil {
+		return false
+	}
+	switch r {
+	case MissingReadinessProbe:
+		return len(ns.Services) > 0
+	case ReadinessProbeInJob:
+		return w != nil && len(ns.ServicesSelecting(w)) > 0
+	}
+	return false
+}
+
+var sprintf = fmt.Sprintf
+
+// detail turns a message into a detail: capitalized, ending with a period.
+func detail(format string, args ...any) string {
+	return capitalize(sprintf(format, args...)) + "."
+}

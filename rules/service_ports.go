@@ -1,0 +1,46 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/release"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// servingContainers returns the containers of w that a Service port
+// reaches: those declaring its targetPort by name, or by number and
+// protocol as the endpoints controller resolves it (podutil.FindPort).
+func servingContainers(w *release.Workload, sp release.ServicePort) []*release.Container {
+	var out []*release.Container
+	for i := range w.Containers {
+		c := &w.Containers[i]
+		for _, cp := range c.Ports {
+			proto := cp.Protocol
+			if proto == "" {
+				proto = corev1.ProtocolTCP
+			}
+			if proto != sp.Protocol {
+				continue
+			}
+			if sp.TargetPort.Type == intstr.String && cp.Name == sp.TargetPort.StrVal ||
+				sp.TargetPort.Type == intstr.Int && cp.ContainerPort == sp.TargetPort.IntVal {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func workloadNames(ws []*release.Workload) string {
+	s := ""
+	for i, w := range ws {
+		if i == 3 {
+			return s + sprintf(" and %d more", len(ws)-3)
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += sprintf("%s %q", w.Ref.Kind, w.Ref.Name)
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package rules
+
+import (
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+)
+
+var ServiceWithoutReadiness = &Rule{
+	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container without readiness probe",
+	Severity: finding.Warning,
+	Release: func(p *ReleasePass) {
+		for _, ns := range p.View.Namespaces() {
+			if len(ns.Services) == 0 {
+				continue
+			}
+			for _, w := range ns.Workloads {
+				svcs := ns.ServicesSelecting(w)
+				if len(svcs) == 0 {
+					continue
+				}
+				type hit struct {
+					c   *release.Container
+					svc []*release.Service
+					sp  release.ServicePort
+				}
+				var hits []*hit
+				byName := map[*release.Container]*hit{}
+				for _, s := range svcs {
+					if s.PublishNotReady {
+						continue // readiness does not gate its endpoints
+					}
+					for _, sp := range s.Ports {
+						cs := servingContainers(w, sp)
+						if len(cs) == 0 {
+							cs = soleContainer(w)
+						}
+						for _, c := range cs {
+							if c.Readiness {
+								continue
+							}
+							h := byName[c]
+							if h == nil {
+								h = &hit{c: c, sp: sp}
+								byName[c] = h
+								hits = append(hits, h)
+							}
+							if len(h.svc) == 0 || h.svc[len(h.svc)-1] != s {
+								h.svc = append(h.svc, s)
+							}
+						}
+					}
+				}
+				for _, h := range hits {
+					var rel []release.Pos
+					for _, s := range h.svc {
+						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
+					}
+					p.Report(ReleaseDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
+						Message: sprintf("container %q gets Service traffic but has no readinessProbe", h.c.Name),
+						Detail: detail("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
+							h.svc[0].Ref.Name, h.c.Name, h.sp.TargetPort.String())})
+				}
+			}
+		}
+	},
+}
+
+// soleContainer is the one container of a Pod with a single one, when it
+// declares no ports (one that declares others does not serve this one).
+func soleContainer(w *release.Workload) []*release.Container {
+	if len(w.Containers) == 1 && len(w.Containers[0].Ports) == 0 {
+		return []*release.Container{&w.Containers[0]}
+	}
+	return nil
+}
