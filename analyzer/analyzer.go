@@ -160,7 +160,7 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 // its part of the release.
 func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
 	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), part: &filePart{}}
+	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary, part: &filePart{}}
 	sum := finding.Summary{Files: 1}
 	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
 		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
@@ -191,6 +191,10 @@ type fileLinter struct {
 	sup      []*suppression
 	findings []finding.Finding
 	part     *filePart // for the cross-object rules
+	// binary is set for a file that is not text (NUL bytes, not UTF-8):
+	// its content is never echoed, since it may be anything (a symbolic
+	// link to /proc/self/environ printed the CI's secrets).
+	binary bool
 }
 
 // addFinding completes f (rule, severity, file, source line) and records it.
@@ -203,7 +207,9 @@ func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Find
 		f.Related[i].File = fl.file.Path
 	}
 	f.RuleID, f.RuleName, f.Severity = r.ID, r.Name, fl.cfg.Severity[r]
-	f.SourceLine = fl.file.Line(f.Line)
+	if !fl.binary {
+		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(f.Line, f.Column)
+	}
 	fl.findings = append(fl.findings, f)
 	return &fl.findings[len(fl.findings)-1]
 }

@@ -97,7 +97,25 @@ type Finding struct {
 	Rendered *Rendered `json:"rendered,omitempty"`
 	// SourceLine is the text of the line Location points at, without its
 	// line break; the text writer prints it under the message with a caret.
-	SourceLine string `json:"-"`
+	// A long line is cut to a window around the column (about 160 bytes),
+	// with Ellipsis where it was cut; SourceCut and SourceCutRunes are then
+	// the bytes and characters of the line before the window. Empty for
+	// files whose content must not be echoed (binary, not UTF-8).
+	SourceLine     string `json:"-"`
+	SourceCut      int    `json:"-"`
+	SourceCutRunes int    `json:"-"`
+}
+
+// Ellipsis marks where a SourceLine was cut.
+const Ellipsis = "…"
+
+// SourceColumn is the 1-based byte column of SourceLine that Column points
+// at.
+func (f *Finding) SourceColumn() int {
+	if f.SourceCut == 0 {
+		return f.Column
+	}
+	return f.Column - f.SourceCut + len(Ellipsis)
 }
 
 // Rendered identifies where in a rendered chart or kustomization a
@@ -144,6 +162,9 @@ type Summary struct {
 	Workloads int `json:"workloads"`
 	// Rendered names the charts and kustomizations that were rendered.
 	Rendered []string `json:"rendered,omitempty"`
+	// ConfigFile is the configuration file the run used, "" for none:
+	// reports name it, since a config can turn rules off or exclude paths.
+	ConfigFile string `json:"configFile,omitempty"`
 }
 
 // Result is everything one run produced.

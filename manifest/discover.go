@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // Source is one input to lint.
@@ -30,10 +33,14 @@ type Source struct {
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart
-// directory.
+// directory, or a file a directory walk skipped (a symbolic link out of the
+// tree, a device, a FIFO).
 type Hint struct {
 	Path    string
 	Message string
+	// Empty is set for a directory that yielded no file at all: a run
+	// that lints nothing must not pass silently (see --allow-empty).
+	Empty bool
 }
 
 // Discover expands paths into sources: files as named, directories walked
@@ -63,18 +70,39 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			continue
 		}
 		if !info.IsDir() {
-			if render && !ex.match(p) {
+			// A file named on the command line is always linted: an
+			// exclude pattern (from a config the user may not know about)
+			// must not silently skip it.
+			if ex.match(p) {
+				hints = append(hints, Hint{Path: p, Message: fmt.Sprintf("%s is linted although an exclude pattern matches it, because it was named on the command line", textsafe.Quote(p))})
+			}
+			if render {
 				if root, ok := enclosingRoot(p, kinds); ok {
 					srcs = append(srcs, root)
 					continue
 				}
 			}
-			if !ex.match(p) {
-				srcs = append(srcs, Source{Path: p, Explicit: true})
-			}
+			srcs = append(srcs, Source{Path: p, Explicit: true})
 			continue
 		}
 		var found []string
+		roots := 0 // charts and kustomizations to render
+		// The tree's real location: a symbolic link found in the walk may
+		// point at a file inside it, never outside (a link to
+		// /proc/self/environ printed the CI's secrets into the report).
+		root, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if root, err = filepath.Abs(root); err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if systemPath(root) {
+			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
+			continue
+		}
 		walkErr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, pathError(path, err))
@@ -90,6 +118,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 				}
 				if k := RootKind(path); render && k != "" {
 					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p})
+					roots++
 					return fs.SkipDir
 				}
 				if h := chartHint(path); h != "" {
@@ -103,13 +132,15 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 				return nil
 			}
 			if !d.Type().IsRegular() {
-				// A symbolic link to a regular file is fine; FIFOs, devices
-				// and sockets could block or never end.
+				// FIFOs, devices and sockets could block or never end, and
+				// a symbolic link is followed only to a regular file inside
+				// the tree; what is left out is said, not silently dropped.
 				if d.Type()&fs.ModeSymlink == 0 {
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), fileType(d.Type()))})
 					return nil
 				}
-				fi, err := os.Stat(path)
-				if err != nil || !fi.Mode().IsRegular() {
+				if why := linkProblem(root, path); why != "" {
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
 					return nil
 				}
 			}
@@ -119,12 +150,70 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 		if walkErr != nil {
 			errs = append(errs, pathError(p, walkErr))
 		}
+		if len(found) == 0 && roots == 0 && walkErr == nil {
+			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, and excluded paths, are skipped)", textsafe.Quote(p))})
+		}
 		sort.Strings(found)
 		for _, f := range found {
 			srcs = append(srcs, Source{Path: f})
 		}
 	}
 	return srcs, hints, errs
+}
+
+// systemDirs are the kernel's file systems: their files claim to be
+// regular but hold process state (environment, memory maps) or never end.
+const systemDirs = "/proc, /sys or /dev"
+
+func systemPath(abs string) bool {
+	for _, d := range []string{"/proc", "/sys", "/dev"} {
+		if abs == d || strings.HasPrefix(abs, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// linkProblem says why the symbolic link at path, found while walking the
+// tree whose real absolute path is root, is not followed, or "".
+func linkProblem(root, path string) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "broken symbolic link"
+	}
+	if target, err = filepath.Abs(target); err != nil {
+		return "broken symbolic link"
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) || systemPath(target) {
+		return "symbolic link to a file outside the tree being checked (name the file on the command line to lint it)"
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		return "broken symbolic link"
+	}
+	if !fi.Mode().IsRegular() {
+		return "symbolic link to something that is not a regular file (" + fileType(fi.Mode().Type()) + ")"
+	}
+	return ""
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "irregular file"
 }
 
 func hasManifestExt(name string) bool {
@@ -134,11 +223,11 @@ func hasManifestExt(name string) bool {
 
 func chartHint(dir string) string {
 	if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil {
-		return fmt.Sprintf("%s is a Helm chart: its templates are reported as helm-template; lint the rendered chart instead: helm template RELEASE %s | podlint check -", dir, dir)
+		return fmt.Sprintf("%s is a Helm chart: its templates are reported as helm-template; lint the rendered chart instead: helm template RELEASE %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 	}
 	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		if _, err := os.Stat(filepath.Join(dir, k)); err == nil {
-			return fmt.Sprintf("%s is a kustomization: podlint lints its files one by one, without patches applied; to lint what is deployed run: kustomize build %s | podlint check -", dir, dir)
+			return fmt.Sprintf("%s is a kustomization: podlint lints its files one by one, without patches applied; to lint what is deployed run: kustomize build %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 		}
 	}
 	return ""
@@ -184,28 +273,61 @@ func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
 }
 
 // readCapped reads r until EOF or max+1 bytes, into a buffer of size hint
-// when the size is known.
+// when the size is known. Otherwise it reads into blocks of at most 1 MB
+// and joins them once at the end, at the exact size: growing one buffer by
+// doubling peaked at four times --max-file-size on an endless stream
+// (/dev/zero, yes), and this peaks at one times when the stream is too big
+// and two when it fits.
 func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error) {
-	if hint <= 0 || hint > max+1 {
-		hint = min(max+1, 64<<10)
-	}
-	data := make([]byte, 0, hint)
+	max = min(max, math.MaxInt64-2) // max+1 must not overflow (--max-file-size 9223372036854775807)
 	lr := io.LimitReader(r, max+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)] // grow as append does
+	if hint > 0 && hint <= max+1 {
+		data := make([]byte, 0, hint)
+		for {
+			if len(data) == cap(data) {
+				data = append(data, 0)[:len(data)] // it grew meanwhile
+			}
+			n, err := lr.Read(data[len(data):cap(data)])
+			data = data[:len(data)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, false, pathError(path, err)
+			}
 		}
-		n, err := lr.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
+		if int64(len(data)) > max {
+			return nil, true, nil
+		}
+		return data, false, nil
+	}
+	var blocks [][]byte
+	var total int64
+	size := int64(64 << 10)
+	for {
+		b := make([]byte, min(size, max+1-total+1))
+		n, err := io.ReadFull(lr, b)
+		if n > 0 {
+			blocks = append(blocks, b[:n])
+			total += int64(n)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}
 		if err != nil {
 			return nil, false, pathError(path, err)
 		}
+		size = min(size*2, 1<<20)
 	}
-	if int64(len(data)) > max {
+	if total > max {
 		return nil, true, nil
+	}
+	if len(blocks) == 1 {
+		return blocks[0], false, nil
+	}
+	data := make([]byte, 0, total)
+	for _, b := range blocks {
+		data = append(data, b...)
 	}
 	return data, false, nil
 }

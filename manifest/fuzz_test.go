@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,21 +68,36 @@ func checkChunks(t *testing.T, data []byte) {
 		if off < prevEnd || off+len(c.data) > len(data) {
 			t.Fatalf("chunk %d at [%d,%d) overlaps or leaves the input (previous ended at %d)", i, off, off+len(c.data), prevEnd)
 		}
-		if want := 1 + bytes.Count(data[:off], []byte("\n")); c.line != want {
+		if want := 1 + len(yamlBreak.FindAllIndex(data[:off], -1)); c.line != want {
 			t.Fatalf("chunk %d starts on line %d but claims line %d", i, want, c.line)
 		}
-		for _, l := range strings.SplitAfter(string(data[prevEnd:off]), "\n") {
+		for _, l := range splitAfterBreaks(data[prevEnd:off]) {
 			if l != "" && !isMarker([]byte(l), "...") {
 				t.Fatalf("chunk %d: the line %q between documents was dropped", i, l)
 			}
 		}
 		prevEnd = off + len(c.data)
 	}
-	for _, l := range strings.SplitAfter(string(data[prevEnd:]), "\n") {
+	for _, l := range splitAfterBreaks(data[prevEnd:]) {
 		if l != "" && !isMarker([]byte(l), "...") {
 			t.Fatalf("the trailing line %q was dropped", l)
 		}
 	}
+}
+
+// yamlBreak matches the line breaks of the YAML parser, written out
+// independently of breakLen so that the fuzzer compares two implementations.
+var yamlBreak = regexp.MustCompile("\r\n|\r|\n|\u0085|\u2028|\u2029")
+
+// splitAfterBreaks cuts b after every line break.
+func splitAfterBreaks(b []byte) []string {
+	var out []string
+	prev := 0
+	for _, m := range yamlBreak.FindAllIndex(b, -1) {
+		out = append(out, string(b[prev:m[1]]))
+		prev = m[1]
+	}
+	return append(out, string(b[prev:]))
 }
 
 // checkKindPosition checks that the position of a plain `kind` value points

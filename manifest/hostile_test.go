@@ -44,6 +44,7 @@ const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  container
 const mb = 1 << 20
 
 func hostileCases() []hostileCase {
+	hiddenAt15 := []want{{RuleUnknownField, 15, `unknown field "imagePullPolicyy" in Container`}}
 	unknownAt97 := []want{{RuleUnknownField, 9, `unknown field "imagePullPolicyy" in Container.*did you mean "imagePullPolicy"`}}
 	return []hostileCase{
 		{name: "billion laughs", file: "billion-laughs.yaml", short: true,
@@ -107,6 +108,13 @@ func hostileCases() []hostileCase {
 					t.Errorf("line 9 reads %q", l)
 				}
 			}},
+		// Line breaks other than LF: the YAML parser (and kubectl's) reads
+		// each of them as a line break, so podlint must too, or the
+		// Deployment behind the first "comment line" hides from it.
+		{name: "CR-only line endings", file: "cr-only.yaml", short: true, want: hiddenAt15, workloads: 1, kubectl: true, maxAlloc: mb, check: lineReads(15, "          imagePullPolicyy: Always")},
+		{name: "NEL line endings", file: "nel.yaml", short: true, want: hiddenAt15, workloads: 1, kubectl: true, maxAlloc: mb, check: lineReads(15, "          imagePullPolicyy: Always")},
+		{name: "LS line endings", file: "line-separator.yaml", short: true, want: hiddenAt15, workloads: 1, kubectl: true, maxAlloc: mb, check: lineReads(15, "          imagePullPolicyy: Always")},
+		{name: "PS line endings", file: "paragraph-separator.yaml", short: true, want: hiddenAt15, workloads: 1, kubectl: true, maxAlloc: mb, check: lineReads(15, "          imagePullPolicyy: Always")},
 		{name: "UTF-8 byte order mark", file: "bom.yaml", short: true, want: unknownAt97, workloads: 1, kubectl: true, maxAlloc: mb},
 		{name: "UTF-16 LE", file: "utf16le.yaml", short: true, want: unknownAt97, workloads: 1, maxAlloc: mb,
 			check: func(t *testing.T, res *Result) {
@@ -223,6 +231,16 @@ func TestHostile(t *testing.T) {
 				checkDecode(t, data, lim)
 			}
 		})
+	}
+}
+
+// lineReads checks the text of a file line.
+func lineReads(n int, want string) func(t *testing.T, res *Result) {
+	return func(t *testing.T, res *Result) {
+		t.Helper()
+		if l := res.File.Line(n); l != want {
+			t.Errorf("line %d reads %q, want %q", n, l, want)
+		}
 	}
 }
 

@@ -7,11 +7,12 @@ package manifest
 
 import (
 	"bytes"
-
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"strings"
+	"unicode/utf8"
 )
 
 // Names of the input rules whose findings the loader produces.
@@ -43,39 +44,53 @@ type File struct {
 	Data []byte
 	// lineStarts[i] is the byte offset of line i+1.
 	lineStarts []int
+	// runeIndex holds, for long lines with findings, the number of
+	// characters before every runeStep-th byte (see runesBefore).
+	runeIndex map[int][]int
 }
 
-// NewFile indexes data for line lookups.
+// NewFile indexes data for line lookups. Lines end where the YAML parser's
+// lines end (see breakLen), so a line number means the same to the parser,
+// the snippet and the suppression comments.
 func NewFile(path string, data []byte) *File {
-	// Counting first sizes the index exactly: bytes.Count and IndexByte are
-	// vectorized, and a file of two million lines does not grow the slice
-	// through a dozen copies.
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
+	// Sized from a vectorized count (an upper bound, CR LF counts twice;
+	// NEL, LS and PS are rare and grow it if need be): a file of two
+	// million lines does not grow the slice through a dozen copies.
+	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'})+bytes.Count(data, []byte{'\r'}))
 	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\n')
+		j, n := nextBreak(data[i:])
 		if j < 0 {
 			break
 		}
-		i += j + 1
+		i += j + n
 		starts = append(starts, i)
 	}
 	return &File{Path: path, Data: data, lineStarts: starts}
 }
 
-// Line returns the text of 1-based line n without its line break.
-func (f *File) Line(n int) string {
+// lineBytes returns 1-based line n without its line break, sharing data.
+// It costs the same for a line of a million bytes as for a short one.
+func (f *File) lineBytes(n int) []byte {
 	if n < 1 || n > len(f.lineStarts) {
-		return ""
+		return nil
 	}
 	start := f.lineStarts[n-1]
-	end := len(f.Data)
-	if n < len(f.lineStarts) {
-		end = f.lineStarts[n] - 1
+	if n == len(f.lineStarts) {
+		return f.Data[start:]
 	}
-	if end < start {
-		return ""
+	end := f.lineStarts[n]
+	// Drop the line break that ends at end: at most 3 bytes, read backwards.
+	for w := 3; w >= 1; w-- {
+		if end-w >= start && breakLen(f.Data[end-w:end]) == w {
+			return f.Data[start : end-w]
+		}
 	}
-	return string(bytes.TrimRight(f.Data[start:end], "\r"))
+	return f.Data[start:end]
+}
+
+// Line returns the text of 1-based line n without its line break.
+func (f *File) Line(n int) string {
+	return string(f.lineBytes(n))
 }
 
 // Lines is the number of lines in the file.
@@ -127,6 +142,9 @@ type Result struct {
 	File     *File
 	Objects  []*Object // workloads and other objects with apiVersion and kind
 	Problems []Problem
+	// Binary is set when the file is not text (NUL bytes, not UTF-8): it
+	// was not parsed, and its content must not be echoed in reports.
+	Binary bool
 }
 
 // Limits bound the work one input can cause.
@@ -144,4 +162,82 @@ var DefaultLimits = Limits{
 	MaxDocuments: 20000,
 	MaxDepth:     200,
 	MaxNodes:     2_000_000,
+}
+
+// SnippetWidth is the most bytes of a source line a snippet holds (plus
+// the Ellipsis marks where it was cut).
+const SnippetWidth = 160
+
+// Ellipsis marks where a snippet was cut.
+const Ellipsis = "…"
+
+// Snippet returns the part of 1-based line n to show under a finding at
+// 1-based byte column col: the whole line when it is short, otherwise about
+// SnippetWidth bytes around the column, cut at character boundaries and
+// marked with Ellipsis at each cut. cut and cutRunes are the bytes and
+// characters of the line before the window. A finding copies its snippet,
+// so this bound is what keeps a minified one-line file with thousands of
+// findings from costing thousands of copies of the line.
+func (f *File) Snippet(n, col int) (text string, cut, cutRunes int) {
+	line := f.lineBytes(n)
+	if len(line) <= SnippetWidth {
+		return string(line), 0, 0
+	}
+	off := min(max(col-1, 0), len(line))
+	start := max(0, min(off-SnippetWidth/2, len(line)-SnippetWidth))
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	end := min(len(line), start+SnippetWidth)
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	var b strings.Builder
+	b.Grow(end - start + 2*len(Ellipsis))
+	if start > 0 {
+		b.WriteString(Ellipsis)
+	}
+	b.Write(line[start:end])
+	if end < len(line) {
+		b.WriteString(Ellipsis)
+	}
+	return b.String(), start, f.runesBefore(n, line, start)
+}
+
+// runeStep is the spacing of the character counts kept for long lines.
+const runeStep = 4096
+
+// runesBefore counts the characters of line n (whose bytes are line) before
+// byte off. Counting from the line start for every finding on a minified
+// one-line file was quadratic, so long lines get cumulative counts every
+// runeStep bytes, computed once.
+func (f *File) runesBefore(n int, line []byte, off int) int {
+	if f.runeIndex == nil {
+		f.runeIndex = map[int][]int{}
+	}
+	idx, ok := f.runeIndex[n]
+	if !ok {
+		idx = make([]int, 0, len(line)/runeStep+1)
+		c := 0
+		for i := 0; i < len(line); i += runeStep {
+			idx = append(idx, c)
+			c += runeStarts(line[i:min(i+runeStep, len(line))])
+		}
+		f.runeIndex[n] = idx
+	}
+	k := off / runeStep
+	return idx[k] + runeStarts(line[k*runeStep:off])
+}
+
+// runeStarts counts the bytes of b that start a character (valid UTF-8,
+// which a parsed file is, has one per character), so that counts over
+// adjacent pieces add up even where a piece cuts a character.
+func runeStarts(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }

@@ -57,6 +57,7 @@ func parse(path string, data []byte, lim Limits) (res *Result) {
 	data, problem := normalizeEncoding(data)
 	res.File = NewFile(path, data)
 	if problem != nil {
+		res.Binary = true
 		res.Problems = append(res.Problems, *problem)
 		return res
 	}
@@ -139,7 +140,7 @@ func yamlProblem(err error, c chunk) Problem {
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil && line == 1 {
 		// The parser does not say where the alias is; the first "*name" is.
 		if i := bytes.Index(c.data, []byte("*"+m[1])); i >= 0 {
-			line = 1 + bytes.Count(c.data[:i], []byte("\n"))
+			line = 1 + countLines(c.data[:i])
 		}
 	}
 	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: 1, Message: msg + "; kubectl cannot read this document"}
@@ -162,26 +163,18 @@ func renderedSource(b []byte) string {
 	for len(b) > 0 {
 		var line []byte
 		line, b = cutLine(b)
-		t := bytes.TrimSpace(line)
+		t := trimBlank(line)
 		switch {
-		case len(t) == 0 || isMarker(t, "---"):
+		case len(t) == 0 || markerOnly(t, "---"):
 			continue
 		case t[0] != '#':
 			return ""
 		}
-		if rest, ok := bytes.CutPrefix(bytes.TrimSpace(t[1:]), []byte("Source:")); ok {
-			return string(bytes.TrimSpace(rest))
+		if rest, ok := bytes.CutPrefix(trimBlank(t[1:]), []byte("Source:")); ok {
+			return string(trimBlank(rest))
 		}
 	}
 	return ""
-}
-
-// cutLine splits off the first line of b, without its line break.
-func cutLine(b []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i], b[i+1:]
-	}
-	return b, nil
 }
 
 // Blank reports whether b holds no YAML content: only white space,
@@ -190,8 +183,8 @@ func Blank(b []byte) bool {
 	for len(b) > 0 {
 		var line []byte
 		line, b = cutLine(b)
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+		t := trimBlank(line)
+		if len(t) == 0 || t[0] == '#' || markerOnly(t, "---") || markerOnly(t, "...") {
 			continue
 		}
 		return false
@@ -214,10 +207,9 @@ func splitDocuments(data []byte, limit int) []chunk {
 	var out []chunk
 	start, startLine, line := 0, 1, 1
 	for i := 0; i < len(data) && (limit <= 0 || len(out) < limit-1); {
-		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
-		if end >= 0 {
-			next = i + end + 1
+		if end, n := nextBreak(data[i:]); end >= 0 {
+			next = i + end + n
 		}
 		l := data[i:next]
 		if isMarker(l, "---") && i > start {
@@ -236,12 +228,25 @@ func splitDocuments(data []byte, limit int) []chunk {
 	return out
 }
 
+// isMarker reports whether line starts with the document marker m ("---"
+// or "...") as the YAML parser reads one: at the start of a line and
+// followed by a blank, a line break or nothing.
 func isMarker(line []byte, m string) bool {
 	if !bytes.HasPrefix(line, []byte(m)) {
 		return false
 	}
 	rest := line[len(m):]
-	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || breakLen(rest) > 0
+}
+
+// markerOnly reports whether a line (without its break) is the marker m
+// with nothing but a comment after it; "--- {kind: Pod}" is content.
+func markerOnly(line []byte, m string) bool {
+	if !isMarker(line, m) {
+		return false
+	}
+	rest := trimBlank(line[len(m):])
+	return len(rest) == 0 || rest[0] == '#'
 }
 
 // normalizeEncoding turns UTF-16 input into UTF-8, drops a UTF-8 byte order
@@ -268,7 +273,7 @@ func normalizeEncoding(data []byte) ([]byte, *Problem) {
 		data = b.Bytes()
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return data, &Problem{Rule: RuleInvalidYAML, Line: 1 + bytes.Count(data[:i], []byte("\n")), Column: 1,
+		return data, &Problem{Rule: RuleInvalidYAML, Line: 1 + countLines(data[:i]), Column: 1,
 			Message: "file contains NUL bytes: it is a binary file, not YAML or JSON; remove it from the paths podlint checks"}
 	}
 	if !utf8.Valid(data) {
@@ -280,8 +285,7 @@ func normalizeEncoding(data []byte) ([]byte, *Problem) {
 			}
 			i += size
 		}
-		line := 1 + bytes.Count(data[:i], []byte("\n"))
-		col := 1 + i - (bytes.LastIndexByte(data[:i], '\n') + 1)
+		line, col := lineColumn(data, i)
 		return data, &Problem{Rule: RuleInvalidYAML, Line: line, Column: col,
 			Message: fmt.Sprintf("file is not UTF-8 text (byte 0x%02X); Kubernetes manifests must be UTF-8: re-encode the file", data[i])}
 	}
@@ -329,7 +333,7 @@ func helmActionLine(data []byte) int {
 		line++
 		var l []byte
 		l, data = cutLine(data)
-		t := bytes.TrimSpace(l)
+		t := trimBlank(l)
 		if len(t) > 0 && t[0] == '#' {
 			continue
 		}

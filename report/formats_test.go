@@ -152,7 +152,7 @@ func TestJSON(t *testing.T) {
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("finding\n%+v\nwant\n%+v", f, want)
 	}
-	if !reflect.DeepEqual(got.Summary, jsonSummary{4, 7, 5, 3, 2, 1, []string{}}) {
+	if !reflect.DeepEqual(got.Summary, jsonSummary{4, 7, 5, 3, 2, 1, []string{}, ""}) {
 		t.Errorf("summary = %+v", got.Summary)
 	}
 	// Every key is present even when empty, so jq filters need no checks.
@@ -287,7 +287,8 @@ func TestJUnit(t *testing.T) {
 	}
 
 	// Bytes XML forbids, and a CDATA terminator, in both a message
-	// (attribute and body) and a source line (body only) still parse.
+	// (attribute and body) and a source line (body only) still parse;
+	// control characters and bytes that are not UTF-8 are stripped.
 	nasty := fixtureResult()
 	nasty.Findings[2].Message = "bell\a nul\x00 esc\x1b end]]> bad\xff"
 	nasty.Findings[2].SourceLine = "        livenessProbe: \x01]]>"
@@ -295,7 +296,7 @@ func TestJUnit(t *testing.T) {
 	if err := xml.Unmarshal(render(t, "junit", nasty, warnOpts), &parsed); err != nil {
 		t.Fatalf("junit with control characters does not parse: %v", err)
 	}
-	if body := parsed.Suites[0].TestCases[2].Failure.Body; !strings.Contains(body, "end]]> bad\uFFFD") || !strings.Contains(body, "livenessProbe: \uFFFD]]>") {
+	if body := parsed.Suites[0].TestCases[2].Failure.Body; !strings.Contains(body, "bell nul esc end]]> bad\n") || !strings.Contains(body, "livenessProbe: ]]>") {
 		t.Errorf("body not sanitized as expected:\n%q", body)
 	}
 	tc := got.Suites[0].TestCases[5]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // githubLimit is how many annotations of one type (error, warning, notice)
@@ -48,7 +49,7 @@ func writeGitHub(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		counts[cmd]++
 		var props []string
 		if !isStdin(f.File) {
-			props = append(props, "file="+escapeProperty(relPath(opts.SrcRoot, f.File)))
+			props = append(props, "file="+escapeProperty(textsafe.Escape(relPath(opts.SrcRoot, f.File))))
 			if f.Line >= 1 {
 				props = append(props, "line="+strconv.Itoa(f.Line))
 				if f.Column >= 1 {
@@ -57,12 +58,16 @@ func writeGitHub(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			}
 		}
 		props = append(props, "title="+escapeProperty(fmt.Sprintf("[%s] %s", f.RuleID, f.RuleName)))
-		msg := f.Message
+		// Each part is escaped on its own (a newline in a message, a detail
+		// or a name becomes a visible \n); the lines between the headline,
+		// the detail and related locations are the only real line breaks,
+		// which escapeData then encodes.
+		msg := textsafe.Escape(f.Message)
 		if f.Detail != "" {
-			msg += "\n" + f.Detail
+			msg += "\n" + textsafe.Escape(f.Detail)
 		}
 		for _, r := range f.Related {
-			msg += "\n" + position(relPath(opts.SrcRoot, r.File), r.Line, r.Column) + ": " + r.Message
+			msg += "\n" + position(relPath(opts.SrcRoot, r.File), r.Line, r.Column) + ": " + textsafe.Escape(r.Message)
 		}
 		fmt.Fprintf(buf, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
 	}

@@ -76,6 +76,8 @@ type jsonSummary struct {
 	Infos     int `json:"infos"`
 	// Rendered lists the charts and kustomizations that were rendered.
 	Rendered []string `json:"rendered"`
+	// ConfigFile is the configuration file used, "" for none.
+	ConfigFile string `json:"configFile"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -111,7 +113,7 @@ func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
 		out.Findings = append(out.Findings, jf)
 	}
 	e, w, i := res.Counts()
-	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i, append([]string{}, res.Summary.Rendered...)}
+	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile}
 	return encodeJSON(buf, out)
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // The JUnit XML shape Jenkins (junit plugin) and GitLab (artifacts:reports:
@@ -68,14 +69,16 @@ func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
 		tc := junitTestCase{
-			ClassName: rel,
-			Name:      fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column)),
-			File:      rel,
+			ClassName: textsafe.Strip(rel),
+			Name:      textsafe.Strip(fmt.Sprintf("%s %s at %s", f.RuleID, f.RuleName, position(rel, f.Line, f.Column))),
+			File:      textsafe.Strip(rel),
 			Line:      max(f.Line, 0),
 		}
-		details := xmlSafe(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot))
+		// Control and bidi characters are dropped from everything a CI
+		// page shows (names, headline, detail, source line).
+		details := xmlSafe(textsafe.Strip(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot)))
 		if opts.fails(f) {
-			tc.Failure = &junitFailure{Type: f.Severity.String(), Message: f.Message, Body: details}
+			tc.Failure = &junitFailure{Type: f.Severity.String(), Message: textsafe.Strip(f.Message), Body: details}
 			suite.Failures++
 		} else {
 			tc.SystemOut = &junitOutput{Body: details}

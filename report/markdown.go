@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // markdownLimit is what the markdown format stays under: GitHub refuses a
@@ -97,7 +98,13 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 // "&amp;" in a message stays as written.
 func mdEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	// Line breaks become <br> below; every other control character is
+	// escaped visibly first.
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i := range lines {
+		lines[i] = textsafe.Escape(lines[i])
+	}
+	for _, r := range strings.Join(lines, "\n") {
 		switch r {
 		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~':
 			b.WriteByte('\\')

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // Options tune the writers. The zero value is usable.
@@ -357,9 +358,16 @@ func summaryLine(res *finding.Result) string {
 	s := res.Summary
 	head := fmt.Sprintf("%s, %s (%s)", plural(s.Files, "file", "files"),
 		plural(s.Objects, "object", "objects"), plural(s.Workloads, "workload", "workloads"))
+	if s.ConfigFile != "" {
+		head += ", config " + textsafe.Escape(s.ConfigFile)
+	}
 	tail := ""
 	if len(s.Rendered) > 0 {
-		tail = "; rendered " + strings.Join(s.Rendered, "; ")
+		rendered := make([]string, len(s.Rendered))
+		for i, r := range s.Rendered {
+			rendered[i] = textsafe.Escape(r)
+		}
+		tail = "; rendered " + strings.Join(rendered, "; ")
 	}
 	if e+w+i == 0 {
 		return head + ": no findings" + tail
@@ -377,7 +385,12 @@ func plural(n int, one, many string) string {
 
 // position formats path:line:col, leaving out what a finding does not have
 // so a file-level finding reads "path:" rather than "path:0:0:".
+//
+// The file name is escaped (textsafe.Escape): a name is chosen by whoever
+// wrote the pull request, and a newline or an escape sequence in it must
+// not reach a terminal or a CI log raw.
 func position(file string, line, col int) string {
+	file = textsafe.Escape(file)
 	if line < 1 {
 		return file
 	}

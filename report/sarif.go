@@ -94,6 +94,9 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.ColumnKind = "unicodeCodePoints"
+	if res.Summary.ConfigFile != "" {
+		run.Properties = sarif.Properties{"configFile": res.Summary.ConfigFile}
+	}
 	if id := automationID(opts.Category); id != "" {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}
@@ -122,7 +125,7 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	for _, i := range keep {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
-		line, col := clampPos(f.Line, codePointColumn(f.SourceLine, f.Column))
+		line, col := clampPos(f.Line, lineCodePoint(f, f.SourceColumn()))
 		text, markdown := sarifMessage(f)
 		r := sarif.NewRuleResult(f.RuleID).
 			WithRuleIndex(index[f.RuleID]).
@@ -130,8 +133,13 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			WithMessage(sarif.NewTextMessage(text).WithMarkdown(markdown))
 		loc := sarifLocation(rel, line, col)
 		if f.Line >= 1 {
-			if end := valueEnd(f.SourceLine, f.Column); end > f.Column {
-				loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(codePointColumn(f.SourceLine, end))
+			sc := f.SourceColumn()
+			// A value running into the Ellipsis of a snippet cut short has
+			// no known end: no end column rather than a wrong one (a line
+			// that really ends in … loses its end column too).
+			cutRight := strings.HasSuffix(f.SourceLine, finding.Ellipsis)
+			if end := valueEnd(f.SourceLine, sc); end > sc && !(cutRight && end > len(f.SourceLine)-len(finding.Ellipsis)) {
+				loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(lineCodePoint(f, end))
 			}
 		}
 		r.AddLocation(loc)
@@ -289,6 +297,17 @@ func firstNonEmpty(s ...string) string {
 // kept, which is exact for ASCII. A column past the end of the line is
 // clamped to just after its last character, where the text format puts its
 // caret too: viewers highlight nothing at a column the line does not have.
+// lineCodePoint is the code-point column in the whole source line of the
+// 1-based byte column col of f.SourceLine, which may be a window cut out of
+// a long line (starting with the one-character Ellipsis).
+func lineCodePoint(f *finding.Finding, col int) int {
+	c := codePointColumn(f.SourceLine, col)
+	if f.SourceCut > 0 {
+		c += f.SourceCutRunes - 1
+	}
+	return c
+}
+
 func codePointColumn(line string, col int) int {
 	if line == "" || col <= 1 {
 		return col

@@ -10,6 +10,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 )
 
 // tabWidth is the tab stop used when a source line is echoed. Expanding
@@ -81,18 +82,21 @@ func writeText(buf *bytes.Buffer, res, all *finding.Result, opts Options) error 
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
-			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), f.Message, f.RuleID, f.RuleName)
+			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), f.RuleID, f.RuleName)
 		if opts.Brief {
 			continue
 		}
 		writeSnippet(buf, f, p)
 		if f.Detail != "" {
-			for _, ln := range wrap(f.Detail, width-len(detailIndent)) {
+			// Escaped before wrapping, so a line break or an escape
+			// sequence quoted from a manifest is shown, not obeyed, and
+			// the width counts what is printed.
+			for _, ln := range wrap(textsafe.Escape(f.Detail), width-len(detailIndent)) {
 				buf.WriteString(detailIndent + ln + "\n")
 			}
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(buf, "%s%s: %s\n", detailIndent, p.pos(position(displayPath(r.File), r.Line, r.Column)), r.Message)
+			fmt.Fprintf(buf, "%s%s: %s\n", detailIndent, p.pos(position(displayPath(r.File), r.Line, r.Column)), textsafe.Escape(r.Message))
 		}
 		buf.WriteByte('\n')
 	}
@@ -119,7 +123,9 @@ func writeSnippet(buf *bytes.Buffer, f *finding.Finding, p palette) {
 	if f.Line < 1 || strings.TrimRight(f.SourceLine, "\r") == "" {
 		return
 	}
-	src, caretAt := expandLine(f.SourceLine, f.Column)
+	// SourceLine may be a window of a long line; SourceColumn is the
+	// column within it.
+	src, caretAt := expandLine(f.SourceLine, f.SourceColumn())
 	num := strconv.Itoa(f.Line)
 	gutter := strings.Repeat(" ", len(num))
 	fmt.Fprintf(buf, "%s | %s\n", num, src)
@@ -139,9 +145,12 @@ func writeRuleSummary(buf *bytes.Buffer, res, all *finding.Result, p palette) {
 	for i := range res.Findings {
 		shown[res.Findings[i].RuleID+"/"+res.Findings[i].Severity.String()] = true
 	}
+	// Rule IDs and names are podlint's own, but the table is escaped like
+	// every other line of the report.
+	label := func(r ruleCount) string { return textsafe.Escape(r.ID + " " + r.Name) }
 	nameW := len("rule")
 	for _, r := range rows {
-		nameW = max(nameW, len(r.ID)+1+len(r.Name))
+		nameW = max(nameW, utf8.RuneCountInString(label(r)))
 	}
 	fmt.Fprintf(buf, "%-*s  %-8s  %6s  %5s\n", nameW, "rule", "severity", "count", "files")
 	hidden := 0
@@ -160,7 +169,7 @@ func writeRuleSummary(buf *bytes.Buffer, res, all *finding.Result, p palette) {
 			note = "  (not shown)"
 			hidden += r.Count
 		}
-		fmt.Fprintf(buf, "%-*s  %s  %6d  %5d%s\n", nameW, r.ID+" "+r.Name, sev, r.Count, r.Files, note)
+		fmt.Fprintf(buf, "%-*s  %s  %6d  %5d%s\n", nameW, label(r), sev, r.Count, r.Files, note)
 	}
 	if hidden > 0 {
 		fmt.Fprintf(buf, "%s not shown; --show info prints every finding\n", plural(hidden, "finding", "findings"))
@@ -220,6 +229,13 @@ func expandLine(line string, col int) (string, int) {
 			n := tabWidth - cells%tabWidth
 			b.WriteString(strings.Repeat(" ", n))
 			cells += n
+			continue
+		}
+		// Control, bidi and other invisible characters (and bytes that are
+		// not UTF-8) are shown as visible escapes, never sent raw.
+		if esc := textsafe.Escape(line[i-size : i]); len(esc) != size || esc != line[i-size:i] {
+			b.WriteString(esc)
+			cells += len(esc)
 			continue
 		}
 		b.WriteRune(r)

@@ -19,6 +19,7 @@ targets=(
 	"./manifest FuzzDecode"
 	"./timeline FuzzCompute"
 	"./internal/cli FuzzRun"
+	"./report FuzzWriters"
 )
 
 failed=0

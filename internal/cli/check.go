@@ -9,6 +9,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -69,11 +70,12 @@ line a finding points at.`,
 			}
 			srcs, hints, errs := s.sources(c, env)
 			res, runErrs := analyzer.Run(&s.an, srcs)
+			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
 			for _, h := range hints {
-				fmt.Fprintf(env.stderr, "podlint: hint: %s\n", h.Message)
+				env.warnf("hint: %s", h.Message)
 			}
-			out, closeOut, err := openOutput(c, env)
+			out, err := openOutput(c, env, srcs)
 			if err != nil {
 				return err
 			}
@@ -81,19 +83,16 @@ line a finding points at.`,
 			for _, e := range errs {
 				errTexts = append(errTexts, e.Error())
 			}
-			werr := report.Write(out, s.format, res, report.Options{
+			werr := out.finish(report.Write(out.w, s.format, res, report.Options{
 				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
 				Category: c.String("category"),
 				Width:    s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
-			})
-			if cerr := closeOut(); werr == nil {
-				werr = cerr
-			}
+			}))
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}
 			}
 			for _, e := range errs {
-				fmt.Fprintf(env.stderr, "podlint: %v\n", e)
+				env.warnf("%v", e)
 			}
 			switch {
 			case len(errs) > 0:
@@ -114,13 +113,24 @@ func failedSARIF(c *ucli.Context, env *runEnv, err error) {
 	if c.String("format") != "sarif" {
 		return
 	}
-	out, closeOut, oerr := openOutput(c, env)
+	// The same rules as a normal report: no symbolic link at the output
+	// path, written to a temporary file and renamed, so a failed run never
+	// leaves a partial log or replaces another file.
+	var inputs []manifest.Source
+	for _, p := range c.Args().Slice() {
+		if p != "-" {
+			inputs = append(inputs, manifest.Source{Path: p})
+		}
+	}
+	out, oerr := openOutput(c, env, inputs)
 	if oerr != nil {
+		env.warnf("%v", oerr)
 		return
 	}
-	defer closeOut()
 	wd, _ := os.Getwd()
-	report.Write(out, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}})
+	if werr := out.finish(report.Write(out.w, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}})); werr != nil {
+		env.warnf("writing the report: %v", werr)
+	}
 }
 
 func failing(res *finding.Result, level finding.Severity) bool {

@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 	podversion "github.com/podlint/podlint/internal/version"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
@@ -56,7 +57,7 @@ func (e *exitError) Error() string { return e.msg }
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "podlint: internal error: %v\n%s\nplease report this bug\n", r, debug.Stack())
+			fmt.Fprintf(stderr, "podlint: internal error: %s\n%s\nplease report this bug\n", textsafe.Escape(fmt.Sprint(r)), debug.Stack())
 			code = ExitError
 		}
 	}()
@@ -67,11 +68,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			if ee.msg != "" {
-				fmt.Fprintf(stderr, "podlint: %s\n", ee.msg)
+				env.warnf("%s", ee.msg)
 			}
 			return ee.code
 		}
-		fmt.Fprintf(stderr, "podlint: %v\n", err)
+		env.warnf("%v", err)
 		return ExitError
 	}
 	return env.code
@@ -81,6 +82,14 @@ type runEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
+}
+
+// warnf prints one line on standard error. The whole line is escaped
+// (textsafe.Escape): messages name files and directories, and a name with
+// a newline, an escape sequence or a bidi control must not start a GitHub
+// workflow command or reach the terminal raw.
+func (env *runEnv) warnf(format string, args ...any) {
+	fmt.Fprintf(env.stderr, "podlint: %s\n", textsafe.Escape(fmt.Sprintf(format, args...)))
 }
 
 // App returns the command and flag definitions with no input or output
@@ -105,10 +114,11 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 on usage, configuration or I/O errors.
 
 Documentation: https://github.com/podlint/podlint/tree/main/docs`,
-		Version:              version(),
-		Reader:               env.stdin,
-		Writer:               env.stdout,
-		ErrWriter:            env.stderr,
+		Version: version(),
+		Reader:  env.stdin,
+		// urfave/cli's own messages quote what was typed (an unknown flag).
+		Writer:               textsafe.Writer{W: env.stdout},
+		ErrWriter:            textsafe.Writer{W: env.stderr},
 		EnableBashCompletion: true,
 		Suggest:              true,
 		// --set a={x,y} and values file names may hold commas; the rule
@@ -139,7 +149,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			for _, cmd := range c.App.Commands {
 				names = append(names, cmd.Name)
 			}
-			fmt.Fprintf(env.stderr, "podlint: unknown command %q%s (run podlint --help)\n", name, didYouMean(name, names))
+			env.warnf("unknown command %s%s; run podlint --help", textsafe.Quote(name), didYouMean(name, names))
 			env.code = ExitError
 		},
 	}
@@ -215,6 +225,7 @@ func reorderArgs(app *ucli.App, args []string) []string {
 // commonFlags are shared by check and timeline.
 func commonFlags() []ucli.Flag {
 	return []ucli.Flag{
+		&ucli.BoolFlag{Name: "allow-empty", Usage: "exit 0, not 2, when a directory holds no manifest file"},
 		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName + " or " + ConfigFileAltName},
 		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
 		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
@@ -455,6 +466,23 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	return s, nil
 }
 
+// configName is the configuration file in use as reports show it
+// (relative to the working directory, "../.podlint.yaml" from a
+// subfolder, so that reports do not depend on where the checkout is), or "".
+func (s *settings) configName() string {
+	p := s.cfg.path
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		if rel, err := filepath.Rel(s.workDir, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+		return abs
+	}
+	return p
+}
+
 // terminalWidth is the width the text format wraps details to: COLUMNS
 // when it is set (as GNU tools read it, so `COLUMNS=80 podlint check … |
 // less` works), else the terminal's when the report goes to one, else 100
@@ -498,6 +526,18 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 	if s.render {
 		srcs = render.Plan(srcs)
 	}
+	// A directory that yields nothing (empty, only hidden folders, all
+	// excluded) is an error unless --allow-empty says it is expected: a
+	// run that lints nothing must not read as a clean one.
+	kept := hints[:0]
+	for _, h := range hints {
+		if h.Empty && !c.Bool("allow-empty") {
+			errs = append(errs, fmt.Errorf("%s; nothing was linted there (--allow-empty accepts this)", h.Message))
+			continue
+		}
+		kept = append(kept, h)
+	}
+	hints = kept
 	for _, p := range paths {
 		if p != "-" {
 			continue
@@ -515,18 +555,6 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 		break // stdin can be read once
 	}
 	return srcs, hints, errs
-}
-
-// openOutput returns where the report goes.
-func openOutput(c *ucli.Context, env *runEnv) (io.Writer, func() error, error) {
-	if o := c.String("output"); o != "" && o != "-" {
-		f, err := os.Create(o)
-		if err != nil {
-			return nil, nil, &exitError{ExitError, fmt.Sprintf("--output %s: %v", o, unwrapPathErr(err))}
-		}
-		return f, f.Close, nil
-	}
-	return env.stdout, func() error { return nil }, nil
 }
 
 func ruleInfos(sev map[*rules.Rule]finding.Severity) []finding.RuleInfo {

@@ -135,7 +135,7 @@ func TestRun(t *testing.T) {
 		{name: "hidden folders are skipped", files: map[string]string{".git/bad.yaml": badPod, "ok.yaml": goodPod},
 			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
 		{name: "helm chart hint", files: map[string]string{"chart/Chart.yaml": "name: x\n", "chart/templates/d.yaml": "kind: {{ .Values.kind }}\n"},
-			args: []string{"check", "--render=never", "chart"}, wantCode: 1, wantErr: []string{`hint: chart is a Helm chart`}, wantOut: []string{`helm-template`}},
+			args: []string{"check", "--render=never", "chart"}, wantCode: 1, wantErr: []string{`hint: \"chart\" is a Helm chart`}, wantOut: []string{`helm-template`}},
 		{name: "helm chart rendered", files: map[string]string{"chart/Chart.yaml": "name: x\n", "chart/templates/d.yaml": "kind: {{ .Values.kind }}\n"},
 			args: []string{"check", "chart"}, wantCode: 1, wantOut: []string{`chart/Chart.yaml:1:1: error: Helm cannot load the chart: validation: chart.metadata.version is required \[PL012`}},
 		{name: "bad --render", args: []string{"check", "--render=sometimes", "."}, wantCode: 2, wantErr: []string{`--render "sometimes": want auto or never`}},

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/podlint/podlint/internal/textsafe"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -44,9 +46,9 @@ type Config struct {
 	dir string
 }
 
-// findConfig walks up from dir to stop (inclusive; "" means the file
-// system root) and returns the first .podlint.yaml or .podlint.yml. Both
-// in one folder is an error: which one wins would be a guess.
+// findConfig walks up from dir to stop (inclusive) and returns the first
+// .podlint.yaml or .podlint.yml. Both in one folder is an error: which one
+// wins would be a guess. Callers bound the walk with repoRoot.
 func findConfig(dir, stop string) (string, error) {
 	for {
 		var found []string
@@ -70,15 +72,24 @@ func findConfig(dir, stop string) (string, error) {
 	}
 }
 
-// repoRoot is the nearest folder at or above dir that holds .git, or dir
-// itself when there is none.
+// maxConfigSize bounds a configuration file, like --max-file-size bounds
+// manifests; real ones are a few hundred bytes.
+const maxConfigSize = 1 << 20
+
+// repoRoot is where the search for a configuration file stops: the
+// nearest folder at or above dir that holds .git, found without going
+// above the user's home, or dir itself when there is none. Without this
+// boundary a .podlint.yaml in any parent (a shared /tmp, the home folder
+// of a CI runner) silently applied to every run below it, and
+// `exclude: ["**"]` there turned linting off.
 func repoRoot(dir string) string {
+	home, _ := os.UserHomeDir()
 	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		parent := filepath.Dir(d)
-		if parent == d {
+		if parent == d || (home != "" && parent == home) {
 			return dir
 		}
 		d = parent
@@ -89,8 +100,11 @@ func repoRoot(dir string) string {
 // inside the working directory's repository, the nearest config file
 // from that path's folder up to the repository root (so `podlint check
 // services/api` from the root uses services/api/.podlint.yaml); otherwise,
-// or when there is none there, the nearest from the working directory up.
+// or when there is none there, the nearest from the working directory up
+// to the repository root (outside a repository, the working directory's
+// own only).
 func discoverConfig(wd string, paths []string) (string, error) {
+	root := repoRoot(wd)
 	if len(paths) == 1 && paths[0] != "-" {
 		abs, err := filepath.Abs(paths[0])
 		if fi, serr := os.Stat(abs); err == nil && serr == nil {
@@ -98,27 +112,48 @@ func discoverConfig(wd string, paths []string) (string, error) {
 			if !fi.IsDir() {
 				dir = filepath.Dir(abs)
 			}
-			root := repoRoot(wd)
-			if rel, err := filepath.Rel(root, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				if p, err := findConfig(dir, root); p != "" || err != nil {
-					return p, err
+			// Compared and walked with symbolic links resolved: a linted
+			// folder that is a link out of the repository (to /tmp) must
+			// not bring a configuration from there.
+			rroot, err1 := filepath.EvalSymlinks(root)
+			rdir, err2 := filepath.EvalSymlinks(dir)
+			if rel, err := filepath.Rel(rroot, rdir); err1 == nil && err2 == nil && err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				p, err := findConfig(rdir, rroot)
+				if err != nil {
+					return "", err
+				}
+				if p != "" {
+					// Shown relative to the working directory as given.
+					if r, rerr := filepath.Rel(rroot, p); rerr == nil {
+						p = filepath.Join(root, r)
+					}
+					return p, nil
 				}
 			}
 		}
 	}
-	return findConfig(wd, "")
+	return findConfig(wd, root)
 }
 
 func loadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, tooBig, err := manifest.ReadSource(path, maxConfigSize)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %v", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("config %v", err)
+	}
+	if tooBig {
+		return nil, fmt.Errorf("config %s: larger than %d bytes; this is not a podlint configuration", textsafe.Quote(path), maxConfigSize)
 	}
 	c := &Config{path: path, dir: filepath.Dir(path)}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("config %s: %v", path, err)
+	}
+	// One document only: with several, which one applies would be a
+	// guess, and a second one could hide below an innocent first.
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s: holds more than one YAML document; a configuration is one mapping", path)
 	}
 	return c, nil
 }

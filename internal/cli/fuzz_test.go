@@ -65,6 +65,13 @@ func FuzzRun(f *testing.F) {
 		if strings.Contains(errOut, "internal error") || strings.Contains(out, "crashed on this object: ") {
 			t.Fatalf("internal error:\nstdout: %s\nstderr: %s", out, errOut)
 		}
+		// Whatever the input holds, text and github output and stderr show
+		// control, bidi and separator characters only escaped.
+		if f := args[6]; f == "text" || f == "github" {
+			if m := rawControl.FindString(out + errOut); m != "" {
+				t.Fatalf("raw %q in the %s output:\n%q\n%q", m, f, out, errOut)
+			}
+		}
 		code2, out2, errOut2 := run()
 		if code2 != code || out2 != out || errOut2 != errOut {
 			t.Fatalf("two runs on the same input differ:\nexit %d vs %d\nstdout:\n%s\n---\n%s\nstderr:\n%s\n---\n%s", code, code2, out, out2, errOut, errOut2)

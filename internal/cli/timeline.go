@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/report/chart"
@@ -46,14 +49,17 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
-			srcs, _, errs := s.sources(c, env)
+			srcs, hints, errs := s.sources(c, env)
+			for _, h := range hints {
+				env.warnf("hint: %s", h.Message)
+			}
 			items, loadErrs := timelineItems(s, srcs)
 			errs = append(errs, loadErrs...)
-			if err := writeTimelines(c, env, s, format, items); err != nil {
+			if err := writeTimelines(c, env, s, format, items, srcs); err != nil {
 				return err
 			}
 			for _, e := range errs {
-				fmt.Fprintf(env.stderr, "podlint: %v\n", e)
+				env.warnf("%v", e)
 			}
 			if len(errs) > 0 {
 				env.code = ExitError
@@ -124,26 +130,54 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []chart.Item) error {
-	if format == "svg" {
-		return writeSVGs(c, env, items)
+// svgNames returns one distinct file name per item, from its namespace,
+// kind and name: objects a, a and a-2 get a, a-2 and a-2-2, never one
+// name twice (a chart would be lost). Names are compared ignoring case,
+// for case-insensitive file systems.
+func svgNames(items []chart.Item) []string {
+	taken := map[string]bool{}
+	names := make([]string, len(items))
+	for i, it := range items {
+		base := strings.ToLower(it.Kind) + "-" + it.Name
+		if it.Namespace != "" {
+			base = it.Namespace + "-" + base
+		}
+		base = strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_")
+		name := base
+		for n := 2; taken[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		taken[strings.ToLower(name)] = true
+		names[i] = name + ".svg"
 	}
-	out, closeOut, err := openOutput(c, env)
+	return names
+}
+
+func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []chart.Item, srcs []manifest.Source) error {
+	if format == "svg" {
+		return writeSVGs(c, env, items, srcs)
+	}
+	o, err := openOutput(c, env, srcs)
 	if err != nil {
 		return err
 	}
+	out := o.w
+	// Text and Mermaid show names and paths from the manifests: render
+	// them first and escape what is not plain text (see textsafe).
+	var buf bytes.Buffer
 	switch format {
 	case "text":
-		err = chart.Text(out, items, s.color)
+		if err = chart.Text(&buf, items, s.color); err == nil {
+			_, err = io.WriteString(out, textsafe.Text(buf.String(), s.color))
+		}
 	case "json":
 		err = chart.JSON(out, items)
 	case "mermaid":
-		err = chart.Mermaid(out, items)
+		if err = chart.Mermaid(&buf, items); err == nil {
+			_, err = io.WriteString(out, textsafe.Text(buf.String(), false))
+		}
 	}
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err = o.finish(err); err != nil {
 		return &exitError{ExitError, "writing the timeline: " + err.Error()}
 	}
 	return nil
@@ -151,7 +185,7 @@ func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, it
 
 // writeSVGs prints one chart to standard output or -o FILE, or writes one
 // file per workload into the -o directory.
-func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item) error {
+func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item, srcs []manifest.Source) error {
 	o := c.String("output")
 	dir := ""
 	if o != "" {
@@ -166,46 +200,31 @@ func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item) error {
 		if len(items) == 0 {
 			return nil
 		}
-		out, closeOut, err := openOutput(c, env)
+		out, err := openOutput(c, env, srcs)
 		if err != nil {
 			return err
 		}
-		err = chart.SVG(out, items[0])
-		if cerr := closeOut(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err = out.finish(chart.SVG(out.w, items[0])); err != nil {
 			return &exitError{ExitError, "writing the chart: " + err.Error()}
 		}
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &exitError{ExitError, fmt.Sprintf("-o %s: %v", dir, unwrapPathErr(err))}
+	if fi, err := os.Lstat(strings.TrimRight(dir, "/")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return &exitError{ExitError, fmt.Sprintf("-o %s is a symbolic link; podlint does not write through links", textsafe.Quote(dir))}
 	}
-	used := map[string]int{}
-	for _, it := range items {
-		base := strings.ToLower(it.Kind) + "-" + it.Name
-		if it.Namespace != "" {
-			base = it.Namespace + "-" + base
-		}
-		base = strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_")
-		used[base]++
-		if n := used[base]; n > 1 {
-			base = fmt.Sprintf("%s-%d", base, n)
-		}
-		path := filepath.Join(dir, base+".svg")
-		f, err := os.Create(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &exitError{ExitError, fmt.Sprintf("-o %s: %v", textsafe.Quote(dir), unwrapPathErr(err))}
+	}
+	for i, name := range svgNames(items) {
+		path := filepath.Join(dir, name)
+		out, err := createOutput(path, "-o", srcs)
 		if err != nil {
-			return &exitError{ExitError, fmt.Sprintf("%s: %v", path, unwrapPathErr(err))}
+			return err
 		}
-		err = chart.SVG(f, it)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err = out.finish(chart.SVG(out.w, items[i])); err != nil {
 			return &exitError{ExitError, fmt.Sprintf("%s: %v", path, err)}
 		}
-		fmt.Fprintf(env.stderr, "podlint: wrote %s\n", path)
+		env.warnf("wrote %s", path)
 	}
 	return nil
 }

@@ -451,7 +451,7 @@ func TestCIDocHelm(t *testing.T) {
 	}
 	// --render=never is the old way: templates are helm-template, with a hint.
 	code, out, errOut = runCLI(t, dir, "", "check", "--render=never", "shop")
-	if !strings.Contains(errOut, "podlint: hint: shop is a Helm chart") || code != 1 || !strings.Contains(out, "helm-template") {
+	if !strings.Contains(errOut, `podlint: hint: "shop" is a Helm chart`) || code != 1 || !strings.Contains(out, "helm-template") {
 		t.Errorf("--render=never: exit %d:\n%s%s", code, out, errOut)
 	}
 }
@@ -484,7 +484,7 @@ func TestCIDocKustomize(t *testing.T) {
 	}
 	// --render=never lints the files one by one, with a hint.
 	code, out, errOut = runCLI(t, dir, "", "check", "--render=never", "base")
-	if !strings.Contains(errOut, "podlint: hint: base is a kustomization") || !strings.Contains(errOut, "kustomize build base | podlint check -") {
+	if !strings.Contains(errOut, `podlint: hint: "base" is a kustomization`) || !strings.Contains(errOut, `kustomize build "base" | podlint check -`) {
 		t.Errorf("no kustomize hint on stderr:\n%s", errOut)
 	}
 	if code != 1 || !strings.Contains(out, fmt.Sprintf("base/api.yaml:%d:", badPodLine)) || strings.Contains(out, "kustomization.yaml") {
