@@ -354,7 +354,9 @@ func (m *mapper) remap(f *finding.Finding) {
 	w := m.locate(f.Line, f.Column)
 	rendered.Path = w.path
 	if i >= 0 {
-		f.Message = strings.TrimSuffix(f.Message, " (rendered from "+m.r.Docs[i].Name+")")
+		// The finding is in the template now: the analyzer's note
+		// naming it (for `helm template` output on stdin) is redundant.
+		f.Detail = strings.TrimSuffix(strings.TrimSuffix(f.Detail, "Rendered from "+m.r.Docs[i].Name+"."), " ")
 	}
 	if !w.exact {
 		// The headline says so when it stays one short line; the

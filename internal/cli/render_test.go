@@ -95,6 +95,9 @@ func TestChartsLintedInTemplates(t *testing.T) {
 				if f.ID == "PL005" || f.ID == "PL012" {
 					t.Errorf("%s:%d: %s %s", f.File, f.Line, f.ID, f.Message)
 				}
+				if strings.Contains(f.Detail, "Rendered from") {
+					t.Errorf("%s:%d: %s detail %q names the template the finding is already in", f.File, f.Line, f.ID, f.Detail)
+				}
 				if !strings.HasPrefix(f.File, templates) || f.Line < 1 || f.Column < 1 {
 					t.Errorf("finding at %s:%d:%d, not in a template of the chart", f.File, f.Line, f.Column)
 				}
