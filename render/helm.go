@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -109,6 +110,15 @@ type Doc struct {
 func RenderChart(dir string, opt HelmOptions) *Rendered {
 	out := &Rendered{}
 	chartFile := filepath.Join(dir, "Chart.yaml")
+	if link, target := linkOutOfTree(dir); link != "" {
+		// Helm's loader follows symbolic links wherever they lead: a chart
+		// from an untrusted pull request could render a secret file into
+		// its output (and so into the report).
+		out.Problems = append(out.Problems, problem(link, 1, 1, "chart holds a symbolic link out of the chart, so it was not rendered",
+			fmt.Sprintf("%s points to %s", link, target),
+			"podlint never reads files outside the chart being rendered. Replace the link with the file itself, or vendor it into the chart."))
+		return out
+	}
 	ch, err := loader.LoadDir(dir)
 	if err != nil {
 		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot load the chart", err.Error(),
@@ -416,4 +426,34 @@ func unwrap(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// linkOutOfTree returns the first symbolic link under root (in walk order)
+// that resolves outside root or to anything but a regular file or folder,
+// with where it points; "" when there is none.
+func linkOutOfTree(root string) (link, target string) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", ""
+	}
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		t, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			link, target = path, "a missing or looping target"
+			return filepath.SkipAll
+		}
+		rel, err := filepath.Rel(realRoot, t)
+		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		fi, statErr := os.Stat(t)
+		regular := statErr == nil && (fi.Mode().IsRegular() || fi.IsDir())
+		if !inside || !regular {
+			link, target = path, t
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return link, target
 }

@@ -80,3 +80,48 @@ func TestKubeVersion(t *testing.T) {
 		t.Errorf("1.24: problems %+v", r.Problems)
 	}
 }
+
+// TestChartLinkOutOfTree: Helm's loader follows symbolic links, so a chart
+// from an untrusted pull request could render a file from outside it (a
+// secret, /proc/self/environ) into the output. Such a chart is refused at
+// the link and nothing of the target is read; a link inside the chart is
+// fine.
+func TestChartLinkOutOfTree(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.yaml")
+	if err := os.WriteFile(secret, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: TOPSECRET}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chart := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(chart, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Chart.yaml", "apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+	write("templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop}\n")
+	if err := os.Symlink("cm.yaml", filepath.Join(chart, "templates", "alias.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if r := RenderChart(chart, HelmOptions{KubeVersion: "1.30"}); len(r.Problems) != 0 || len(r.Docs) != 2 {
+		t.Fatalf("a link inside the chart: problems %+v, %d documents; want none and 2", r.Problems, len(r.Docs))
+	}
+	link := filepath.Join(chart, "templates", "leak.yaml")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	r := RenderChart(chart, HelmOptions{KubeVersion: "1.30"})
+	if len(r.Problems) != 1 || r.Problems[0].File != link || len(r.Docs) != 0 {
+		t.Fatalf("problems %+v, %d documents; want one problem at %s and nothing rendered", r.Problems, len(r.Docs), link)
+	}
+	for _, p := range r.Problems {
+		if strings.Contains(p.Message+p.Detail, "TOPSECRET") {
+			t.Errorf("the target's content leaked: %+v", p)
+		}
+	}
+}
