@@ -143,6 +143,12 @@ func summarize(o *manifest.Object) *Workload {
 	if o.TemplateMeta != nil {
 		out.Labels = o.TemplateMeta.Labels
 	}
+	out.RunsToCompletion = w.Job != nil || (w.Spec != nil && w.Spec.RestartPolicy != "" && w.Spec.RestartPolicy != "Always")
+	if o.Meta != nil {
+		if _, hook := o.Meta.Annotations["helm.sh/hook"]; hook {
+			out.RunsToCompletion = true
+		}
+	}
 	var replicas *int32
 	switch {
 	case w.Deployment != nil:

@@ -68,6 +68,10 @@ type Workload struct {
 	SpecPath     workload.Path     // full path of the Pod spec
 	Scaled       bool              // has spec.replicas (Deployment, StatefulSet, ReplicaSet, ReplicationController)
 	Replicas     int32             // spec.replicas after defaulting (1)
+	// RunsToCompletion: a Job, a CronJob, a Pod whose restartPolicy is not
+	// Always, or a Helm hook (a `helm test` Pod): it is not meant to serve
+	// the traffic a Service might send it.
+	RunsToCompletion bool
 	// Deployment only.
 	Deployment     bool
 	Strategy       string // RollingUpdate or Recreate after defaulting

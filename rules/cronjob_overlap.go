@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"math"
 	"strings"
 	"time"
@@ -42,18 +44,18 @@ var CronJobOverlap = &Rule{
 		if !ok || run <= period {
 			return
 		}
-		sched := sprintf("schedule %q starts a Job every %s at the shortest, but a run can last %s (%s)", cj.Spec.Schedule, durationText(period), durationText(run), source)
+		sched := fmt.Sprintf("schedule %q starts a Job every %s at the shortest, but a run can last %s (%s)", cj.Spec.Schedule, durationText(period), durationText(run), source)
 		var msg string
 		switch cj.Spec.ConcurrencyPolicy {
 		case batchv1.ForbidConcurrent:
-			msg = sprintf("%s: with concurrencyPolicy Forbid every start that falls while a run is active is skipped, and only the latest missed one starts, late, when the run ends, so the schedule is not kept; make the period longer than a run or shorten the run", sched)
+			msg = fmt.Sprintf("%s: with concurrencyPolicy Forbid every start that falls while a run is active is skipped, and only the latest missed one starts, late, when the run ends, so the schedule is not kept; make the period longer than a run or shorten the run", sched)
 		case batchv1.ReplaceConcurrent:
-			msg = sprintf("%s: with concurrencyPolicy Replace the controller deletes the running Job at the next start, so a run longer than %s never completes; make the period longer than a run or shorten the run", sched, durationText(period))
+			msg = fmt.Sprintf("%s: with concurrencyPolicy Replace the controller deletes the running Job at the next start, so a run longer than %s never completes; make the period longer than a run or shorten the run", sched, durationText(period))
 		default:
 			n := int(math.Ceil(run / period))
-			msg = sprintf("%s: with concurrencyPolicy Allow (the default) runs overlap, up to %d at once; set concurrencyPolicy: Forbid, or make the period longer than a run", sched, n)
+			msg = fmt.Sprintf("%s: with concurrencyPolicy Allow (the default) runs overlap, up to %d at once; set concurrencyPolicy: Forbid, or make the period longer than a run", sched, n)
 		}
-		p.Report(Diagnostic{Path: path, Message: sprintf("a run can last %s, longer than the schedule period of %s", durationText(run), durationText(period)), Detail: capitalize(msg) + "."})
+		p.Report(Diagnostic{Path: path, Message: fmt.Sprintf("a run can last %s, longer than the schedule period of %s", durationText(run), durationText(period)), Detail: capitalize(msg) + "."})
 	},
 }
 

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -24,13 +26,13 @@ var PDBBlocksDrain = &Rule{
 func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 	if b.MaxUnavailable != nil && (b.MaxUnavailable.Type == intstr.Int && b.MaxUnavailable.IntVal == 0 || b.MaxUnavailable.Type == intstr.String && strings.TrimSpace(b.MaxUnavailable.StrVal) == "0%") {
 		p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object,
-			Message: sprintf("PodDisruptionBudget %q never allows an eviction", b.Ref.Name),
+			Message: fmt.Sprintf("PodDisruptionBudget %q never allows an eviction", b.Ref.Name),
 			Detail:  detail("PodDisruptionBudget %q has maxUnavailable %s: it never allows an eviction of the Pods it selects, so every kubectl drain of a node running one of them waits forever; use maxUnavailable: 1 and plan disruptions with it", b.Ref.Name, b.MaxUnavailable.String())})
 		return
 	}
 	if b.Selector == nil {
 		p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
-			Message: sprintf("PodDisruptionBudget %q selects no Pods", b.Ref.Name),
+			Message: fmt.Sprintf("PodDisruptionBudget %q selects no Pods", b.Ref.Name),
 			Detail:  detail("PodDisruptionBudget %q has no usable selector (a null selector, or an empty one in policy/v1beta1, selects no Pods), so it protects nothing; set spec.selector to the labels of the Pods it should cover", b.Ref.Name)})
 		return
 	}
@@ -38,7 +40,7 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 	if len(selected) == 0 {
 		if len(ns.Workloads) > 0 {
 			p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
-				Message: sprintf("PodDisruptionBudget %q selects no workload of the run", b.Ref.Name),
+				Message: fmt.Sprintf("PodDisruptionBudget %q selects no workload of the run", b.Ref.Name),
 				Detail:  detail("PodDisruptionBudget %q selects no Pod of the %d workload(s) of its namespace in this run, so it protects nothing; match its selector to the Pod template labels", b.Ref.Name, len(ns.Workloads))})
 		}
 		return
@@ -69,23 +71,23 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 			return
 		}
 		desired = max(expected-int32(mu), 0)
-		how = sprintf("maxUnavailable %s of %d Pods is %d, so %d must stay healthy", b.MaxUnavailable.String(), expected, mu, desired)
+		how = fmt.Sprintf("maxUnavailable %s of %d Pods is %d, so %d must stay healthy", b.MaxUnavailable.String(), expected, mu, desired)
 	case b.MinAvailable.Type == intstr.Int:
 		desired = b.MinAvailable.IntVal
-		how = sprintf("minAvailable %d with %d Pods", desired, expected)
+		how = fmt.Sprintf("minAvailable %d with %d Pods", desired, expected)
 	default:
 		ma, err := intstr.GetScaledValueFromIntOrPercent(b.MinAvailable, int(expected), true)
 		if err != nil {
 			return
 		}
 		desired = int32(ma)
-		how = sprintf("minAvailable %s of %d Pods rounds up to %d", b.MinAvailable.String(), expected, desired)
+		how = fmt.Sprintf("minAvailable %s of %d Pods rounds up to %d", b.MinAvailable.String(), expected, desired)
 	}
 	if expected-desired > 0 {
 		return
 	}
 	p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object, Related: rel,
-		Message: sprintf("PodDisruptionBudget %q allows no disruption, so drains never finish", b.Ref.Name),
+		Message: fmt.Sprintf("PodDisruptionBudget %q allows no disruption, so drains never finish", b.Ref.Name),
 		Detail:  detail("PodDisruptionBudget %q allows no disruption even with every Pod healthy: %s, so disruptions allowed = %d − %d = 0, and every kubectl drain of a node running one of these Pods waits forever; use maxUnavailable: 1 or more replicas than minAvailable", b.Ref.Name, how, expected, desired)})
 }
 
@@ -107,7 +109,7 @@ func checkOverlaps(p *ReleasePass, ns *release.Namespace) {
 				seen[k] = true
 				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt(), Object: &bs[i].Object,
 					Related: []release.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
-					Message: sprintf("PodDisruptionBudget %q selects Pods that another budget selects", bs[i].Ref.Name),
+					Message: fmt.Sprintf("PodDisruptionBudget %q selects Pods that another budget selects", bs[i].Ref.Name),
 					Detail:  detail("PodDisruptionBudgets %q and %q both select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", bs[j].Ref.Name, bs[i].Ref.Name, w.Ref.Kind, w.Ref.Name)})
 			}
 		}

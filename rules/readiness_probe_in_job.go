@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/podlint/podlint/finding"
+import (
+	"fmt"
+	"github.com/podlint/podlint/finding"
+)
 
 var ReadinessProbeInJob = &Rule{
 	ID: "PL707", Name: "readiness-probe-in-job", Title: "a Job's readiness probe changes nothing but its ready count",
@@ -14,7 +17,7 @@ var ReadinessProbeInJob = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
-				Message: sprintf("readinessProbe of %q in a %s changes only the Job's ready count", c.C.Name, p.Workload.Kind),
+				Message: fmt.Sprintf("readinessProbe of %q in a %s changes only the Job's ready count", c.C.Name, p.Workload.Kind),
 				Detail:  detail("container %q of this %s has a readinessProbe: the Job controller counts succeeded and failed Pods, not Ready ones, and no Service in the run selects these Pods, so the probe only changes the Job's ready count; remove it", c.C.Name, p.Workload.Kind)})
 		}
 	},

@@ -40,7 +40,7 @@ func (p *ReleasePass) Report(d ReleaseDiagnostic) { p.report(d) }
 
 // related names a position in another object.
 func related(at release.Pos, format string, args ...any) release.Pos {
-	at.Message = sprintf(format, args...)
+	at.Message = fmt.Sprintf(format, args...)
 	return at
 }
 
@@ -64,9 +64,7 @@ func Supersedes(r *Rule, w *release.Workload, ns *release.Namespace) bool {
 	return false
 }
 
-var sprintf = fmt.Sprintf
-
 // detail turns a message into a detail: capitalized, ending with a period.
 func detail(format string, args ...any) string {
-	return capitalize(sprintf(format, args...)) + "."
+	return capitalize(fmt.Sprintf(format, args...)) + "."
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -42,11 +44,11 @@ var RolloutCannotSurge = &Rule{
 		if ru := d.Strategy.RollingUpdate; ru != nil {
 			surgeRaw, unavailRaw = ru.MaxSurge, ru.MaxUnavailable
 		}
-		fence := sprintf("maxUnavailable %s of %d replicas rounds down to 0 and maxSurge %s rounds up to %d",
+		fence := fmt.Sprintf("maxUnavailable %s of %d replicas rounds down to 0 and maxSurge %s rounds up to %d",
 			fencepostText(unavailRaw), replicas, fencepostText(surgeRaw), int(tl.MaxSurge.V))
 		var msg, head string
 		if nodes > 0 {
-			head = sprintf("rolling update of this Deployment cannot start on %d nodes", nodes)
+			head = fmt.Sprintf("rolling update of this Deployment cannot start on %d nodes", nodes)
 			msg = detail("rolling update cannot start: %s, so the controller creates a surge Pod before it removes an old one, and that Pod needs a node running no Pod of this Deployment (%s); with --nodes %d and %d replicas there is none, so the surge Pod stays Pending and the rollout stalls until progressDeadlineSeconds; set maxUnavailable: 1 (and maxSurge: 0) or strategy: Recreate",
 				fence, why, nodes, replicas)
 		} else {

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
@@ -44,17 +46,17 @@ var RWOClaimRollingUpdate = &Rule{
 					if shared || (!rwop && !rwo) {
 						continue
 					}
-					count := sprintf("%d replicas", replicas)
+					count := fmt.Sprintf("%d replicas", replicas)
 					if hpa != nil {
-						count = sprintf("%d replicas (minReplicas of HorizontalPodAutoscaler %q)", replicas, hpa.Ref.Name)
+						count = fmt.Sprintf("%d replicas (minReplicas of HorizontalPodAutoscaler %q)", replicas, hpa.Ref.Name)
 					}
-					fence := sprintf("maxUnavailable %s resolves to %d of %s, so old Pods keep the claim until the new Pod is available", fencepostText(w.MaxUnavailable), unavail, count)
+					fence := fmt.Sprintf("maxUnavailable %s resolves to %d of %s, so old Pods keep the claim until the new Pod is available", fencepostText(w.MaxUnavailable), unavail, count)
 					var msg, head string
 					if rwop {
-						head = sprintf("claim %q is ReadWriteOncePod, so the rolling update always stalls", c.Name)
+						head = fmt.Sprintf("claim %q is ReadWriteOncePod, so the rolling update always stalls", c.Name)
 						msg = detail("claim %q is ReadWriteOncePod and this RollingUpdate Deployment starts a new Pod while an old one holds it: %s, and the new Pod stays Pending until the old one is gone: the rollout always stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					} else {
-						head = sprintf("claim %q is ReadWriteOnce, so the rolling update can stall on Multi-Attach", c.Name)
+						head = fmt.Sprintf("claim %q is ReadWriteOnce, so the rolling update can stall on Multi-Attach", c.Name)
 						msg = detail("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					}
 					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: head, Detail: msg,

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/release"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -38,7 +40,7 @@ var ServicePortNotDeclared = &Rule{
 						rel = append(rel, related(w.LabelsAt(), "Pods of %s %q", w.Ref.Kind, w.Ref.Name))
 					}
 					p.Report(ReleaseDiagnostic{At: s.PortAt(&sp), Object: &s.Object, Related: rel,
-						Message: sprintf("targetPort %q is declared by no container the Service selects", sp.TargetPort.StrVal),
+						Message: fmt.Sprintf("targetPort %q is declared by no container the Service selects", sp.TargetPort.StrVal),
 						Detail: detail("Service %q port %d targets the port named %q, which no container of the Pods it selects (%s) declares: the endpoints controller finds no port in any Pod, so the Service has no endpoints for this port and connections fail although the Pods are Ready; name the container port %q or target a declared port",
 							s.Ref.Name, sp.Port, sp.TargetPort.StrVal, workloadNames(selected), sp.TargetPort.StrVal)})
 				}

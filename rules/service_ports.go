@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/release"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -35,12 +37,12 @@ func workloadNames(ws []*release.Workload) string {
 	s := ""
 	for i, w := range ws {
 		if i == 3 {
-			return s + sprintf(" and %d more", len(ws)-3)
+			return s + fmt.Sprintf(" and %d more", len(ws)-3)
 		}
 		if i > 0 {
 			s += ", "
 		}
-		s += sprintf("%s %q", w.Ref.Kind, w.Ref.Name)
+		s += fmt.Sprintf("%s %q", w.Ref.Kind, w.Ref.Name)
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/release"
 )
@@ -15,7 +17,7 @@ var ServiceWithoutReadiness = &Rule{
 			}
 			for _, w := range ns.Workloads {
 				svcs := ns.ServicesSelecting(w)
-				if len(svcs) == 0 {
+				if len(svcs) == 0 || w.RunsToCompletion {
 					continue
 				}
 				type hit struct {
@@ -56,7 +58,7 @@ var ServiceWithoutReadiness = &Rule{
 						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
 					}
 					p.Report(ReleaseDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
-						Message: sprintf("container %q gets Service traffic but has no readinessProbe", h.c.Name),
+						Message: fmt.Sprintf("container %q gets Service traffic but has no readinessProbe", h.c.Name),
 						Detail: detail("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
 							h.svc[0].Ref.Name, h.c.Name, h.sp.TargetPort.String())})
 				}
