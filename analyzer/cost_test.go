@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/alloctest"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
@@ -20,14 +20,7 @@ import (
 // allocated, never in time: doubling the input of a quadratic step
 // multiplies it by about 4, of a linear one by about 2.
 
-func allocatedBytes(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocatedBytes = alloctest.Bytes
 
 // allRules enables every rule, including those off by default.
 func allRules() *Config {

@@ -5,11 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/podlint/podlint/internal/alloctest"
 )
 
 // The hostile-input suite at the loader level: every case is an input from
@@ -245,14 +246,7 @@ func lineReads(n int, want string) func(t *testing.T, res *Result) {
 }
 
 // allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = alloctest.Bytes
 
 // TestSplitStaysCheap checks that splitting a stream of a million documents
 // allocates for the documents kept, not for the whole stream.

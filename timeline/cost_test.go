@@ -2,10 +2,10 @@ package timeline
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/internal/alloctest"
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -15,14 +15,7 @@ import (
 // about 4 between inputs of size 2N and N, a linear one as about 2.
 
 // allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = alloctest.Bytes
 
 // checkLinear fails unless cost(2n) ≤ 2.5 × cost(n).
 func checkLinear(t *testing.T, n int, cost func(n int) uint64) {

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/internal/alloctest"
 	"github.com/podlint/podlint/internal/testcorpus"
 )
 
@@ -44,14 +44,7 @@ func check(t *testing.T, stdin io.Reader, args ...string) (int, *jsonReport, str
 }
 
 // allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = alloctest.Bytes
 
 // wantFinding fails unless rep holds a finding of rule in file whose message
 // contains every one of parts.

@@ -3,9 +3,10 @@ package shellread
 import (
 	"errors"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/internal/alloctest"
 )
 
 func TestDuration(t *testing.T) {
@@ -165,14 +166,7 @@ func TestParseLimitsAndErrors(t *testing.T) {
 }
 
 // allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = alloctest.Bytes
 
 // TestLinear: every reader's cost (bytes allocated, never time) at 2N is
 // at most 2.5 times that at N, on the hostile shapes of the hardening
