@@ -6,6 +6,7 @@ package analyzer
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -40,6 +41,16 @@ type Config struct {
 // Enabled reports whether r runs.
 func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
 
+// Sources larger than splitBytes are read and cut into documents before
+// they reach the workers, and their documents are linted in batches of
+// about batchBytes on every worker: one large file or standard input
+// (`helm template big-chart | podlint check -`) uses all cores, and no
+// worker holds more than one document's nodes at a time.
+var (
+	splitBytes = 1 << 20
+	batchBytes = 256 << 10
+)
+
 // Run lints the sources and returns the sorted findings. Errors are I/O
 // failures that name their path; they do not stop the other sources.
 func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
@@ -52,22 +63,54 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		sum      finding.Summary
 		part     *filePart
 		err      error
+		// a source linted in batches: its split, raw bytes and batches,
+		// assembled once all are done
+		split   *manifest.Split
+		data    []byte
+		batches []*batch
 	}
 	results := make([]out, len(srcs))
-	next := make(chan int)
+	type job struct {
+		src      int
+		batch    int // index in results[src].batches, -1 for the whole source
+		from, to int
+	}
+	next := make(chan job)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(srcs), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				f, s, part, err := cfg.source(srcs[i])
-				results[i] = out{f, s, part, err}
+			for j := range next {
+				r := &results[j.src]
+				if j.batch < 0 {
+					r.findings, r.sum, r.part, r.err = cfg.source(srcs[j.src])
+					continue
+				}
+				r.batches[j.batch] = cfg.lintDocs(r.split, j.from, j.to)
 			}
 		}()
 	}
-	for i := range srcs {
-		next <- i
+	for i, src := range srcs {
+		data, tooBig, err, big := cfg.readLarge(src)
+		r := &results[i]
+		switch {
+		case !big:
+			next <- job{i, -1, 0, 0}
+			continue
+		case err != nil:
+			r.err = err
+			continue
+		case tooBig:
+			r.findings, r.sum = cfg.tooBig(src), finding.Summary{Files: 1}
+			continue
+		}
+		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
+		ranges := batches(r.split)
+		r.batches = make([]*batch, len(ranges))
+		for k, rg := range ranges {
+			next <- job{i, k, rg[0], rg[1]}
+		}
 	}
 	close(next)
 	wg.Wait()
@@ -75,7 +118,12 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	res := &finding.Result{}
 	var errs []error
 	parts := make([]*filePart, 0, len(results))
-	for _, r := range results {
+	for i := range results {
+		r := &results[i]
+		if r.split != nil {
+			r.findings, r.sum, r.part = cfg.assemble(r.split, r.data, srcs[i].Explicit, r.batches)
+			r.split, r.data, r.batches = nil, nil, nil
+		}
 		res.Findings = append(res.Findings, r.findings...)
 		parts = append(parts, r.part)
 		res.Summary.Files += r.sum.Files
@@ -98,6 +146,40 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		return 0
 	})
 	return res, errs
+}
+
+// readLarge reads a source that is to be linted in batches: standard input
+// or a regular file larger than splitBytes. big is false for the others,
+// which a worker reads itself.
+func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err error, big bool) {
+	if src.Render != "" {
+		return nil, false, nil, false
+	}
+	if src.Data != nil {
+		return src.Data, false, nil, len(src.Data) > splitBytes
+	}
+	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(splitBytes) {
+		return nil, false, nil, false
+	}
+	data, tooBig, err = manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
+	return data, tooBig, err, true
+}
+
+// batches cuts a split's documents into runs of about batchBytes.
+func batches(sp *manifest.Split) [][2]int {
+	var out [][2]int
+	from, size := 0, 0
+	for i := range sp.Docs() {
+		size += sp.DocBytes(i)
+		if size >= batchBytes {
+			out = append(out, [2]int{from, i + 1})
+			from, size = i+1, 0
+		}
+	}
+	if from < sp.Docs() || len(out) == 0 {
+		out = append(out, [2]int{from, sp.Docs()})
+	}
+	return out
 }
 
 // source lints one source. A render root (a Helm chart or a kustomization)
@@ -159,28 +241,81 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 // file lints one file's bytes with the single-object rules and returns
 // its part of the release.
 func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
-	res := manifest.Parse(path, data, cfg.Limits)
-	fl := &fileLinter{cfg: cfg, file: res.File, sup: scanComments(res.File, cfg.Rules), binary: res.Binary, part: &filePart{}}
+	sp := manifest.SplitFile(path, data, cfg.Limits)
+	return cfg.assemble(sp, data, explicit, []*batch{cfg.lintDocs(sp, 0, sp.Docs())})
+}
+
+// batch is what linting a run of a file's documents leaves: findings not
+// yet matched against the file's comment suppressions, the annotation
+// suppressions of its objects and its share of the release view.
+type batch struct {
+	findings []finding.Finding
+	sup      []*suppression
+	part     release.Part
+	sum      finding.Summary
+}
+
+// lintDocs loads and lints documents [from, to) of a file one at a time:
+// a document's nodes and typed objects are garbage once its objects are
+// linted, and its findings keep positions and copies of object references,
+// never nodes.
+func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
+	b := &batch{}
+	fl := &fileLinter{cfg: cfg, file: sp.File, binary: sp.Binary, part: &filePart{}}
+	var res manifest.Result
+	for i := from; i < to; i++ {
+		clear(res.Objects)
+		res.Objects, res.Problems = res.Objects[:0], res.Problems[:0]
+		sp.Load(i, cfg.Limits, &res)
+		start := len(fl.findings)
+		for _, p := range res.Problems {
+			fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
+				Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+		}
+		for _, o := range res.Objects {
+			b.sum.Objects++
+			ro := b.part.Add(o, cfg.Limits)
+			if o.Workload == nil {
+				if ro != nil && len(ro.Annotations) > 0 {
+					fl.releaseAnnotations(o, ro)
+				}
+				continue
+			}
+			b.sum.Workloads++
+			fl.object(o, ro, start)
+		}
+		fl.detach(start)
+	}
+	clear(res.Objects)
+	b.findings, b.sup = fl.findings, fl.sup
+	return b
+}
+
+// assemble joins the batches of a file in order, applies the file's
+// comment suppressions and reports the unused ones. data is the file as
+// read, before any decoding.
+func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batches []*batch) ([]finding.Finding, finding.Summary, *filePart) {
+	fl := &fileLinter{cfg: cfg, file: sp.File, sup: scanComments(sp.File, cfg.Rules), binary: sp.Binary, part: &filePart{}}
 	sum := finding.Summary{Files: 1}
-	if explicit && len(res.Problems) == 0 && len(res.Objects) == 0 && manifest.Blank(data) {
+	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
 		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
 			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
 	}
-	for _, p := range res.Problems {
+	for _, p := range sp.Problems {
 		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
 			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
 	}
-	for _, o := range res.Objects {
-		sum.Objects++
-		ro := fl.part.part.Add(o, cfg.Limits)
-		if o.Workload == nil {
-			if ro != nil && len(ro.Annotations) > 0 {
-				fl.releaseAnnotations(o, ro)
-			}
-			continue
-		}
-		sum.Workloads++
-		fl.object(o, ro)
+	n := len(fl.findings)
+	for _, b := range batches {
+		n += len(b.findings)
+	}
+	fl.findings = slices.Grow(fl.findings, n-len(fl.findings))
+	for _, b := range batches {
+		fl.findings = append(fl.findings, b.findings...)
+		fl.sup = append(fl.sup, b.sup...)
+		fl.part.parts = append(fl.part.parts, &b.part)
+		sum.Objects += b.sum.Objects
+		sum.Workloads += b.sum.Workloads
 	}
 	return fl.finish(), sum, fl.part
 }
@@ -216,7 +351,7 @@ func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Find
 
 // object runs every enabled rule over one workload; ro is its entry in
 // the release view.
-func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
+func (fl *fileLinter) object(o *manifest.Object, ro *release.Object, docStart int) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline
 	var tlPanic any
@@ -251,8 +386,9 @@ func (fl *fileLinter) object(o *manifest.Object, ro *release.Object) {
 		fl.runRule(r, o, timelineOf)
 	}
 	// Annotation suppressions cover every finding of the object, including
-	// the loader's (unknown fields in its template).
-	for i := range fl.findings {
+	// the loader's (unknown fields in its template), which are among the
+	// findings of its document.
+	for i := docStart; i < len(fl.findings); i++ {
 		f := &fl.findings[i]
 		if i < start && f.Object != &o.Ref {
 			continue
@@ -305,13 +441,19 @@ func withSource(detail, source string) string {
 // finish applies comment suppressions, reports unused ones and drops the
 // suppressed findings.
 func (fl *fileLinter) finish() []finding.Finding {
+	byLine := map[int][]*suppression{}
+	for _, s := range fl.sup {
+		if s.line > 0 {
+			byLine[s.line] = append(byLine[s.line], s)
+		}
+	}
 	for i := range fl.findings {
 		f := &fl.findings[i]
 		if f.RuleID == "" {
 			continue
 		}
-		for _, s := range fl.sup {
-			if s.line > 0 && s.line == f.Line && s.matches(f) {
+		for _, s := range byLine[f.Line] {
+			if s.matches(f) {
 				s.used = true
 				f.RuleID = ""
 			}
@@ -323,33 +465,34 @@ func (fl *fileLinter) finish() []finding.Finding {
 			out = append(out, f)
 		}
 	}
+	clear(fl.findings[len(out):])
 	fl.findings = out
+	start := len(fl.findings)
 	for _, s := range fl.sup {
 		fl.checkSuppression(s)
 	}
-	fl.detach()
+	fl.detach(start)
 	return fl.findings
 }
 
-// detach points the findings at copies of their object references. They
-// point into the loaded objects until now (suppressions match by identity),
-// and findings outlive the file: one pointer into an Object keeps the whole
-// file alive, its bytes, YAML nodes and typed objects, which on a large
-// corpus with many findings is hundreds of megabytes.
-func (fl *fileLinter) detach() {
-	copies := map[*finding.ObjectRef]*finding.ObjectRef{}
-	for i := range fl.findings {
+// detach points the findings from index start on at copies of their object
+// references. They point into the loaded objects until then (suppressions
+// match by identity), and findings outlive the document: one pointer into
+// an Object keeps its YAML nodes and typed object alive, and with them, on
+// a large file with many findings, hundreds of megabytes.
+func (fl *fileLinter) detach(start int) {
+	var last, copied *finding.ObjectRef
+	for i := start; i < len(fl.findings); i++ {
 		o := fl.findings[i].Object
 		if o == nil {
 			continue
 		}
-		c, ok := copies[o]
-		if !ok {
-			c = new(finding.ObjectRef)
-			*c = *o
-			copies[o] = c
+		if o != last {
+			last = o
+			copied = new(finding.ObjectRef)
+			*copied = *o
 		}
-		fl.findings[i].Object = c
+		fl.findings[i].Object = copied
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // and the suppressions that name cross-object rules (their use is known
 // only then).
 type filePart struct {
-	part     release.Part
+	parts    []*release.Part // one per batch of documents
 	deferred []*deferredSuppression
 }
 
@@ -62,14 +62,14 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // applies and checks the deferred suppressions, and drops the findings of
 // single-object rules that the release view supersedes.
 func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding, read func(path string) []byte) []finding.Finding {
-	loc := &locator{cfg: cfg, read: read, parsed: map[string]*manifest.Result{}}
+	loc := &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
 	var deferred []*deferredSuppression
 	views := make([]*release.Part, 0, len(parts))
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
-		views = append(views, &p.part)
+		views = append(views, p.parts...)
 		deferred = append(deferred, p.deferred...)
 	}
 	view := release.Build(views)
@@ -168,29 +168,36 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 	return out
 }
 
-// locator resolves release positions to lines, parsing again the few files
-// that findings of cross-object rules point into.
+// locator resolves release positions to lines, loading again the few
+// documents that findings of cross-object rules point into.
 type locator struct {
 	cfg    *Config
 	read   func(path string) []byte
-	parsed map[string]*manifest.Result
+	split  map[string]*manifest.Split
+	parsed map[release.Pos]*manifest.Document // by file and document
 }
 
 func (l *locator) locate(p release.Pos) (finding.Location, string) {
-	res, ok := l.parsed[p.File]
+	sp, ok := l.split[p.File]
 	if !ok {
 		if data := l.read(p.File); data != nil {
-			res = manifest.Parse(p.File, data, l.cfg.Limits)
+			sp = manifest.SplitFile(p.File, data, l.cfg.Limits)
 		}
-		l.parsed[p.File] = res
+		l.split[p.File] = sp
 	}
-	if res != nil {
-		for _, o := range res.Objects {
-			if o.Doc.Index == p.Doc {
-				pos, _ := o.Doc.Locate(p.Path)
-				return finding.Location{File: p.File, Line: pos.Line, Column: pos.Column, Message: p.Message}, res.File.Line(pos.Line)
-			}
+	key := release.Pos{File: p.File, Doc: p.Doc}
+	doc, ok := l.parsed[key]
+	if !ok && sp != nil && p.Doc >= 0 && p.Doc < sp.Docs() {
+		var res manifest.Result
+		sp.Load(p.Doc, l.cfg.Limits, &res)
+		if len(res.Objects) > 0 {
+			doc = res.Objects[0].Doc
 		}
+		l.parsed[key] = doc
+	}
+	if doc != nil {
+		pos, _ := doc.Locate(p.Path)
+		return finding.Location{File: p.File, Line: pos.Line, Column: pos.Column, Message: p.Message}, sp.File.Line(pos.Line)
 	}
 	return finding.Location{File: p.File, Line: 1, Column: 1, Message: p.Message}, ""
 }

@@ -107,7 +107,8 @@ func annotationSuppressionsOf(o *manifest.Object, ann map[string]string, metaPat
 		pos, _ := o.Doc.Locate(metaPath.Field("annotations").Field(k))
 		// Point at the key, not the value: it is the key that names the rule.
 		pos.Column = keyColumn(o.Doc.File.Line(pos.Line), k, pos.Column)
-		out = append(out, &suppression{name: name, rule: known.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &o.Ref})
+		ref := o.Ref // a copy: the suppression outlives the object's nodes
+		out = append(out, &suppression{name: name, rule: known.Lookup(name), reason: strings.TrimSpace(ann[k]), pos: pos, obj: &ref})
 	}
 	return out
 }

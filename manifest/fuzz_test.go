@@ -157,7 +157,7 @@ func checkDecode(t *testing.T, data []byte, lim Limits) {
 		if Blank(c.data) {
 			continue
 		}
-		end := len(res.File.lineStarts) + 1
+		end := res.File.Lines() + 1
 		if i+1 < len(chunks) {
 			end = chunks[i+1].line
 		}

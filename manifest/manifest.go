@@ -11,7 +11,9 @@ import (
 	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -39,53 +41,81 @@ type Problem struct {
 }
 
 // File is one input with its bytes, kept while its objects are analyzed.
+// Its methods may be called from several goroutines at once (the documents
+// of a large file are linted in parallel).
 type File struct {
 	Path string // as shown to users: relative as given, or the --stdin-filename
 	Data []byte
-	// lineStarts[i] is the byte offset of line i+1.
-	lineStarts []int
+	// marks is a sparse line index, sorted by line: the start of every
+	// lineStep-th line and of every line after a long one. A 60 MB file of
+	// two million lines costs about 1 MB of index, not 16 MB; a lookup
+	// skips at most lineStep-1 short lines, and finds the end of a long
+	// line without reading it.
+	marks []lineMark
+	lines int // number of lines
 	// runeIndex holds, for long lines with findings, the number of
 	// characters before every runeStep-th byte (see runesBefore).
+	runeMu    sync.Mutex
 	runeIndex map[int][]int
 }
+
+type lineMark struct{ line, off int }
+
+const (
+	lineStep = 32
+	longLine = 512 // bytes
+)
 
 // NewFile indexes data for line lookups. Lines end where the YAML parser's
 // lines end (see breakLen), so a line number means the same to the parser,
 // the snippet and the suppression comments.
 func NewFile(path string, data []byte) *File {
-	// Sized from a vectorized count (an upper bound, CR LF counts twice;
-	// NEL, LS and PS are rare and grow it if need be): a file of two
-	// million lines does not grow the slice through a dozen copies.
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'})+bytes.Count(data, []byte{'\r'}))
+	marks := make([]lineMark, 1, 1+(bytes.Count(data, []byte{'\n'})+bytes.Count(data, []byte{'\r'}))/lineStep)
+	marks[0] = lineMark{1, 0}
+	n := 1
 	for i := 0; ; {
-		j, n := nextBreak(data[i:])
+		j, w := nextBreak(data[i:])
 		if j < 0 {
 			break
 		}
-		i += j + n
-		starts = append(starts, i)
+		long := j > longLine
+		i += j + w
+		n++
+		if n%lineStep == 1 || long {
+			marks = append(marks, lineMark{n, i})
+		}
 	}
-	return &File{Path: path, Data: data, lineStarts: starts}
+	return &File{Path: path, Data: data, marks: marks, lines: n}
 }
 
 // lineBytes returns 1-based line n without its line break, sharing data.
 // It costs the same for a line of a million bytes as for a short one.
 func (f *File) lineBytes(n int) []byte {
-	if n < 1 || n > len(f.lineStarts) {
+	if n < 1 || n > f.lines {
 		return nil
 	}
-	start := f.lineStarts[n-1]
-	if n == len(f.lineStarts) {
-		return f.Data[start:]
+	k := sort.Search(len(f.marks), func(k int) bool { return f.marks[k].line > n }) - 1
+	i := f.marks[k].off
+	for l := f.marks[k].line; l < n; l++ {
+		j, w := nextBreak(f.Data[i:])
+		i += j + w
 	}
-	end := f.lineStarts[n]
-	// Drop the line break that ends at end: at most 3 bytes, read backwards.
-	for w := 3; w >= 1; w-- {
-		if end-w >= start && breakLen(f.Data[end-w:end]) == w {
-			return f.Data[start : end-w]
+	if k+1 < len(f.marks) && f.marks[k+1].line == n+1 {
+		// Line n is long: the next line's start is known. Drop the line
+		// break that ends there: at most 3 bytes, read backwards.
+		end := f.marks[k+1].off
+		for w := 3; w >= 1; w-- {
+			if end-w >= i && breakLen(f.Data[end-w:end]) == w {
+				return f.Data[i : end-w]
+			}
 		}
+		return f.Data[i:end]
 	}
-	return f.Data[start:end]
+	if n == f.lines {
+		return f.Data[i:]
+	}
+	j, _ := nextBreak(f.Data[i:])
+	return f.Data[i : i+j]
 }
 
 // Line returns the text of 1-based line n without its line break.
@@ -94,7 +124,7 @@ func (f *File) Line(n int) string {
 }
 
 // Lines is the number of lines in the file.
-func (f *File) Lines() int { return len(f.lineStarts) }
+func (f *File) Lines() int { return f.lines }
 
 // Document is one YAML document of a file.
 type Document struct {
@@ -212,6 +242,8 @@ const runeStep = 4096
 // one-line file was quadratic, so long lines get cumulative counts every
 // runeStep bytes, computed once.
 func (f *File) runesBefore(n int, line []byte, off int) int {
+	f.runeMu.Lock()
+	defer f.runeMu.Unlock()
 	if f.runeIndex == nil {
 		f.runeIndex = map[int][]int{}
 	}

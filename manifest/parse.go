@@ -19,13 +19,90 @@ import (
 
 // Parse loads one file's bytes. It never panics on bad input: everything
 // wrong with the input becomes a Problem and the rest of the file is still
-// loaded.
+// loaded. It holds every document's nodes and objects at once; the
+// analyzer uses SplitFile and Load instead, one document at a time.
 func Parse(path string, data []byte, lim Limits) *Result {
-	res := parse(path, data, lim)
-	for i := range res.Problems {
-		res.Problems[i].split()
+	sp := SplitFile(path, data, lim)
+	res := &Result{File: sp.File, Binary: sp.Binary, Problems: append([]Problem(nil), sp.Problems...)}
+	for i := range sp.Docs() {
+		sp.Load(i, lim, res)
 	}
 	return res
+}
+
+// Split is a file cut into YAML documents, which Load parses one at a time:
+// a document's nodes and typed objects need to live only while its objects
+// are linted, and the documents of a large file can be loaded in parallel.
+type Split struct {
+	File *File
+	// Problems are those of the file as a whole (not text, a Helm
+	// template, too many documents).
+	Problems []Problem
+	// Binary is set when the file is not text; it has no documents.
+	Binary bool
+	docs   []chunk
+}
+
+// Docs is the number of documents Load can load.
+func (sp *Split) Docs() int { return len(sp.docs) }
+
+// DocBytes is the size of document i.
+func (sp *Split) DocBytes(i int) int { return len(sp.docs[i].data) }
+
+// SplitFile checks a file's encoding and cuts it into documents. It reads
+// the bytes once and parses nothing but the documents that hold "{{" (to
+// tell Helm templates from manifests).
+func SplitFile(path string, data []byte, lim Limits) *Split {
+	sp := &Split{}
+	data, problem := normalizeEncoding(data)
+	sp.File = NewFile(path, data)
+	if problem != nil {
+		sp.Binary = true
+		sp.Problems = append(sp.Problems, *problem)
+	} else if line := helmLine(data); line > 0 {
+		sp.Problems = append(sp.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
+			Message: "this file is a Helm template, not a manifest; render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
+	} else {
+		// Split one document past the limit, so that the finding can point
+		// at it, and no further: a file of a million tiny documents costs no
+		// more than one of MaxDocuments.
+		sp.docs = splitDocuments(data, lim.MaxDocuments+1)
+		if len(sp.docs) > lim.MaxDocuments {
+			sp.Problems = append(sp.Problems, Problem{Rule: RuleLimitExceeded, Line: sp.docs[lim.MaxDocuments].line, Column: 1,
+				Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
+			sp.docs = sp.docs[:lim.MaxDocuments]
+		}
+	}
+	for i := range sp.Problems {
+		sp.Problems[i].split()
+	}
+	return sp
+}
+
+// Load parses and decodes document i and appends its objects and problems
+// to res (whose File is not used). It never panics on bad input. It may be
+// called for different documents from several goroutines at once.
+func (sp *Split) Load(i int, lim Limits, res *Result) {
+	chunk := sp.docs[i]
+	if Blank(chunk.data) {
+		return
+	}
+	conv := &converter{maxDepth: lim.MaxDepth}
+	source := renderedSource(chunk.data)
+	first := len(res.Problems)
+	var root yaml.Node
+	if err := parseYAML(chunk.data, &root); err != nil {
+		res.Problems = append(res.Problems, yamlProblem(err, chunk))
+	} else if p := aliasProblem(&root, chunk, lim); p != nil {
+		res.Problems = append(res.Problems, *p)
+	} else {
+		doc := &Document{File: sp.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source, maxDepth: lim.MaxDepth}
+		loadDocument(doc, conv, lim, res)
+	}
+	for j := first; j < len(res.Problems); j++ {
+		res.Problems[j].Source = source
+		res.Problems[j].split()
+	}
 }
 
 // split gives a problem its headline and detail. Loader messages are
@@ -50,52 +127,6 @@ func (p *Problem) split() {
 		detail += "."
 	}
 	p.Message, p.Detail = head, detail
-}
-
-func parse(path string, data []byte, lim Limits) (res *Result) {
-	res = &Result{}
-	data, problem := normalizeEncoding(data)
-	res.File = NewFile(path, data)
-	if problem != nil {
-		res.Binary = true
-		res.Problems = append(res.Problems, *problem)
-		return res
-	}
-	if line := helmLine(data); line > 0 {
-		res.Problems = append(res.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
-			Message: "this file is a Helm template, not a manifest; render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
-		return res
-	}
-	// Split one document past the limit, so that the finding can point at
-	// it, and no further: a file of a million tiny documents costs no more
-	// than one of MaxDocuments.
-	docs := splitDocuments(data, lim.MaxDocuments+1)
-	if len(docs) > lim.MaxDocuments {
-		res.Problems = append(res.Problems, Problem{Rule: RuleLimitExceeded, Line: docs[lim.MaxDocuments].line, Column: 1,
-			Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
-		docs = docs[:lim.MaxDocuments]
-	}
-	conv := &converter{maxDepth: lim.MaxDepth}
-	for i, chunk := range docs {
-		if Blank(chunk.data) {
-			continue
-		}
-		source := renderedSource(chunk.data)
-		first := len(res.Problems)
-		var root yaml.Node
-		if err := parseYAML(chunk.data, &root); err != nil {
-			res.Problems = append(res.Problems, yamlProblem(err, chunk))
-		} else if p := aliasProblem(&root, chunk, lim); p != nil {
-			res.Problems = append(res.Problems, *p)
-		} else {
-			doc := &Document{File: res.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source, maxDepth: lim.MaxDepth}
-			loadDocument(doc, conv, lim, res)
-		}
-		for j := first; j < len(res.Problems); j++ {
-			res.Problems[j].Source = source
-		}
-	}
-	return res
 }
 
 // parseYAML parses one document, turning a panic inside the YAML library
