@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 
 	"github.com/podlint/podlint/finding"
 )
@@ -59,10 +58,12 @@ func codeClimateSeverity(f *finding.Finding, opts *Options) string {
 // computed like the SARIF one (rule, file, object, container, message and
 // an occurrence number, not the line) so a merge request that only moves
 // lines shows no new or fixed issues.
-func writeCodeClimate(buf *bytes.Buffer, res *finding.Result, opts Options) error {
-	out := []CodeClimateIssue{}
+//
+// The issues are encoded one at a time, as they would be in the whole
+// array (writeJSONArray).
+func writeCodeClimate(w sink, res *finding.Result, opts Options) error {
 	fp := newFingerprinter(md5Hash)
-	for i := range res.Findings {
+	if err := writeJSONArray(w, "[", "  ", len(res.Findings), func(i int) any {
 		f := &res.Findings[i]
 		rel := relPath(opts.SrcRoot, f.File)
 		line, _ := clampPos(f.Line, 1)
@@ -84,9 +85,12 @@ func writeCodeClimate(buf *bytes.Buffer, res *finding.Result, opts Options) erro
 			issue.OtherLocations = append(issue.OtherLocations,
 				CodeClimateLocation{Path: relPath(opts.SrcRoot, r.File), Lines: CodeClimateLines{rl, rl}})
 		}
-		out = append(out, issue)
+		return &issue
+	}); err != nil {
+		return err
 	}
-	return encodeJSON(buf, out)
+	_, err := w.WriteString("\n")
+	return err
 }
 
 // codeClimateDescription is the headline, with the detail after it: GitLab

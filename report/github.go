@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,7 +40,7 @@ func githubCommand(s finding.Severity) string {
 // to, and GitHub shows them on the run summary. Related locations become
 // extra lines of the message, which GitHub renders as a multi-line
 // annotation.
-func writeGitHub(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+func writeGitHub(buf sink, res *finding.Result, opts Options) error {
 	counts := map[string]int{}
 	for i := range res.Findings {
 		f := &res.Findings[i]

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 
 	"github.com/podlint/podlint/finding"
 )
@@ -84,45 +86,94 @@ type jsonSummary struct {
 // format: the json output is for scripts running next to the user, not for
 // a server that needs repository-relative paths (sarif and codeclimate do
 // that).
-func writeJSON(buf *bytes.Buffer, res *finding.Result) error {
-	out := jsonReport{SchemaVersion: jsonVersion, Version: jsonVersion, Findings: []jsonFinding{}}
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		jf := jsonFinding{
-			ID:        f.RuleID,
-			Name:      f.RuleName,
-			Severity:  f.Severity.String(),
-			File:      displayPath(f.File),
-			Line:      f.Line,
-			Column:    f.Column,
-			Container: f.Container,
-			Path:      f.Path,
-			Message:   f.Message,
-			Detail:    f.Detail,
-			Related:   []jsonLocation{},
-		}
-		if f.Object != nil {
-			jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
-		}
-		if r := f.Rendered; r != nil {
-			jf.Rendered = &jsonRendered{displayPath(r.Root), r.Name, r.Path}
-		}
-		for _, r := range f.Related {
-			jf.Related = append(jf.Related, jsonLocation{displayPath(r.File), r.Line, r.Column, r.Message})
-		}
-		out.Findings = append(out.Findings, jf)
+//
+// The findings are encoded one at a time, at the indentation they have in
+// the report, so the output is the bytes encoding the whole jsonReport
+// would give without the report ever being held in memory.
+func writeJSON(w sink, res *finding.Result) error {
+	head := jsonReport{SchemaVersion: jsonVersion, Version: jsonVersion}
+	if err := writeJSONArray(w, fmt.Sprintf("{\n  \"version\": %d,\n  \"schemaVersion\": %d,\n  \"findings\": [", head.Version, head.SchemaVersion), "    ", len(res.Findings), func(i int) any {
+		return toJSONFinding(&res.Findings[i])
+	}); err != nil {
+		return err
 	}
-	e, w, i := res.Counts()
-	out.Summary = jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, w, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile}
-	return encodeJSON(buf, out)
+	e, wn, i := res.Counts()
+	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile}
+	w.WriteString(",\n  \"summary\": ")
+	enc := newJSONEncoder(w, "  ")
+	if err := enc.Encode(sum); err != nil {
+		return err
+	}
+	// Encode ended the summary with a newline; the report closes after it.
+	_, err := w.WriteString("}\n")
+	return err
+}
+
+func toJSONFinding(f *finding.Finding) *jsonFinding {
+	jf := &jsonFinding{
+		ID:        f.RuleID,
+		Name:      f.RuleName,
+		Severity:  f.Severity.String(),
+		File:      displayPath(f.File),
+		Line:      f.Line,
+		Column:    f.Column,
+		Container: f.Container,
+		Path:      f.Path,
+		Message:   f.Message,
+		Detail:    f.Detail,
+		Related:   make([]jsonLocation, 0, len(f.Related)),
+	}
+	if f.Object != nil {
+		jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
+	}
+	if r := f.Rendered; r != nil {
+		jf.Rendered = &jsonRendered{displayPath(r.Root), r.Name, r.Path}
+	}
+	for _, r := range f.Related {
+		jf.Related = append(jf.Related, jsonLocation{displayPath(r.File), r.Line, r.Column, r.Message})
+	}
+	return jf
+}
+
+// writeJSONArray writes open (which ends with "["), then the n elements
+// item(i) encoded one at a time at indentation indent, then "]", exactly
+// as encoding the whole array with two-space indentation would: "[]" when
+// empty, otherwise one element per block with "," between them and the
+// closing bracket on a line of its own, two spaces left of the elements.
+func writeJSONArray(w sink, open, indent string, n int, item func(int) any) error {
+	w.WriteString(open)
+	if n == 0 {
+		_, err := w.WriteString("]")
+		return err
+	}
+	var b bytes.Buffer
+	enc := newJSONEncoder(&b, indent)
+	for i := range n {
+		b.Reset()
+		if err := enc.Encode(item(i)); err != nil {
+			return err
+		}
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n" + indent)
+		w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	}
+	_, err := w.WriteString("\n" + indent[2:] + "]")
+	return err
+}
+
+// newJSONEncoder encodes with two-space indentation under prefix. HTML
+// escaping is off: messages quote shell snippets with < > &, and \u003c
+// in a report helps nobody.
+func newJSONEncoder(w io.Writer, prefix string) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	return enc
 }
 
 // encodeJSON writes v with two-space indentation and a trailing newline.
-// HTML escaping is off: messages quote shell snippets with < > &, and
-// \u003c in a report helps nobody.
 func encodeJSON(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return newJSONEncoder(buf, "").Encode(v)
 }

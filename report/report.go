@@ -11,6 +11,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/md5"
 	"crypto/sha256"
@@ -21,6 +22,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,20 +87,43 @@ func (o *Options) fails(f *finding.Finding) bool { return f.Severity >= o.failOn
 // Formats lists the names Write accepts, in the order help texts show them.
 var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate", "markdown"}
 
+// sink is what the streaming writers write to.
+type sink interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
 // Write renders res in format to w. Findings are expected to be sorted with
-// finding.Less already; Write sorts a copy anyway so that every format is
-// deterministic even when a caller forgets. The output is rendered into
-// memory first and written with a single call, so a failing writer never
-// leaves half a SARIF document behind without an error being returned.
+// finding.Less already; Write sorts a copy when they are not, so that every
+// format is deterministic even when a caller forgets.
+//
+// The text, json, github and codeclimate formats are written as they are
+// rendered, one finding at a time, through a buffer: the report is never
+// held in memory twice over (a run over a large corpus printed tens of
+// megabytes). sarif, junit and markdown need every finding before their
+// first byte (counts, caps and rule lists come first) and are rendered
+// into memory. Either way a failing writer makes Write return an error;
+// the CLI writes -o files to a temporary file renamed only on success, so
+// a failed run never leaves half a report at the target.
 func Write(w io.Writer, format string, res *finding.Result, opts Options) error {
 	if res == nil {
 		res = &finding.Result{}
 	}
 	sorted := *res
-	sorted.Findings = append([]finding.Finding(nil), res.Findings...)
-	sort.SliceStable(sorted.Findings, func(i, j int) bool {
-		return finding.Less(&sorted.Findings[i], &sorted.Findings[j])
-	})
+	less := func(a, b finding.Finding) int {
+		if finding.Less(&a, &b) {
+			return -1
+		}
+		if finding.Less(&b, &a) {
+			return 1
+		}
+		return 0
+	}
+	if !slices.IsSortedFunc(sorted.Findings, less) {
+		sorted.Findings = append([]finding.Finding(nil), res.Findings...)
+		slices.SortStableFunc(sorted.Findings, less)
+	}
 
 	all := sorted
 	if opts.Show > finding.Info {
@@ -111,21 +136,22 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		sorted.Findings = kept
 	}
 
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	var err error
 	switch format {
 	case "text":
-		err = writeText(&buf, &sorted, &all, opts)
+		err = writeText(bw, &sorted, &all, opts)
 	case "json":
-		err = writeJSON(&buf, &sorted)
+		err = writeJSON(bw, &sorted)
 	case "sarif":
 		err = writeSARIF(&buf, &sorted, opts)
 	case "github":
-		err = writeGitHub(&buf, &sorted, opts)
+		err = writeGitHub(bw, &sorted, opts)
 	case "junit":
 		err = writeJUnit(&buf, &sorted, opts)
 	case "codeclimate":
-		err = writeCodeClimate(&buf, &sorted, opts)
+		err = writeCodeClimate(bw, &sorted, opts)
 	case "markdown":
 		err = writeMarkdown(&buf, &sorted, &all, opts)
 	default:
@@ -134,8 +160,12 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	if err != nil {
 		return fmt.Errorf("rendering %s output: %w", format, err)
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	if buf.Len() > 0 {
+		if _, err := bw.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // stdinName is the path machine-readable formats use for findings read from

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,7 +72,7 @@ func (p palette) severity(s finding.Severity) string {
 // below Options.Show are counted there) and the one-line tally. Paths are
 // printed as the user gave them (see displayPath) so they can be pasted
 // into an editor.
-func writeText(buf *bytes.Buffer, res, all *finding.Result, opts Options) error {
+func writeText(buf sink, res, all *finding.Result, opts Options) error {
 	p := newPalette(opts.Color)
 	width := opts.Width
 	if width <= 0 {
@@ -119,7 +118,7 @@ const detailIndent = "  "
 
 // writeSnippet prints the source line a finding points at with a caret
 // under its column.
-func writeSnippet(buf *bytes.Buffer, f *finding.Finding, p palette) {
+func writeSnippet(buf sink, f *finding.Finding, p palette) {
 	if f.Line < 1 || strings.TrimRight(f.SourceLine, "\r") == "" {
 		return
 	}
@@ -136,7 +135,7 @@ func writeSnippet(buf *bytes.Buffer, f *finding.Finding, p palette) {
 // ruleCounts), so that on a large repository the errors are on the last
 // screen however many infos were printed above them. Rows of findings that
 // --show hid are marked, and a final line says how to see them.
-func writeRuleSummary(buf *bytes.Buffer, res, all *finding.Result, p palette) {
+func writeRuleSummary(buf sink, res, all *finding.Result, p palette) {
 	rows := ruleCounts(all.Findings)
 	if len(rows) == 0 {
 		return
