@@ -9,7 +9,9 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -70,12 +72,14 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		batches []*batch
 	}
 	results := make([]out, len(srcs))
+	pending := make([]atomic.Int32, len(srcs)) // batches not yet linted
 	type job struct {
 		src      int
 		batch    int // index in results[src].batches, -1 for the whole source
 		from, to int
 	}
 	next := make(chan job)
+	done := make(chan int, len(srcs)) // sources whose linting is complete
 	var wg sync.WaitGroup
 	for range min(workers, max(len(srcs), 1)) {
 		wg.Add(1)
@@ -85,12 +89,63 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 				r := &results[j.src]
 				if j.batch < 0 {
 					r.findings, r.sum, r.part, r.err = cfg.source(srcs[j.src])
+					done <- j.src
 					continue
 				}
 				r.batches[j.batch] = cfg.lintDocs(r.split, j.from, j.to)
+				if pending[j.src].Add(-1) == 0 {
+					done <- j.src
+				}
 			}
 		}()
 	}
+
+	// The ordered merge: each source's findings join the result as soon as
+	// the sources before it are done, with their strings shared with the
+	// identical ones before them, and the source's own copy is dropped.
+	res := &finding.Result{}
+	var errs []error
+	parts := make([]*filePart, 0, len(results))
+	merged := make(chan struct{})
+	go func() {
+		defer close(merged)
+		complete := make([]bool, len(srcs))
+		in := newInterner()
+		k := 0
+		for i := range done {
+			complete[i] = true
+			for ; k < len(srcs) && complete[k]; k++ {
+				r := &results[k]
+				if r.split != nil {
+					r.findings, r.sum, r.part = cfg.assemble(r.split, r.data, srcs[k].Explicit, r.batches)
+				}
+				for j := range r.findings {
+					in.finding(&r.findings[j])
+				}
+				res.Findings = append(res.Findings, r.findings...)
+				if r.part != nil {
+					for _, p := range r.part.parts {
+						for _, w := range p.Workloads {
+							w.Labels = in.labels(w.Labels)
+						}
+					}
+				}
+				parts = append(parts, r.part)
+				res.Summary.Files += r.sum.Files
+				res.Summary.Objects += r.sum.Objects
+				res.Summary.Workloads += r.sum.Workloads
+				res.Summary.Rendered = append(res.Summary.Rendered, r.sum.Rendered...)
+				if r.err != nil {
+					errs = append(errs, r.err)
+				}
+				*r = out{}
+			}
+			if k == len(srcs) {
+				return
+			}
+		}
+	}()
+
 	for i, src := range srcs {
 		data, tooBig, err, big := cfg.readLarge(src)
 		r := &results[i]
@@ -100,40 +155,26 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			continue
 		case err != nil:
 			r.err = err
+			done <- i
 			continue
 		case tooBig:
 			r.findings, r.sum = cfg.tooBig(src), finding.Summary{Files: 1}
+			done <- i
 			continue
 		}
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
 		ranges := batches(r.split)
 		r.batches = make([]*batch, len(ranges))
+		pending[i].Store(int32(len(ranges)))
 		for k, rg := range ranges {
 			next <- job{i, k, rg[0], rg[1]}
 		}
 	}
 	close(next)
 	wg.Wait()
+	close(done)
+	<-merged
 
-	res := &finding.Result{}
-	var errs []error
-	parts := make([]*filePart, 0, len(results))
-	for i := range results {
-		r := &results[i]
-		if r.split != nil {
-			r.findings, r.sum, r.part = cfg.assemble(r.split, r.data, srcs[i].Explicit, r.batches)
-			r.split, r.data, r.batches = nil, nil, nil
-		}
-		res.Findings = append(res.Findings, r.findings...)
-		parts = append(parts, r.part)
-		res.Summary.Files += r.sum.Files
-		res.Summary.Objects += r.sum.Objects
-		res.Summary.Workloads += r.sum.Workloads
-		res.Summary.Rendered = append(res.Summary.Rendered, r.sum.Rendered...)
-		if r.err != nil {
-			errs = append(errs, r.err)
-		}
-	}
 	// The files are one release: the cross-object rules run over all of them.
 	res.Findings = cfg.releaseFindings(parts, res.Findings, sourceReader(cfg, srcs))
 	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
@@ -146,6 +187,66 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		return 0
 	})
 	return res, errs
+}
+
+// interner shares the strings of findings: the same message, detail,
+// field path or object reference is held once however many findings
+// carry it (a chart rendered for several environments, or the same
+// container spec in many workloads, repeats them thousands of times).
+type interner struct {
+	strs   map[string]string
+	refs   map[finding.ObjectRef]*finding.ObjectRef
+	labelSets map[string]map[string]string
+	key    []string
+}
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, refs: map[finding.ObjectRef]*finding.ObjectRef{}, labelSets: map[string]map[string]string{}}
+}
+
+// labels shares the pod template labels of the release view's workloads
+// (a map each, read only): identical sets are held once.
+func (in *interner) labels(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	in.key = in.key[:0]
+	for k, v := range m {
+		in.key = append(in.key, k+"\x00"+v)
+	}
+	slices.Sort(in.key)
+	key := strings.Join(in.key, "\x00\x00")
+	if shared, ok := in.labelSets[key]; ok {
+		return shared
+	}
+	in.labelSets[key] = m
+	return m
+}
+
+func (in *interner) str(s string) string {
+	if s == "" {
+		return ""
+	}
+	if t, ok := in.strs[s]; ok {
+		return t
+	}
+	in.strs[s] = s
+	return s
+}
+
+func (in *interner) finding(f *finding.Finding) {
+	f.Message, f.Detail, f.Path, f.Container = in.str(f.Message), in.str(f.Detail), in.str(f.Path), in.str(f.Container)
+	f.SourceLine = in.str(f.SourceLine)
+	if f.Object != nil {
+		if r, ok := in.refs[*f.Object]; ok {
+			f.Object = r
+		} else {
+			in.refs[*f.Object] = f.Object
+		}
+	}
+	for i := range f.Related {
+		f.Related[i].Message = in.str(f.Related[i].Message)
+	}
 }
 
 // readLarge reads a source that is to be linted in batches: standard input
@@ -314,6 +415,8 @@ func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batc
 		fl.findings = append(fl.findings, b.findings...)
 		fl.sup = append(fl.sup, b.sup...)
 		fl.part.parts = append(fl.part.parts, &b.part)
+		// The part stays for the release view; the rest is garbage now.
+		b.findings, b.sup = nil, nil
 		sum.Objects += b.sum.Objects
 		sum.Workloads += b.sum.Workloads
 	}
