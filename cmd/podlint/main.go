@@ -9,5 +9,6 @@ import (
 )
 
 func main() {
+	cli.TuneGC(os.Getenv)
 	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// TestGCPercent pins the GC policy: GOGC=200 while the live heap is small,
+// falling to Go's default 100 as it grows, so the extra heap stays within
+// gcHeadroom.
+func TestGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{{0, 200}, {10 << 20, 200}, {24 << 20, 200}, {32 << 20, 150}, {48 << 20, 100}, {500 << 20, 100}} {
+		if got := gcPercent(c.live); got != c.want {
+			t.Errorf("live %d MiB: GOGC %d, want %d", c.live>>20, got, c.want)
+		}
+	}
+}
+
+// TestTuneGCRespectsEnvironment: with GOGC or GOMEMLIMIT set, podlint
+// leaves the collector alone.
+func TestTuneGCRespectsEnvironment(t *testing.T) {
+	old := debug.SetGCPercent(123)
+	defer debug.SetGCPercent(old)
+	for _, env := range []map[string]string{{"GOGC": "50"}, {"GOMEMLIMIT": "1GiB"}} {
+		TuneGC(func(k string) string { return env[k] })
+		if got := debug.SetGCPercent(123); got != 123 {
+			t.Errorf("%v: GOGC changed to %d", env, got)
+		}
+	}
+}
