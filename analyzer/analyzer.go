@@ -194,10 +194,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 // carry it (a chart rendered for several environments, or the same
 // container spec in many workloads, repeats them thousands of times).
 type interner struct {
-	strs   map[string]string
-	refs   map[finding.ObjectRef]*finding.ObjectRef
+	strs      map[string]string
+	refs      map[finding.ObjectRef]*finding.ObjectRef
 	labelSets map[string]map[string]string
-	key    []string
+	key       []string
 }
 
 func newInterner() *interner {
@@ -482,11 +482,15 @@ func (fl *fileLinter) object(o *manifest.Object, ro *release.Object, docStart in
 	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
+	var pass *rules.Pass
 	for _, r := range cfg.Rules {
 		if r.Check == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 			continue
 		}
-		fl.runRule(r, o, timelineOf)
+		if pass == nil {
+			pass = rules.NewPass(r, o, cfg.Version, cfg.Params, timelineOf, func(d rules.Diagnostic) { fl.report(pass.Rule, o, d) })
+		}
+		fl.runRule(r, o, pass)
 	}
 	// Annotation suppressions cover every finding of the object, including
 	// the loader's (unknown fields in its template), which are among the
@@ -505,7 +509,9 @@ func (fl *fileLinter) object(o *manifest.Object, ro *release.Object, docStart in
 	}
 }
 
-func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *timeline.Timeline) {
+// runRule runs r over o with pass, which every rule of the object shares
+// (one allocation per object, not per rule): pass.Rule is set to r here.
+func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pass) {
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
@@ -514,17 +520,20 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, tl func() *time
 				Detail:  withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)})
 		}
 	}()
-	pass := rules.NewPass(r, o, fl.cfg.Version, fl.cfg.Params, tl, func(d rules.Diagnostic) {
-		pos, _ := o.Doc.Locate(d.Path)
-		var related []finding.Location
-		for _, rel := range d.Related {
-			rp, _ := o.Doc.Locate(rel.Path)
-			related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
-		}
-		fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
-			Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
-	})
+	pass.Rule = r
 	r.Check(pass)
+}
+
+// report records a diagnostic of rule r on o.
+func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnostic) {
+	pos, _ := o.Doc.Locate(d.Path)
+	var related []finding.Location
+	for _, rel := range d.Related {
+		rp, _ := o.Doc.Locate(rel.Path)
+		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
+	}
+	fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
 }
 
 // withSource ends a detail with the chart template a document of `helm

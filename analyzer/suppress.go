@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strings"
@@ -37,7 +38,7 @@ var ignoreComment = regexp.MustCompile(`(?:^|\s)#\s*podlint:ignore(?:\s+([^\s]+)
 // comment after other text covers its own line; a comment on a line of its
 // own covers the next line that is not a comment.
 func scanComments(f *manifest.File, known rules.List) []*suppression {
-	if !strings.Contains(string(f.Data), "podlint:ignore") {
+	if !bytes.Contains(f.Data, []byte("podlint:ignore")) {
 		return nil
 	}
 	var out []*suppression

@@ -1,7 +1,6 @@
 package report
 
 import (
-
 	"github.com/podlint/podlint/finding"
 )
 
