@@ -123,16 +123,15 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	var delay func(k int64) float64
 	var how string
 	if j.RestartPolicy == corev1.RestartPolicyOnFailure {
-		initial, maxB := t.Params.CrashLoopInitial, t.Params.CrashLoopMax
-		delay = func(n int64) float64 {
-			if n <= 1 || r >= timeline.CrashLoopResetAfter {
-				return 0
-			}
-			d := initial * math.Pow(2, float64(min(n-2, 40)))
-			return math.Min(math.Min(d, maxB), timeline.CrashLoopResetAfter-r)
+		// The loop below asks for the waits in order, one at a time.
+		b := timeline.NewCrashBackoff(r, t.Version, t.Params)
+		delay = func(int64) float64 {
+			w, _ := b.Next()
+			return w.Lo
 		}
+		first := timeline.CrashLoop(r, 4, t.Version, t.Params)
 		how = fmt.Sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
-			secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(maxB))
+			secs(first[1].Delay.Lo), secs(first[2].Delay.Lo), secs(first[3].Delay.Lo), secs(t.Params.CrashLoopMax))
 	} else {
 		delay = func(k int64) float64 {
 			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)

@@ -147,8 +147,8 @@ func (k *computer) job() *Job {
 		// Fails when the restarts reach L (> 0 for L = 0): L runs and
 		// the kubelet's crash-loop delays, not the Job back-off.
 		runs = max(L, 1)
-		lo = float64(runs)*r + series(runs, func(n int64) float64 { return crashDelay(n, r, k.p) })
-		extra = series(runs, func(n int64) float64 { return crashOvershoot(crashDelay(n, r, k.p), k.v) })
+		delays, over := crashSeries(runs, r, k.v, k.p)
+		lo, extra = float64(runs)*r+delays, over
 	} else {
 		// Never: the (L+1)-th failed pod; re-creation back-off after
 		// failure k is min(10·2^(k−1), cap).

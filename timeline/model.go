@@ -316,6 +316,9 @@ type Restart struct {
 	Delay Interval
 	// Start of the restarted instance.
 	Start Span
+	// Reset: the back-off entry had expired or was garbage-collected, so
+	// this restart came early and the next one waits the initial delay.
+	Reset bool
 }
 
 // Deployment: F-13.
