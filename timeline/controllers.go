@@ -164,6 +164,7 @@ func (k *computer) job() *Job {
 		runs, lo = 1, r
 		paths = append(paths, out.OnFailure.Path)
 	case inPlace && policy == corev1.RestartPolicyOnFailure:
+		out.CountsRestarts = true
 		// Fails when the restarts reach L (> 0 for L = 0): L runs and
 		// the kubelet's crash-loop delays, not the Job back-off.
 		runs = max(L, 1)

@@ -381,6 +381,10 @@ type Job struct {
 	// container exited with a code no rule names (zero without a policy,
 	// or when the containers restart in place).
 	OnFailure FailureRule
+	// CountsRestarts: failures are container restarts in place, counted
+	// against backoffLimit (Pod restartPolicy OnFailure and no container
+	// that says Never); otherwise each failure fails the Pod.
+	CountsRestarts bool
 	// NotCounted says why failures never reach the backoff limit ("" when
 	// they do): containers restarted in place by their own restartPolicy
 	// under a Pod restartPolicy Never, or a podFailurePolicy that ignores
