@@ -143,7 +143,8 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
 		}
 		policy := "restartPolicy: Never"
-		if j.RestartPolicy != corev1.RestartPolicyNever {
+		if j.RestartPolicy == corev1.RestartPolicyOnFailure {
+			// Only a container's own Never fails the Pod under OnFailure.
 			policy = "the container-level restartPolicy: Never"
 		}
 		how = fmt.Sprintf("with %s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
