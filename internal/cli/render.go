@@ -67,6 +67,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		return ho
 	}}
 	s.an.Render = opts.Lint
+	s.renderer = opts
 	return nil
 }
 
