@@ -180,25 +180,29 @@ func (k *computer) crashLoops() bool {
 }
 
 // restarts is whether the kubelet restarts a regular or regular init
-// container after a probe kill (R-2: its policy is not Never, rules are not
-// consulted) and after a failed exit (R-1: its policy restarts failures or
-// a restartPolicyRules entry may restart it, podutil.IsContainerRestartable).
-// The container's own policy counts only where ContainerRestartRules is on
-// for v (for init containers also through restartPolicyRules); before, the
-// API server drops it and the Pod's applies.
+// container after a probe kill (R-2: its policy is not Never; rules are not
+// consulted, the container has not exited) and after a failure (R-1,
+// podutil.ContainerShouldRestart) with an exit code that no rule lists, the
+// crash podlint models: the first restartPolicyRules entry that matches
+// such a code (operator NotIn) decides if its action is Restart, else the
+// container's policy. The container's own fields count only where
+// ContainerRestartRules is on for v; before, the API server drops them and
+// the Pod's policy applies.
 func restarts(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) (kill, failure bool) {
 	kill = pod != corev1.RestartPolicyNever
 	if !v.ContainerRestartRules() || ctr.RestartPolicy == nil {
 		return kill, kill
 	}
 	kill = *ctr.RestartPolicy != corev1.ContainerRestartPolicyNever
-	failure = kill
 	for _, r := range ctr.RestartPolicyRules {
-		if r.Action == corev1.ContainerRestartRuleActionRestart {
-			failure = true
+		if r.ExitCodes != nil && r.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpNotIn {
+			if r.Action == corev1.ContainerRestartRuleActionRestart {
+				return kill, true
+			}
+			break
 		}
 	}
-	return kill, failure
+	return kill, kill
 }
 
 // unknown turns a runtime duration into a span: exact when known, else a

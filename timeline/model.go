@@ -128,8 +128,9 @@ type Container struct {
 	// on this version, sidecars always).
 	Restarts bool
 	// RestartsOnFailure is whether the container is restarted after it
-	// exits with a non-zero code: like Restarts, and also when a
-	// restartPolicyRules entry may restart it.
+	// exits with a non-zero code that no restartPolicyRules entry lists
+	// like Restarts, unless the first rule matching such a code
+	// (operator NotIn) says Restart.
 	RestartsOnFailure bool
 }
 

@@ -18,6 +18,8 @@ func TestContainerRestartPolicy(t *testing.T) {
 	always, never := corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyNever
 	rule := []corev1.ContainerRestartRule{{Action: corev1.ContainerRestartRuleActionRestart,
 		ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}}
+	notIn := []corev1.ContainerRestartRule{{Action: corev1.ContainerRestartRuleActionRestart,
+		ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpNotIn, Values: []int32{0}}}}
 	tests := []struct {
 		name       string
 		pod        corev1.RestartPolicy
@@ -39,8 +41,11 @@ func TestContainerRestartPolicy(t *testing.T) {
 		{name: "Always Pod, one container Never: the other still crash-loops", pod: corev1.RestartPolicyAlways, v: Latest,
 			containers: []corev1.Container{{Name: "a", RestartPolicy: ctrPolicy(never)}, {Name: "b"}},
 			crashLoops: true, kill: map[string]bool{"a": false, "b": true}, failure: map[string]bool{"a": false, "b": true}},
-		{name: "Never container with a Restart rule: restarted on that exit code, not after a probe kill", pod: corev1.RestartPolicyNever, v: Latest,
+		{name: "Never container with a Restart rule on exit code 42 only: a crash of another code stays down", pod: corev1.RestartPolicyAlways, v: Latest,
 			containers: []corev1.Container{{Name: "a", RestartPolicy: ctrPolicy(never), RestartPolicyRules: rule}},
+			crashLoops: false, kill: map[string]bool{"a": false}, failure: map[string]bool{"a": false}},
+		{name: "Never container with a Restart rule on codes NotIn [0]: crash-loops, but a probe kill is final", pod: corev1.RestartPolicyNever, v: Latest,
+			containers: []corev1.Container{{Name: "a", RestartPolicy: ctrPolicy(never), RestartPolicyRules: notIn}},
 			crashLoops: true, kill: map[string]bool{"a": false}, failure: map[string]bool{"a": true}},
 		{name: "Always Pod, Never container on 1.30: the Pod's policy", pod: corev1.RestartPolicyAlways, v: Version{1, 30},
 			containers: []corev1.Container{{Name: "a", RestartPolicy: ctrPolicy(never)}},
