@@ -25,10 +25,20 @@ var testedElsewhere = map[string]string{
 }
 
 // TestRules runs every rule over its rules/testdata/<ID>/ files through the
-// real loader and analyzer. A `# want <ID-or-name> "regexp"` comment on a line
-// (or `# want +N …` / `-N` for a line below / above) expects a finding there whose message
-// matches; unexpected findings and unmatched wants both fail. A
-// `# podlint-test: kube-version=1.28 enable=PL010` line sets the run up.
+// real loader and analyzer. A want comment expects a finding on its line:
+//
+//	# want <ID-or-name>[:COL] "regexp" [<ID-or-name>[:COL] "regexp" …]
+//	# want +N …   (or -N: the finding is N lines below / above)
+//
+// `# want PL101:9 "liveness"` expects a finding of PL101 at column 9 of the
+// line (columns count bytes from 1, as podlint prints them) whose headline,
+// detail, or both joined by a space match the regexp; without `:COL` any
+// column of the line matches. Unexpected findings and unmatched wants both
+// fail. A want in testdata/<ID>/ may name only rule <ID>: a want naming
+// another rule is a test error. Every file with a want (a failing example)
+// must pin the column of at least one of them, so the example also tests
+// where the finding points. A `# podlint-test: kube-version=1.28
+// enable=PL010` line sets the run up.
 func TestRules(t *testing.T) {
 	for _, r := range rules.All {
 		t.Run(r.ID+"_"+r.Name, func(t *testing.T) {
@@ -41,10 +51,14 @@ func TestRules(t *testing.T) {
 			}
 			silent, firing := 0, 0
 			for _, f := range files {
-				n := checkFile(t, r, f)
-				if n == 0 {
+				n, pinned := checkFile(t, r, f)
+				switch {
+				case n == 0:
 					silent++
-				} else {
+				case pinned == 0:
+					firing++
+					t.Errorf("%s: no want pins a column; pin at least one (# want %s:COL \"regexp\")", f, r.ID)
+				default:
 					firing++
 				}
 			}
@@ -57,6 +71,7 @@ func TestRules(t *testing.T) {
 
 type want struct {
 	line int
+	col  int // 0: any column
 	rule *rules.Rule
 	re   *regexp.Regexp
 	raw  string
@@ -65,12 +80,13 @@ type want struct {
 
 var (
 	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
-	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?(\S+)\s+"((?:[^"\\]|\\.)*)"\s*`)
+	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?([^\s:]+)(?::(\d+))?\s+"((?:[^"\\]|\\.)*)"\s*`)
 	setupLine   = regexp.MustCompile(`#\s*podlint-test:\s*(.*)$`)
 )
 
-// checkFile lints one testdata file and returns how many wants it had.
-func checkFile(t *testing.T, r *rules.Rule, path string) int {
+// checkFile lints one testdata file of rule r and returns how many wants it
+// had and how many of them pin a column.
+func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -122,7 +138,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		for strings.TrimSpace(rest) != "" {
 			im := wantItem.FindStringSubmatch(rest)
 			if im == nil {
-				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE \"regexp\")", path, i+1, rest)
+				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE[:COL] \"regexp\")", path, i+1, rest)
 			}
 			off := 0
 			if im[1] != "" {
@@ -132,15 +148,25 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 			if wr == nil {
 				t.Fatalf("%s:%d: want names unknown rule %q", path, i+1, im[2])
 			}
-			pattern, err := strconv.Unquote(`"` + im[3] + `"`)
+			if wr != r {
+				t.Fatalf("%s:%d: want names %s (%s), but testdata/%s/ tests only %s: move the example to testdata/%s/", path, i+1, wr.ID, wr.Name, r.ID, r.ID, wr.ID)
+			}
+			col := 0
+			if im[3] != "" {
+				if col, err = strconv.Atoi(im[3]); err != nil || col < 1 {
+					t.Fatalf("%s:%d: bad column %q in want", path, i+1, im[3])
+				}
+				pinned++
+			}
+			pattern, err := strconv.Unquote(`"` + im[4] + `"`)
 			if err != nil {
-				pattern = im[3]
+				pattern = im[4]
 			}
 			re, err := regexp.Compile(pattern)
 			if err != nil {
 				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
 			}
-			wants = append(wants, &want{line: i + 1 + off, rule: wr, re: re, raw: im[0]})
+			wants = append(wants, &want{line: i + 1 + off, col: col, rule: wr, re: re, raw: im[0]})
 			rest = rest[len(im[0]):]
 		}
 	}
@@ -152,7 +178,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		checkHeadline(t, path, &f)
 		matched := false
 		for _, w := range wants {
-			if !w.hit && w.line == f.Line && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
+			if !w.hit && w.line == f.Line && (w.col == 0 || w.col == f.Column) && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
 				w.hit, matched = true, true
 				break
 			}
@@ -166,7 +192,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 			t.Errorf("%s:%d: no finding matched want %s", path, w.line, strings.TrimSpace(w.raw))
 		}
 	}
-	return len(wants)
+	return len(wants), pinned
 }
 
 // wantMatches matches a want's regexp against the headline, the detail, or
