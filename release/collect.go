@@ -184,12 +184,12 @@ func summarize(o *manifest.Object) *Workload {
 	out.Containers = make([]Container, 0, n)
 	for i := range s.InitContainers {
 		if c := &s.InitContainers[i]; IsSidecar(c) {
-			out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+			out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 		}
 	}
 	for i := range s.Containers {
 		c := &s.Containers[i]
-		out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+		out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 	}
 	for i, v := range s.Volumes {
 		if v.PersistentVolumeClaim != nil {

@@ -95,6 +95,7 @@ func (w *Workload) StrategyAt() Pos { return w.At("spec.strategy") }
 // Container is a regular container (or a sidecar) of a workload.
 type Container struct {
 	Name      string
+	Image     string
 	Index     int  // in containers, or initContainers for a sidecar
 	Sidecar   bool // an init container with restartPolicy Always
 	Ports     []corev1.ContainerPort

@@ -21,6 +21,6 @@ var BestEffortQoS = &Rule{
 		p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
 			Message: fmt.Sprintf("Pods of this %s are BestEffort: no container requests cpu or memory", p.Workload.Kind),
 			Detail: fmt.Sprintf("Under node pressure BestEffort Pods are evicted first, their processes are the OOM killer's first choice, and the scheduler reserves nothing for them. Add resources.requests for cpu and memory to %q (and the other containers), unless a LimitRange in the namespace sets defaults.",
-				c.C.Name)})
+				c.Name())})
 	},
 }

@@ -20,7 +20,7 @@ var MissingReadinessProbe = &Rule{
 				when = "as soon as its startup probe passes"
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: fmt.Sprintf("container %q declares port %d but has no readinessProbe", c.C.Name, c.C.Ports[0].ContainerPort),
+				Message: fmt.Sprintf("container %q declares port %d but has no readinessProbe", c.Name(), c.C.Ports[0].ContainerPort),
 				Detail: fmt.Sprintf("It counts as Ready %s, so Services send it traffic before it can answer at every start and rollout, and keep doing so when it stops serving. Add a readinessProbe on the port it serves.",
 					when)})
 		}

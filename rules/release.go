@@ -44,6 +44,12 @@ func related(at release.Pos, format string, args ...any) release.Pos {
 	return at
 }
 
+// releaseName is how messages name a container of the release view (see
+// ContainerRef.Name).
+func releaseName(c *release.Container) containerName {
+	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}
+}
+
 // Supersedes lists rules whose findings on a workload are dropped when the
 // release view knows better: PL111 guesses from declared ports whether a
 // container serves traffic, which the Services of its namespace answer

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
+	"go.yaml.in/yaml/v3"
 )
 
 // Rules whose failing example cannot be a manifest; they are tested in the
@@ -233,4 +235,92 @@ func checkHeadline(t *testing.T, path string, f *finding.Finding) {
 	if d := f.Detail; d != "" && !strings.HasSuffix(d, ".") {
 		t.Errorf("%s: detail %q must end with a period: it is prose", where, d)
 	}
+}
+
+// TestUnnamedContainers lints every testdata file again with the names of
+// its containers removed, as a custom resource's template may leave them
+// (Knative names them when it makes the Revision), with every rule on. No
+// message may then name a container "" (an empty %q): messages name an
+// unnamed container by its place and image, #1 (api:3).
+func TestUnnamedContainers(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
+	sev := map[*rules.Rule]finding.Severity{}
+	for _, r := range rules.All {
+		sev[r] = r.Severity
+	}
+	cfg := &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	checked := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unnamed, n := dropContainerNames(data)
+		if n == 0 {
+			continue
+		}
+		findings, _ := cfg.File(path, unnamed, true)
+		for _, f := range findings {
+			texts := []string{f.Message, f.Detail}
+			for _, r := range f.Related {
+				texts = append(texts, r.Message)
+			}
+			for _, s := range texts {
+				if strings.Contains(s, `""`) {
+					t.Errorf("%s with unnamed containers: %s names an empty container: %q", path, f.RuleID, s)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no finding checked")
+	}
+}
+
+// dropContainerNames removes the name of every container and init
+// container of a YAML stream and returns it with the number of names
+// removed.
+func dropContainerNames(data []byte) ([]byte, int) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	n := 0
+	var walk func(*yaml.Node)
+	walk = func(node *yaml.Node) {
+		if node.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(node.Content); i += 2 {
+				k, v := node.Content[i], node.Content[i+1]
+				if (k.Value == "containers" || k.Value == "initContainers") && v.Kind == yaml.SequenceNode {
+					for _, c := range v.Content {
+						if c.Kind != yaml.MappingNode {
+							continue
+						}
+						for j := 0; j+1 < len(c.Content); j += 2 {
+							if c.Content[j].Value == "name" {
+								c.Content = append(c.Content[:j], c.Content[j+2:]...)
+								n++
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, c := range node.Content {
+			walk(c)
+		}
+	}
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		walk(&doc)
+		if enc.Encode(&doc) != nil {
+			break
+		}
+	}
+	_ = enc.Close()
+	return out.Bytes(), n
 }
