@@ -46,4 +46,3 @@ func shortImage(image string) string {
 	}
 	return image
 }
-
