@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -20,7 +21,7 @@ var MissingReadinessProbe = &Rule{
 		if c.C.ReadinessProbe != nil {
 			return
 		}
-		serving := ServingPorts(c.C.Ports, ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
+		serving := ServingPorts(c.C.Ports, release.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
 		if len(serving) == 0 {
 			return
 		}
@@ -50,15 +51,6 @@ func MainContainer(spec *corev1.PodSpec, templateAnnotations map[string]string) 
 		}
 	}
 	return 0
-}
-
-// ScrapedPort is the port the prometheus.io/port annotation of the Pod
-// template (else of the workload) names for Prometheus to scrape, or "".
-func ScrapedPort(templateAnnotations, objectAnnotations map[string]string) string {
-	if v := strings.TrimSpace(templateAnnotations["prometheus.io/port"]); v != "" {
-		return v
-	}
-	return strings.TrimSpace(objectAnnotations["prometheus.io/port"])
 }
 
 // ServingPorts are the ports of a container that may serve Service
