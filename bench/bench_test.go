@@ -218,7 +218,7 @@ func onWorkers(docs []Doc, workers int, do func(Doc)) {
 
 // check is `podlint check` without the command line: read, load, analyze on
 // the worker pool, write the text report.
-func check(b *testing.B, cfg *analyzer.Config, paths []string) *finding.Result {
+func check(b testing.TB, cfg *analyzer.Config, paths []string) *finding.Result {
 	srcs := make([]manifest.Source, len(paths))
 	for i, p := range paths {
 		srcs[i] = manifest.Source{Path: p}
@@ -228,7 +228,7 @@ func check(b *testing.B, cfg *analyzer.Config, paths []string) *finding.Result {
 
 // checkSources is check on sources already made: standard input is a
 // Source holding its Data, as the command line makes it.
-func checkSources(b *testing.B, cfg *analyzer.Config, srcs []manifest.Source) *finding.Result {
+func checkSources(b testing.TB, cfg *analyzer.Config, srcs []manifest.Source) *finding.Result {
 	res, errs := analyzer.Run(cfg, srcs)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
