@@ -10,7 +10,8 @@ import (
 func TestLazyRegexpsCompile(t *testing.T) {
 	for _, re := range []func() *regexp.Regexp{helmErrAt, helmErrTpl, startedAt, yamlLine, remoteRef,
 		tKey, tDash, tActions, condition, valuesRef, dotRef, blockOpen, endAction} {
-		if re() == nil || re() != re() {
+		first, again := re(), re()
+		if first == nil || first != again {
 			t.Errorf("a lazy regexp is nil or compiled twice")
 		}
 	}
