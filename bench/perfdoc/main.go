@@ -850,6 +850,9 @@ func (res *Results) markdown() string {
 		res.Date, res.Commit, res.Go, res.CPUs, res.LoadStart, res.LoadEnd)
 	w("Corpus: %s workload documents (%d distinct) of `%s`, %d per file, %.1f MB; `podlint check --no-config -f %s`, report to /dev/null.\n\n",
 		thousands(c.Docs), c.Distinct, c.From, c.PerFile, float64(c.Bytes)/1e6, res.Format)
+	if busy(res.LoadStart, res.CPUs) || busy(res.LoadEnd, res.CPUs) {
+		w("The load average exceeded the %d CPUs: other work was running, the wall times include waiting for a CPU, and the CPU times and CPU ratios are the figures to compare.\n\n", res.CPUs)
+	}
 
 	w("**Paired whole-process runs** on the corpus (each pair back to back, alternating which runs first; medians of the per-pair ratios):\n\n")
 	w("| podlint against | pairs | wall ratio | CPU ratio | podlint wall / CPU / RSS | floor wall / CPU / RSS |\n|---|---:|---:|---:|---:|---:|\n")
@@ -903,6 +906,16 @@ func (res *Results) markdown() string {
 	data, _ := json.Marshal(res)
 	w("\n<!-- bench.sh data %s -->\n", data)
 	return b.String()
+}
+
+// busy reports whether the 1-minute load average exceeds the CPUs.
+func busy(load string, cpus int) bool {
+	f := strings.Fields(load)
+	if len(f) == 0 {
+		return false
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	return err == nil && l > float64(cpus)
 }
 
 func firstRuns(rs []Row) int {
