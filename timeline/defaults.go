@@ -20,6 +20,7 @@ const (
 	DefaultProgressDeadline      = 600 // Deployment
 	DefaultBackoffLimit          = 6   // Job
 	CrashLoopResetAfter          = 600 // crash-loop back-off entry expiry
+	CrashLoopGCPeriod            = 2   // housekeeping period that garbage-collects expired entries
 	JobInitialBackoff            = 10  // DefaultJobPodFailureBackOff
 )
 

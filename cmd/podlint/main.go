@@ -10,5 +10,8 @@ import (
 
 func main() {
 	cli.TuneGC(os.Getenv)
-	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	stop := startCPUProfile()
+	code := cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
