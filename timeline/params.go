@@ -263,6 +263,11 @@ func ParseExpectations(s string) ([]Expectation, error) {
 	return out, nil
 }
 
+// MaxStatedSeconds is the largest duration ParseSeconds accepts: the
+// largest value of an int32 seconds field such as
+// terminationGracePeriodSeconds. Anything longer is a typo ("1e100").
+const MaxStatedSeconds = math.MaxInt32
+
 // ParseSeconds reads "90", "1.5", "90s", "1m30s".
 func ParseSeconds(s string) (float64, error) {
 	s = strings.TrimSpace(s)
@@ -284,6 +289,9 @@ func ParseSeconds(s string) (float64, error) {
 	}
 	if sec < 0 {
 		return 0, errors.New("duration must not be negative")
+	}
+	if sec > MaxStatedSeconds {
+		return 0, fmt.Errorf("duration is longer than %d seconds, the largest a Kubernetes duration field holds", int64(MaxStatedSeconds))
 	}
 	return sec, nil
 }
