@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -22,7 +22,7 @@ var InitFailureFailsPod = &Rule{
 		headline := "fails the Pod for good"
 		outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
 		if js := p.Workload.Job; js != nil {
-			field, limit := jobRetryLimit(js)
+			field, limit, _ := timeline.JobRetryLimit(js, p.Version)
 			if limit != 0 {
 				return // the Job replaces the failed Pod (counted against backoffLimit)
 			}
@@ -48,18 +48,6 @@ var InitFailureFailsPod = &Rule{
 					call, outcome, fix)})
 		}
 	},
-}
-
-// jobRetryLimit is the Job's retry limit and its field name: the per-index
-// limit when set, else backoffLimit (default 6).
-func jobRetryLimit(js *batchv1.JobSpec) (field string, limit int32) {
-	switch {
-	case js.BackoffLimitPerIndex != nil:
-		return "backoffLimitPerIndex", *js.BackoffLimitPerIndex
-	case js.BackoffLimit != nil:
-		return "backoffLimit", *js.BackoffLimit
-	}
-	return "backoffLimit", 6
 }
 
 // ownRestartPolicy reports whether an init container's own restartPolicy

@@ -20,6 +20,10 @@ const (
 	DefaultProgressDeadline      = 600 // Deployment
 	DefaultBackoffLimit          = 6   // Job
 	CrashLoopResetAfter          = 600 // crash-loop back-off entry expiry
+	CrashLoopInitial             = 10  // initialCrashLoopBackOff
+	CrashLoopMax                 = 300 // MaxContainerBackOff
+	ReducedCrashLoopInitial      = 1   // with ReduceDefaultCrashLoopBackOffDecay
+	ReducedCrashLoopMax          = 60
 	JobInitialBackoff            = 10  // DefaultJobPodFailureBackOff
 )
 

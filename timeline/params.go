@@ -134,6 +134,22 @@ func (p Params) clean() Params {
 	return p
 }
 
+// crashCurve is the crash-loop back-off a node of version v runs with these
+// params: 10 s doubling to 300 s, or 1 s to 60 s with
+// ReduceDefaultCrashLoopBackOffDecay. The node's maxContainerRestartPeriod
+// (CrashLoopMax, and CrashLoopInitial lowered to it) counts only where
+// KubeletCrashLoopBackOffMax is on; before, the kubelet ignores it.
+func (p Params) crashCurve(v Version) Params {
+	initial, maxB := float64(CrashLoopInitial), float64(CrashLoopMax)
+	if v.ReducedCrashLoopBackOff() {
+		initial, maxB = ReducedCrashLoopInitial, ReducedCrashLoopMax
+	}
+	if !v.KubeletCrashLoopBackOffMax() {
+		p.CrashLoopInitial, p.CrashLoopMax = initial, maxB
+	}
+	return p
+}
+
 func (d Duration) usable() bool {
 	return d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0
 }

@@ -39,7 +39,8 @@ func crashOvershoot(B float64, v Version) float64 {
 // after each start (F-10), restarts times. Lo edges are E-5's nominal
 // values; Hi adds ε per exit and the requeue overshoot of this version.
 func CrashLoop(run float64, restarts int, v Version, p Params) []Restart {
-	v, p = v.orLatest(), p.clean()
+	v = v.orLatest()
+	p = p.clean().crashCurve(v)
 	if math.IsNaN(run) || run < 0 {
 		run = 0
 	}
