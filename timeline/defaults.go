@@ -24,7 +24,7 @@ const (
 	CrashLoopMax                 = 300 // MaxContainerBackOff
 	ReducedCrashLoopInitial      = 1   // with ReduceDefaultCrashLoopBackOffDecay
 	ReducedCrashLoopMax          = 60
-	JobInitialBackoff            = 10  // DefaultJobPodFailureBackOff
+	JobInitialBackoff            = 10 // DefaultJobPodFailureBackOff
 )
 
 // defaultProbe applies SetDefaults_Probe: 0 → default for period, timeout,
