@@ -172,9 +172,19 @@ func (v Version) ReducedCrashLoopBackOff() bool { return false }
 // 1.5] pod-worker cadence.
 func (v Version) RequeueAtBackoffExpiry() bool { return v.AtLeast(35) }
 
-// ContainerRestartRules: container-level restartPolicy on regular containers
-// (beta on 1.35).
-func (v Version) ContainerRestartRules() bool { return v.AtLeast(35) }
+// ContainerRestartFields: restartPolicy on regular containers and
+// restartPolicyRules (ContainerRestartRules: the fields and the alpha gate
+// 1.34, beta on 1.35). Before 1.34 restartPolicy exists only on init
+// containers (since 1.28, SidecarContainers).
+func (v Version) ContainerRestartFields() Stage { return v.stage(34, 35) }
+
+// ContainerRestartRules is ContainerRestartFields() == On.
+func (v Version) ContainerRestartRules() bool { return v.ContainerRestartFields() == On }
+
+// RestartAllContainers: the RestartAllContainers action of a container
+// restart rule (RestartAllContainersOnContainerExits, alpha 1.35, beta on
+// 1.36).
+func (v Version) RestartAllContainers() bool { return v.AtLeast(36) }
 
 // PodLevelResources: spec.resources used for the QoS class (beta on 1.34).
 func (v Version) PodLevelResources() bool { return v.AtLeast(34) }
