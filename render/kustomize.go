@@ -397,6 +397,11 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 		}
 		return 0, 0, false
 	}
+	if identifies(p) {
+		// A strategic merge patch names its target with these; it does
+		// not set them.
+		return 0, 0, false
+	}
 	for _, d := range docs {
 		if pt.targetKind == "" && !kindName(d, o) {
 			continue
@@ -406,6 +411,16 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// identifies reports whether p is a field that picks the resource a
+// strategic merge patch applies to.
+func identifies(p []seg) bool {
+	switch pathString(p) {
+	case "apiVersion", "kind", "metadata.name", "metadata.namespace":
+		return true
+	}
+	return false
 }
 
 func pointerPrefix(ptr []string, p []seg) bool {

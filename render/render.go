@@ -36,18 +36,63 @@ type Options struct {
 // Lint renders one root and lints its output. It has the signature of
 // analyzer.Config.Render.
 func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) (fs []finding.Finding, sum finding.Summary, err error) {
+	// Mapping positions back walks templates of any shape; a panic there
+	// is reported like one inside the renderer.
+	defer func() {
+		if p := recover(); p != nil {
+			fs, sum, err = lintRendered(cfg, src, crashed(src, p), src.Path)
+		}
+	}()
+	r, label, err := o.render(src)
+	if err != nil {
+		return nil, finding.Summary{}, err
+	}
+	return lintRendered(cfg, src, r, label)
+}
+
+func crashed(src manifest.Source, p any) *Rendered {
+	return &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
+		Message: fmt.Sprintf("rendering crashed inside %s", src.Render),
+		Detail:  fmt.Sprintf("%v; the other inputs were still linted. Please report this bug with the chart or kustomization.", p)}}}
+}
+
+// Output is one root rendered for podlint timeline.
+type Output struct {
+	// Stream is the rendered manifests as one YAML stream.
+	Stream []byte
+	// Problems are what kept parts of it from rendering.
+	Problems []Problem
+	m        *mapper
+}
+
+// Manifests renders one root without linting it.
+func (o *Options) Manifests(src manifest.Source) (*Output, error) {
+	r, _, err := o.render(src)
+	if err != nil {
+		return nil, err
+	}
+	stream, starts := r.stream()
+	return &Output{Stream: stream, Problems: r.Problems, m: &mapper{r: r, starts: starts, root: src.Path}}, nil
+}
+
+// Locate maps a position in Stream to the template, patch or resource file
+// the user edits.
+func (out *Output) Locate(line, col int) (file string, l, c int) {
+	w := out.m.locate(line, col)
+	return w.file, w.line, w.col
+}
+
+// render renders one root. A panic inside Helm or kustomize becomes a
+// problem at the root's file.
+func (o *Options) render(src manifest.Source) (r *Rendered, label string, err error) {
 	// Helm and kustomize are large libraries fed whatever a repository
 	// holds; a panic in one of them must not take the other inputs down.
 	defer func() {
 		if p := recover(); p != nil {
-			r := &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
-				Message: fmt.Sprintf("rendering crashed inside %s", src.Render),
-				Detail:  fmt.Sprintf("%v; the other inputs were still linted. Please report this bug with the chart or kustomization.", p)}}}
-			fs, sum, err = lintRendered(cfg, src, r, src.Path)
+			r, label, err = crashed(src, p), src.Path, nil
 		}
 	}()
-	var r *Rendered
-	label := src.Path
+	label = src.Path
 	switch src.Render {
 	case manifest.RenderHelm:
 		var ho HelmOptions
@@ -63,12 +108,12 @@ func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) (fs []finding.
 		r = RenderKustomization(src.Path)
 		label += " (kustomization)"
 	default:
-		return nil, finding.Summary{}, fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
+		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
 	}
 	if len(src.Through) > 0 {
 		label += ", also rendering " + strings.Join(src.Through, ", ")
 	}
-	return lintRendered(cfg, src, r, label)
+	return r, label, nil
 }
 
 // lintRendered lints the rendered stream and positions findings in the

@@ -260,6 +260,7 @@ type settings struct {
 	excludes []string
 	workDir  string
 	render   bool // render charts and kustomizations
+	renderer *render.Options
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {

@@ -3,6 +3,9 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
+
+	"github.com/podlint/podlint/internal/textsafe"
 
 	"github.com/podlint/podlint/render"
 	ucli "github.com/urfave/cli/v2"
@@ -42,6 +45,11 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	cfg := s.cfg
 	charts := map[string]ChartConfig{}
 	for k, v := range cfg.Charts {
+		for _, vf := range v.Values {
+			if err := s.valuesInRepo(k, vf); err != nil {
+				return err
+			}
+		}
 		charts[absPath(s.configRel(k))] = v
 	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
@@ -59,6 +67,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		return ho
 	}}
 	s.an.Render = opts.Lint
+	s.renderer = opts
 	return nil
 }
 
@@ -67,6 +76,38 @@ func absPath(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
+}
+
+// valuesInRepo refuses a values file named by the configuration that
+// resolves, symbolic links followed, outside the repository holding the
+// configuration. The configuration travels with the pull request podlint
+// checks, so a values file elsewhere (/etc, a CI secret, ../..) could be
+// rendered into the manifests and quoted in the report. A file the user
+// names with --values is theirs to choose.
+func (s *settings) valuesInRepo(chart, file string) error {
+	if s.cfg.dir == "" {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(repoRoot(absPath(s.cfg.dir)))
+	if err != nil {
+		return nil
+	}
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.cfg.dir, p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		// A missing or unreadable file is reported by rendering, at the chart.
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	return &exitError{ExitError, fmt.Sprintf("config %s: charts: %s: values file %s resolves to %s, outside the repository %s; "+
+		"a configuration may come from the pull request being checked, so podlint reads only values files inside the repository. "+
+		"Move the file into the repository, or name it on the command line with --values",
+		textsafe.Quote(s.cfg.path), textsafe.Quote(chart), textsafe.Quote(file), textsafe.Quote(real), textsafe.Quote(root))}
 }
 
 // configRel turns a path of the config file (relative to its folder) into

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -338,5 +339,49 @@ func TestNamedFileFromInsideChart(t *testing.T) {
 		if f.File != "jwt.yaml" {
 			t.Errorf("finding in %s, want jwt.yaml as named", f.File)
 		}
+	}
+}
+
+// TestChartConfigValuesStayInRepo: a values file that the configuration
+// names must be inside the repository, symbolic links resolved: the
+// configuration may come from the pull request being checked. --values
+// names any file.
+func TestChartConfigValuesStayInRepo(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	chart, _ := filepath.Abs(filepath.Join(renderData, "helm", "podinfo"))
+	writeFiles(t, top, map[string]string{
+		"secret.yaml":    "replicaCount: 3\n",
+		"repo/.git/HEAD": "ref: refs/heads/main\n",
+		"repo/ok.yaml":   "replicaCount: 2\n",
+	})
+	if err := os.Symlink(filepath.Join(top, "secret.yaml"), filepath.Join(repo, "link.yaml")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	configure := func(values string) {
+		cfg := "charts:\n  " + chart + ":\n    values: [" + strconv.Quote(values) + "]\n"
+		if err := os.WriteFile(filepath.Join(repo, ".podlint.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		values  string
+		refused bool
+	}{
+		{"ok.yaml", false},
+		{"../secret.yaml", true},
+		{"link.yaml", true},
+		{filepath.Join(top, "secret.yaml"), true},
+	} {
+		configure(tc.values)
+		code, _, stderr := run(t, repo, nil, "check", "--format", "json", chart)
+		if refused := code == ExitError && strings.Contains(stderr, "outside the repository"); refused != tc.refused {
+			t.Errorf("values %s: exit %d, stderr %q; want refused=%v", tc.values, code, stderr, tc.refused)
+		}
+	}
+	// A file named on the command line is the user's choice.
+	configure("ok.yaml")
+	if code, _, stderr := run(t, repo, nil, "check", "--format", "json", "--values", filepath.Join(top, "secret.yaml"), chart); code == ExitError {
+		t.Errorf("--values outside the repository: exit %d; stderr: %s", code, stderr)
 	}
 }

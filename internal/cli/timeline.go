@@ -15,6 +15,7 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/release"
+	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report/chart"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
@@ -25,7 +26,7 @@ var timelineFormats = []string{"text", "json", "svg", "mermaid"}
 func timelineCommand(env *runEnv) *ucli.Command {
 	flags := append([]ucli.Flag{
 		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(timelineFormats, ", "), Value: "text"},
-	}, commonFlags()...)
+	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{
 		Name:      "timeline",
 		Usage:     "show each workload's worst-case lifecycle: probes, readiness, kills, termination",
@@ -48,6 +49,9 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			format := c.String("format")
 			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
+			}
+			if err := s.renderSetup(c); err != nil {
+				return err
 			}
 			srcs, hints, errs := s.sources(c, env)
 			for _, h := range hints {
@@ -84,6 +88,16 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 	}
 	var plans []pending
 	for _, src := range srcs {
+		if src.Render != "" {
+			part := &release.Part{}
+			parts = append(parts, part)
+			its, ws, ex, rerrs := renderedItems(s, src, part)
+			items, errs = append(items, its...), append(errs, rerrs...)
+			for i := range ws {
+				plans = append(plans, pending{ws[i], ex[i]})
+			}
+			continue
+		}
 		data := src.Data
 		if data == nil {
 			d, tooBig, err := manifest.ReadSource(src.Path, s.an.Limits.MaxFileSize)
@@ -126,6 +140,53 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 		items[i].Rollout, items[i].Drain = view.Plan(plans[i].w, items[i].Timeline, plans[i].exclusive, s.an.Params.Nodes)
 	}
 	return items, errs
+}
+
+// renderedItems renders a Helm chart or kustomization and computes its
+// workloads' timelines, each placed at the template or file that holds it.
+func renderedItems(s *settings, src manifest.Source, part *release.Part) (items []chart.Item, ws []*release.Workload, exclusive []string, errs []error) {
+	if s.renderer == nil {
+		return nil, nil, nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
+	}
+	out, err := s.renderer.Manifests(src)
+	if err != nil {
+		return nil, nil, nil, []error{err}
+	}
+	for _, p := range out.Problems {
+		errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", p.File, p.Line, p.Column, p.Message))
+	}
+	res := manifest.Parse(src.Path, out.Stream, s.an.Limits)
+	for _, o := range res.Objects {
+		part.Add(o, s.an.Limits)
+		if o.Workload == nil {
+			continue
+		}
+		// At its kind: the object's root maps to the last patch that
+		// touched it, its kind to the file that declares it.
+		pos, _ := o.Doc.Locate(o.Path.Field("kind"))
+		file, line := locateRendered(out, src.Path, pos.Line, pos.Column)
+		items = append(items, chart.Item{File: file, Line: line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
+			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)})
+		var own map[string]string
+		if o.TemplateMeta != nil {
+			own = o.TemplateMeta.Labels
+		}
+		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
+		ws, exclusive = append(ws, part.Workloads[len(part.Workloads)-1]), append(exclusive, why)
+	}
+	return items, ws, exclusive, errs
+}
+
+// locateRendered is out.Locate, falling back to the root when a template
+// is too unusual to map (a bug to fix, not a reason to lose the timeline).
+func locateRendered(out *render.Output, root string, line, col int) (file string, l int) {
+	defer func() {
+		if recover() != nil {
+			file, l = root, 1
+		}
+	}()
+	file, l, _ = out.Locate(line, col)
+	return file, l
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"flag"
 	"io"
@@ -79,5 +80,55 @@ func TestTimelineSVGDirectory(t *testing.T) {
 	}
 	if code := Run([]string{"podlint", "timeline", "--no-config", "-f", "svg", "testdata/examples"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("several workloads without -o DIR: exit %d, want 2", code)
+	}
+}
+
+// TestTimelineRenders: `podlint timeline` renders a Helm chart or a
+// kustomization as check does, and names for each workload the file that
+// declares it (the template, the base resource, not a patch); --render
+// never keeps the old hint.
+func TestTimelineRenders(t *testing.T) {
+	type item struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+		Kind string `json:"kind"`
+		Name string `json:"name"`
+	}
+	for _, tc := range []struct {
+		dir, file, name string
+		values          []string
+	}{
+		{renderData + "/helm/podinfo", renderData + "/helm/podinfo/templates/deployment.yaml", "release-name-podinfo", nil},
+		{renderData + "/helm/podinfo", renderData + "/helm/podinfo/templates/deployment.yaml", "shop-podinfo", []string{"--release-name", "shop"}},
+		{renderData + "/kustomize/features/overlay", renderData + "/kustomize/features/base/deployment.yaml", "prod-app", nil},
+	} {
+		args := append(append([]string{"podlint", "timeline", "--no-config", "-f", "json"}, tc.values...), tc.dir)
+		var out, errb bytes.Buffer
+		if code := Run(args, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		var doc struct {
+			Objects []item `json:"objects"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		var found bool
+		for _, o := range doc.Objects {
+			if o.Kind == "Deployment" && o.Name == tc.name {
+				found = true
+				if o.File != tc.file || o.Line != 2 {
+					t.Errorf("%v: %s at %s:%d, want %s:2 (its kind)", args, o.Name, o.File, o.Line, tc.file)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%v: no Deployment %s in %+v", args, tc.name, doc.Objects)
+		}
+	}
+	var out, errb bytes.Buffer
+	Run([]string{"podlint", "timeline", "--no-config", "--render", "never", renderData + "/helm/podinfo"}, strings.NewReader(""), &out, &errb)
+	if !strings.Contains(errb.String(), "is a Helm chart") {
+		t.Errorf("--render never: stderr %q, want the hint that the folder is a chart", errb.String())
 	}
 }
