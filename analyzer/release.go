@@ -159,7 +159,7 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 					}
 				}
 			}
-			if rules.Supersedes(r, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace)) {
+			if rules.Supersedes(r, view, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container) {
 				continue
 			}
 		}

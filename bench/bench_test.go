@@ -49,6 +49,9 @@ type fixture struct {
 	corpus *Corpus
 	paths  []string
 	data   [][]byte // file contents, for the stages that start after reading
+
+	large     string // the corpus as one file, once written (largeFile)
+	largeData []byte
 }
 
 var (
@@ -151,53 +154,81 @@ func perDoc(b *testing.B, f *fixture, body func()) {
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/docs, "B/doc")
 }
 
-// BenchmarkFloor is what podlint is measured against: each document decoded
-// with sigs.k8s.io/yaml.Unmarshal into its k8s.io/api type, as kubectl does,
-// from memory (no reading, no splitting: the floor gets those for free).
+// BenchmarkFloor is what podlint is measured against, from memory (no
+// reading, no splitting: the floors get those for free), sequentially and
+// with as many workers as podlint uses, a file's documents to a worker:
+//
+//   - the typed-decode floor (sequential, workers=N): each document decoded
+//     with sigs.k8s.io/yaml.Unmarshal into its k8s.io/api type, as kubectl
+//     does;
+//   - the node-parse floor (node-sequential, node-workers=N): each document
+//     parsed into yaml.v3 nodes and nothing else, the least podlint must do
+//     to know positions.
 func BenchmarkFloor(b *testing.B) {
 	f := corpusAt(b, 1)
-	decode := func(d Doc) {
+	typed := func(d Doc) {
 		if err := sigsyaml.Unmarshal(d.Text, reflect.New(d.Type).Interface()); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.Run("sequential", func(b *testing.B) {
-		perDoc(b, f, func() {
-			for _, d := range f.corpus.Docs {
-				decode(d)
-			}
-		})
-	})
+	node := func(d Doc) {
+		var n yaml.Node
+		if err := yaml.Unmarshal(d.Text, &n); err != nil {
+			b.Fatal(err)
+		}
+	}
 	workers := runtime.GOMAXPROCS(0)
-	b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-		perDoc(b, f, func() {
-			next := make(chan int)
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Go(func() {
-					for first := range next {
-						for _, d := range f.corpus.Docs[first:min(first+perFile, len(f.corpus.Docs))] {
-							decode(d)
-						}
-					}
-				})
-			}
-			for first := 0; first < len(f.corpus.Docs); first += perFile {
-				next <- first
-			}
-			close(next)
-			wg.Wait()
+	for _, floor := range []struct {
+		prefix string
+		do     func(Doc)
+	}{{"", typed}, {"node-", node}} {
+		b.Run(floor.prefix+"sequential", func(b *testing.B) {
+			perDoc(b, f, func() {
+				for _, d := range f.corpus.Docs {
+					floor.do(d)
+				}
+			})
 		})
-	})
+		b.Run(fmt.Sprintf("%sworkers=%d", floor.prefix, workers), func(b *testing.B) {
+			perDoc(b, f, func() { onWorkers(f.corpus.Docs, workers, floor.do) })
+		})
+	}
+}
+
+// onWorkers runs do on every document, perFile documents (a file) at a time
+// to each of workers goroutines.
+func onWorkers(docs []Doc, workers int, do func(Doc)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for first := range next {
+				for _, d := range docs[first:min(first+perFile, len(docs))] {
+					do(d)
+				}
+			}
+		})
+	}
+	for first := 0; first < len(docs); first += perFile {
+		next <- first
+	}
+	close(next)
+	wg.Wait()
 }
 
 // check is `podlint check` without the command line: read, load, analyze on
 // the worker pool, write the text report.
-func check(b *testing.B, cfg *analyzer.Config, paths []string) *finding.Result {
+func check(b testing.TB, cfg *analyzer.Config, paths []string) *finding.Result {
 	srcs := make([]manifest.Source, len(paths))
 	for i, p := range paths {
 		srcs[i] = manifest.Source{Path: p}
 	}
+	return checkSources(b, cfg, srcs)
+}
+
+// checkSources is check on sources already made: standard input is a
+// Source holding its Data, as the command line makes it.
+func checkSources(b testing.TB, cfg *analyzer.Config, srcs []manifest.Source) *finding.Result {
 	res, errs := analyzer.Run(cfg, srcs)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
@@ -228,6 +259,51 @@ func BenchmarkPipeline(b *testing.B) {
 		b.Fatalf("linted %d workloads, want %d", res.Summary.Workloads, corpusDocs)
 	}
 	perDoc(b, f, func() { check(b, cfg, f.paths) })
+}
+
+// BenchmarkLargeFile is the pipeline on the whole corpus as one file (the
+// 1 000 files concatenated, every document still starting with "---"), read
+// from disk: `helm template big-chart > all.yaml; podlint check all.yaml`.
+func BenchmarkLargeFile(b *testing.B) {
+	f := corpusAt(b, 1)
+	path, _ := largeFile(b, f)
+	cfg := config()
+	if res := check(b, cfg, []string{path}); res.Summary.Workloads != corpusDocs {
+		b.Fatalf("linted %d workloads, want %d", res.Summary.Workloads, corpusDocs)
+	}
+	perDoc(b, f, func() { check(b, cfg, []string{path}) })
+}
+
+// BenchmarkStdin is the same bytes as BenchmarkLargeFile given on standard
+// input (`helm template big-chart | podlint check -`): the command line
+// reads them before linting starts and hands them over as a Source with
+// Data, which is what this benchmark does.
+func BenchmarkStdin(b *testing.B) {
+	f := corpusAt(b, 1)
+	_, data := largeFile(b, f)
+	cfg := config()
+	src := []manifest.Source{{Path: "<stdin>", Data: data, Explicit: true}}
+	if res := checkSources(b, cfg, src); res.Summary.Workloads != corpusDocs {
+		b.Fatalf("linted %d workloads, want %d", res.Summary.Workloads, corpusDocs)
+	}
+	perDoc(b, f, func() { checkSources(b, cfg, src) })
+}
+
+// largeFile writes the corpus f as one file, once, and returns its path and
+// contents.
+func largeFile(b *testing.B, f *fixture) (string, []byte) {
+	b.Helper()
+	fixMu.Lock()
+	defer fixMu.Unlock()
+	if f.large == "" {
+		data := f.corpus.Single()
+		path := filepath.Join(tmpDir, fmt.Sprintf("large-%d.yaml", len(f.corpus.Docs)))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		f.large, f.largeData = path, data
+	}
+	return f.large, f.largeData
 }
 
 // BenchmarkStage measures each stage on its own, sequentially, so that their

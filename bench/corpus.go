@@ -52,6 +52,17 @@ func (c *Corpus) file(first int) []byte {
 	return b.Bytes()
 }
 
+// Single is the whole corpus as one file: the files' texts concatenated,
+// every document starting with a "---" line.
+func (c *Corpus) Single() []byte {
+	var b bytes.Buffer
+	b.Grow(int(c.Bytes()))
+	for first := 0; first < len(c.Docs); first += c.PerFile {
+		b.Write(c.file(first))
+	}
+	return b.Bytes()
+}
+
 // Workloads reads every document of the manifests under dir that is a
 // natively decoded workload kind (Pod, Deployment, …, CronJob) and that both
 // podlint and sigs.k8s.io/yaml decode without error, in a stable order.

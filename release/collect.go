@@ -1,6 +1,7 @@
 package release
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/manifest"
@@ -9,6 +10,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Kept reports whether the view keeps objects of this kind besides
@@ -27,6 +30,8 @@ func Kept(apiVersion, kind string) bool {
 		return group == "autoscaling"
 	case "StorageClass":
 		return group == "storage.k8s.io"
+	case "PodMonitor":
+		return group == "monitoring.coreos.com"
 	case "PriorityClass":
 		return group == "scheduling.k8s.io"
 	}
@@ -109,6 +114,27 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		}
 		p.PVCs = append(p.PVCs, out)
 		return &out.Object
+	case "PodMonitor":
+		var m podMonitor
+		if !o.Decode(&m, lim) {
+			return nil
+		}
+		out := &PodMonitor{Object: base(o, m.Annotations), Namespaces: m.Spec.NamespaceSelector.MatchNames, AnyNamespace: m.Spec.NamespaceSelector.Any}
+		if sel, err := metav1.LabelSelectorAsSelector(&m.Spec.Selector); err == nil {
+			out.Selector = sel
+		}
+		for _, e := range m.Spec.PodMetricsEndpoints {
+			switch {
+			case e.Port != nil && *e.Port != "":
+				out.Ports = append(out.Ports, *e.Port)
+			case e.PortNumber != nil:
+				out.Ports = append(out.Ports, strconv.Itoa(int(*e.PortNumber)))
+			case e.TargetPort != nil:
+				out.Ports = append(out.Ports, e.TargetPort.String())
+			}
+		}
+		p.PodMonitors = append(p.PodMonitors, out)
+		return &out.Object
 	case "StorageClass":
 		var sc storagev1.StorageClass
 		if !o.Decode(&sc, lim) {
@@ -135,6 +161,24 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	return nil
 }
 
+// podMonitor is the part of a monitoring.coreos.com/v1 PodMonitor that
+// the view keeps.
+type podMonitor struct {
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              struct {
+		Selector          metav1.LabelSelector `json:"selector"`
+		NamespaceSelector struct {
+			Any        bool     `json:"any"`
+			MatchNames []string `json:"matchNames"`
+		} `json:"namespaceSelector"`
+		PodMetricsEndpoints []struct {
+			Port       *string             `json:"port"`
+			PortNumber *int32              `json:"portNumber"`
+			TargetPort *intstr.IntOrString `json:"targetPort"`
+		} `json:"podMetricsEndpoints"`
+	} `json:"spec"`
+}
+
 // summarize summarizes a loaded workload. Positions are resolved now, while
 // the file is in memory.
 func summarize(o *manifest.Object) *Workload {
@@ -144,11 +188,17 @@ func summarize(o *manifest.Object) *Workload {
 		out.Labels = o.TemplateMeta.Labels
 	}
 	out.RunsToCompletion = w.Job != nil || (w.Spec != nil && w.Spec.RestartPolicy != "" && w.Spec.RestartPolicy != "Always")
+	var objAnn, tmplAnn map[string]string
 	if o.Meta != nil {
+		objAnn = o.Meta.Annotations
 		if _, hook := o.Meta.Annotations["helm.sh/hook"]; hook {
 			out.RunsToCompletion = true
 		}
 	}
+	if o.TemplateMeta != nil {
+		tmplAnn = o.TemplateMeta.Annotations
+	}
+	out.ScrapePort = ScrapedPort(tmplAnn, objAnn)
 	var replicas *int32
 	switch {
 	case w.Deployment != nil:
@@ -184,12 +234,12 @@ func summarize(o *manifest.Object) *Workload {
 	out.Containers = make([]Container, 0, n)
 	for i := range s.InitContainers {
 		if c := &s.InitContainers[i]; IsSidecar(c) {
-			out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+			out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 		}
 	}
 	for i := range s.Containers {
 		c := &s.Containers[i]
-		out.Containers = append(out.Containers, Container{Name: c.Name, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+		out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 	}
 	for i, v := range s.Volumes {
 		if v.PersistentVolumeClaim != nil {

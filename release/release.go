@@ -16,6 +16,7 @@ package release
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
@@ -72,6 +73,9 @@ type Workload struct {
 	// Always, or a Helm hook (a `helm test` Pod): it is not meant to serve
 	// the traffic a Service might send it.
 	RunsToCompletion bool
+	// ScrapePort is the port the prometheus.io/port annotation names
+	// (ScrapedPort), or "".
+	ScrapePort string
 	// Deployment only.
 	Deployment     bool
 	Strategy       string // RollingUpdate or Recreate after defaulting
@@ -95,6 +99,7 @@ func (w *Workload) StrategyAt() Pos { return w.At("spec.strategy") }
 // Container is a regular container (or a sidecar) of a workload.
 type Container struct {
 	Name      string
+	Image     string
 	Index     int  // in containers, or initContainers for a sidecar
 	Sidecar   bool // an init container with restartPolicy Always
 	Ports     []corev1.ContainerPort
@@ -199,6 +204,22 @@ type PVC struct {
 // AccessModesAt is spec.accessModes.
 func (c *PVC) AccessModesAt() Pos { return c.At("spec.accessModes") }
 
+// PodMonitor is a Prometheus operator PodMonitor (monitoring.coreos.com)
+// of the run: which Pods it scrapes, and on which ports.
+type PodMonitor struct {
+	Object
+	// Selector is nil when the spec's selector is invalid: it selects
+	// nothing. An empty selector selects every Pod.
+	Selector labels.Selector
+	// Namespaces are namespaceSelector.matchNames; empty means the
+	// PodMonitor's own namespace, unless AnyNamespace.
+	Namespaces   []string
+	AnyNamespace bool
+	// Ports are the podMetricsEndpoints' port names, portNumbers and
+	// targetPorts, as written.
+	Ports []string
+}
+
 // Part is what one file contributes, in document order.
 type Part struct {
 	Workloads       []*Workload
@@ -206,13 +227,14 @@ type Part struct {
 	PDBs            []*PDB
 	HPAs            []*HPA
 	PVCs            []*PVC
+	PodMonitors     []*PodMonitor
 	StorageClasses  map[string]string // name → volumeBindingMode
 	PriorityClasses map[string]int32  // name → value
 }
 
 // Empty reports whether the part holds nothing.
 func (p *Part) Empty() bool {
-	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
+	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
 }
 
 // View is every object of a run, grouped by namespace.
@@ -221,6 +243,7 @@ type View struct {
 	names           []string
 	StorageClasses  map[string]string
 	PriorityClasses map[string]int32
+	podMonitors     []*PodMonitor
 	others          int // objects that are not workloads
 }
 
@@ -298,13 +321,18 @@ func Build(parts []*Part) *View {
 				v.ns(c.Ref.Namespace).PVCs[c.Ref.Name] = c
 			}
 		}
+		for _, m := range p.PodMonitors {
+			if first(&m.Object) {
+				v.podMonitors = append(v.podMonitors, m)
+			}
+		}
 		for k, m := range p.StorageClasses {
 			v.StorageClasses[k] = m
 		}
 		for k, val := range p.PriorityClasses {
 			v.PriorityClasses[k] = val
 		}
-		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.StorageClasses) + len(p.PriorityClasses)
+		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.PodMonitors) + len(p.StorageClasses) + len(p.PriorityClasses)
 	}
 	for name := range v.namespaces {
 		v.names = append(v.names, name)
@@ -337,6 +365,35 @@ func (v *View) Namespaces() []*Namespace {
 
 // Namespace returns a namespace of the view, or nil.
 func (v *View) Namespace(name string) *Namespace { return v.namespaces[name] }
+
+// ScrapedPorts lists the ports (names or numbers, as the PodMonitors write
+// them) that the PodMonitors of the run scrape on the Pods of w.
+func (v *View) ScrapedPorts(w *Workload) []string {
+	var out []string
+	set := labels.Set(w.Labels)
+	for _, m := range v.podMonitors {
+		if m.Selector == nil || !m.Selector.Matches(set) {
+			continue
+		}
+		inNS := m.AnyNamespace || len(m.Namespaces) == 0 && m.Ref.Namespace == w.Ref.Namespace
+		for _, ns := range m.Namespaces {
+			inNS = inNS || ns == w.Ref.Namespace
+		}
+		if inNS {
+			out = append(out, m.Ports...)
+		}
+	}
+	return out
+}
+
+// ScrapedPort is the port the prometheus.io/port annotation of the Pod
+// template (else of the workload) names for Prometheus to scrape, or "".
+func ScrapedPort(templateAnnotations, objectAnnotations map[string]string) string {
+	if v := strings.TrimSpace(templateAnnotations["prometheus.io/port"]); v != "" {
+		return v
+	}
+	return strings.TrimSpace(objectAnnotations["prometheus.io/port"])
+}
 
 // candidates returns the indexes of the workloads that can match a
 // selector with the given required pairs: those of the rarest pair, or all

@@ -232,22 +232,22 @@ func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) 
 // and "execution error at (chart/templates/x.yaml:3:11): …", or
 // "template: chart/templates/x.yaml:3:11: executing …".
 var (
-	helmErrAt  = regexp.MustCompile(`\(([^():]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)\s*:?\s*(.*)$`)
-	helmErrTpl = regexp.MustCompile(`template: ([^:]+):(\d+)(?::(\d+))?: (.*)$`)
+	helmErrAt  = lazyRegexp(`\(([^():]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)\s*:?\s*(.*)$`)
+	helmErrTpl = lazyRegexp(`template: ([^:]+):(\d+)(?::(\d+))?: (.*)$`)
 )
 
-var startedAt = regexp.MustCompile(`started at ([^:\s]+):(\d+)`)
+var startedAt = lazyRegexp(`started at ([^:\s]+):(\d+)`)
 
 func templateError(s string) (name string, line, col int, msg string) {
 	s = strings.TrimSpace(s)
-	for _, re := range []*regexp.Regexp{helmErrAt, helmErrTpl} {
+	for _, re := range []*regexp.Regexp{helmErrAt(), helmErrTpl()} {
 		if m := re.FindStringSubmatch(s); m != nil {
 			line, _ = strconv.Atoi(m[2])
 			col, _ = strconv.Atoi(m[3])
 			// "unclosed action started at x.yaml:6" is reported at the
 			// end of the file; the action that is not closed is the place
 			// to fix.
-			if st := startedAt.FindStringSubmatch(m[4]); st != nil && st[1] == m[1] {
+			if st := startedAt().FindStringSubmatch(m[4]); st != nil && st[1] == m[1] {
 				line, _ = strconv.Atoi(st[2])
 				col = 0
 			}
@@ -401,10 +401,10 @@ func mergeMaps(a, b map[string]any) map[string]any {
 	return out
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyRegexp(`line (\d+)`)
 
 func yamlErrLine(err error) int {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return max(n, 1)
 	}

@@ -71,7 +71,7 @@ func (offline) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // remoteRef matches what kustomize would fetch: URLs, git and ssh
 // addresses, and host/org/repo paths.
-var remoteRef = regexp.MustCompile(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}/|github\.com|gitlab\.com|bitbucket\.org)`)
+var remoteRef = lazyRegexp(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}/|github\.com|gitlab\.com|bitbucket\.org)`)
 
 // loadKust reads the kustomization in dir and, recursively, the local
 // kustomizations it uses. seen guards against cycles.
@@ -117,7 +117,7 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 					k.components = append(k.components, c)
 				}
 			case err == nil:
-			case remoteRef.MatchString(e.Value):
+			case remoteRef().MatchString(e.Value):
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
 					Message: fmt.Sprintf("%s entry is a remote base, which podlint never fetches", field),
 					Detail:  fmt.Sprintf("kustomize build would fetch %q over the network; podlint does not, so this kustomization was not built. Vendor the base into the repository, or lint the output of `kustomize build %s | podlint check -`.", e.Value, dir)})

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -166,9 +165,9 @@ type tline struct {
 }
 
 var (
-	tKey     = regexp.MustCompile(`^(\s*)(- +)?("[^"]*"|'[^']*'|[A-Za-z0-9_.\-/$]+)\s*:(\s|$)`)
-	tDash    = regexp.MustCompile(`^(\s*)- `)
-	tActions = regexp.MustCompile(`\{\{.*?\}\}`)
+	tKey     = lazyRegexp(`^(\s*)(- +)?("[^"]*"|'[^']*'|[A-Za-z0-9_.\-/$]+)\s*:(\s|$)`)
+	tDash    = lazyRegexp(`^(\s*)- `)
+	tActions = lazyRegexp(`\{\{.*?\}\}`)
 )
 
 func scanTemplate(data []byte) []tline {
@@ -176,13 +175,13 @@ func scanTemplate(data []byte) []tline {
 	for _, raw := range strings.Split(string(data), "\n") {
 		raw = strings.TrimRight(raw, "\r")
 		l := tline{text: raw, dash: -1}
-		rest := strings.TrimSpace(tActions.ReplaceAllString(raw, ""))
+		rest := strings.TrimSpace(tActions().ReplaceAllString(raw, ""))
 		if rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(strings.TrimSpace(raw), "{{") && !strings.Contains(raw, "}}") {
 			l.opaque = true
 			out = append(out, l)
 			continue
 		}
-		if m := tKey.FindStringSubmatchIndex(raw); m != nil && !strings.Contains(raw[m[6]:m[7]], "{{") {
+		if m := tKey().FindStringSubmatchIndex(raw); m != nil && !strings.Contains(raw[m[6]:m[7]], "{{") {
 			l.indent = m[6]
 			if m[4] >= 0 {
 				l.dash = m[4]
@@ -190,7 +189,7 @@ func scanTemplate(data []byte) []tline {
 			l.key = strings.Trim(raw[m[6]:m[7]], `"'`)
 		} else {
 			l.indent = len(raw) - len(strings.TrimLeft(raw, " "))
-			if d := tDash.FindStringIndex(raw); d != nil {
+			if d := tDash().FindStringIndex(raw); d != nil {
 				l.dash = d[1] - 2
 				l.indent = d[1]
 			}
@@ -312,9 +311,9 @@ func itemEnd(tl []tline, items []int, j, end int) int {
 }
 
 // condition matches actions that test values rather than write them.
-var condition = regexp.MustCompile(`^\{\{-?\s*(?:if|else|end)\b`)
+var condition = lazyRegexp(`^\{\{-?\s*(?:if|else|end)\b`)
 
-var valuesRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z0-9_]+)+)`)
+var valuesRef = lazyRegexp(`\.Values((?:\.[A-Za-z0-9_]+)+)`)
 
 // valuesPath returns the .Values path a template line (or, for a key whose
 // value is written by an action on the lines below, those lines) reads.
@@ -331,15 +330,15 @@ func valuesPath(tl []tline, idx int) []string {
 		}
 	}
 	for _, c := range cand {
-		for _, a := range tActions.FindAllString(c, -1) {
-			if condition.MatchString(a) {
+		for _, a := range tActions().FindAllString(c, -1) {
+			if condition().MatchString(a) {
 				continue
 			}
-			if m := valuesRef.FindStringSubmatch(a); m != nil {
+			if m := valuesRef().FindStringSubmatch(a); m != nil {
 				return strings.Split(strings.TrimPrefix(m[1], "."), ".")
 			}
 			// {{ .initialDelaySeconds }} inside {{- with .Values.probes.liveness }}
-			if m := dotRef.FindStringSubmatch(a); m != nil {
+			if m := dotRef().FindStringSubmatch(a); m != nil {
 				if base := enclosingWith(tl, idx); base != nil {
 					return append(base, strings.Split(m[1], ".")...)
 				}
@@ -350,9 +349,9 @@ func valuesPath(tl []tline, idx int) []string {
 }
 
 var (
-	dotRef    = regexp.MustCompile(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
-	blockOpen = regexp.MustCompile(`^\{\{-?\s*(if|with|range|define|block)\b`)
-	endAction = regexp.MustCompile(`^\{\{-?\s*end\b`)
+	dotRef    = lazyRegexp(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
+	blockOpen = lazyRegexp(`^\{\{-?\s*(if|with|range|define|block)\b`)
+	endAction = lazyRegexp(`^\{\{-?\s*end\b`)
 )
 
 // enclosingWith returns the .Values path of the innermost
@@ -360,21 +359,21 @@ var (
 func enclosingWith(tl []tline, idx int) []string {
 	depth := 0
 	for x := idx - 1; x >= 0 && x > idx-200; x-- {
-		acts := tActions.FindAllString(tl[x].text, -1)
+		acts := tActions().FindAllString(tl[x].text, -1)
 		for j := len(acts) - 1; j >= 0; j-- {
 			a := acts[j]
 			switch {
-			case endAction.MatchString(a):
+			case endAction().MatchString(a):
 				depth++
-			case blockOpen.MatchString(a):
+			case blockOpen().MatchString(a):
 				if depth > 0 {
 					depth--
 					continue
 				}
-				if m := blockOpen.FindStringSubmatch(a); m[1] != "with" {
+				if m := blockOpen().FindStringSubmatch(a); m[1] != "with" {
 					return nil
 				}
-				if m := valuesRef.FindStringSubmatch(a); m != nil {
+				if m := valuesRef().FindStringSubmatch(a); m != nil {
 					return strings.Split(strings.TrimPrefix(m[1], "."), ".")
 				}
 				return nil

@@ -100,7 +100,7 @@ func checkSelector(p *Pass) {
 // terminationGracePeriodSeconds must be greater than 0.
 func checkNegativeProbeFields(p *Pass) {
 	for _, pr := range p.Probes() {
-		name := pr.Container.C.Name
+		name := pr.Container.Name()
 		for _, f := range []struct {
 			field string
 			v     int32
@@ -112,13 +112,13 @@ func checkNegativeProbeFields(p *Pass) {
 			{"failureThreshold", pr.P.FailureThreshold},
 		} {
 			if f.v < 0 {
-				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name,
+				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name.Name,
 					Message: fmt.Sprintf("%s %d in the %s of %q is negative: the Pod is rejected", f.field, f.v, pr.Name(), name),
 					Detail:  "The API server rejects the Pod: validation requires the value to be greater than or equal to 0. Write the value you mean, or remove the field for the default."})
 			}
 		}
 		if g := pr.P.TerminationGracePeriodSeconds; g != nil && *g <= 0 && pr.Kind != "readinessProbe" {
-			p.Report(Diagnostic{Path: pr.Field("terminationGracePeriodSeconds"), Container: name,
+			p.Report(Diagnostic{Path: pr.Field("terminationGracePeriodSeconds"), Container: name.Name,
 				Message: fmt.Sprintf("terminationGracePeriodSeconds %d in the %s of %q is not positive: the Pod is rejected", *g, pr.Name(), name),
 				Detail:  "The API server rejects the Pod: validation requires a probe-level grace period greater than 0. Remove it to use the Pod's grace period, or give at least 1s."})
 		}

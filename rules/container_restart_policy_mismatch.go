@@ -23,7 +23,7 @@ var ContainerRestartPolicyMismatch = &Rule{
 					}
 					tail := map[fieldEffect]string{fieldDropped: fmt.Sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
 					p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-						Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.C.Name, cp),
+						Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.Name(), cp),
 						Detail: fmt.Sprintf("Container restart policies come with ContainerRestartRules in 1.35; on %s %s%s. Remove it, or upgrade the cluster.",
 							v, fate, tail)})
 				} else if c.Type == Regular {
@@ -37,14 +37,14 @@ var ContainerRestartPolicyMismatch = &Rule{
 			case !v.ContainerRestartRules():
 				fate, _ := restartFieldFate(v, c.Type, "restartPolicyRules")
 				p.Report(Diagnostic{Path: c.Field("restartPolicyRules"), Container: c.C.Name,
-					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type, c.C.Name),
+					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type, c.Name()),
 					Detail: fmt.Sprintf("Restart rules come with ContainerRestartRules in 1.35; on %s %s, so exit codes do not change whether it restarts. Remove them, or upgrade the cluster.",
 						v, fate)})
 			case !v.RestartAllContainers():
 				for i, r := range c.C.RestartPolicyRules {
 					if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
 						p.Report(Diagnostic{Path: c.Field(fmt.Sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
-							Message: fmt.Sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36", c.Type, c.C.Name),
+							Message: fmt.Sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36", c.Type, c.Name()),
 							Detail: fmt.Sprintf("RestartAllContainersOnContainerExits is alpha and off in 1.35; on %s the API server rejects the Pod. Use action Restart, or upgrade the cluster.",
 								v)})
 					}
@@ -84,7 +84,7 @@ func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartP
 	switch {
 	case w.Job != nil && cp == corev1.ContainerRestartPolicyAlways:
 		p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: []Related{{Path: p.SpecPath("restartPolicy"), Message: "the Pod's restartPolicy"}},
-			Message: fmt.Sprintf("container %q has restartPolicy: Always, so the %s never completes", c.C.Name, w.Kind),
+			Message: fmt.Sprintf("container %q has restartPolicy: Always, so the %s never completes", c.Name(), w.Kind),
 			Detail:  "It is restarted even after it exits 0, so the Pod never completes and the Job never succeeds (it runs until activeDeadlineSeconds, if set). Remove it, or use OnFailure or Never."})
 	case builtinLongRunning(w) && cp != corev1.ContainerRestartPolicyAlways:
 		when := "exits"
@@ -92,7 +92,7 @@ func checkRestartPolicyFits(p *Pass, c ContainerRef, cp corev1.ContainerRestartP
 			when = "exits with 0"
 		}
 		p.Report(Diagnostic{Path: path, Container: c.C.Name,
-			Message: fmt.Sprintf("container %q has restartPolicy: %s in a %s, whose Pods must keep running", c.C.Name, cp, w.Kind),
+			Message: fmt.Sprintf("container %q has restartPolicy: %s in a %s, whose Pods must keep running", c.Name(), cp, w.Kind),
 			Detail: fmt.Sprintf("When it %s it is not restarted and stays terminated and not ready, so the Pod is NotReady and out of its Services until it is deleted. Remove it (the Pod's Always applies).",
 				when)})
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 )
 
 // This file is the one place rules turn numbers and names into message
@@ -92,13 +93,18 @@ func expectedText(e timeline.Expected) string {
 	return t
 }
 
+// containerName is how a message names a container (workload.ContainerName):
+// `"api"` with %q, or `#1 (helloworld-go:1)` when the container has no
+// name.
+type containerName = workload.ContainerName
+
 // quoted quotes names and joins them: `"a"`, `"a" and "b"`,
 // `"a", "b" and "c"`; past limit names (limit ≤ 0: no limit) it ends with
-// "and N more".
-func quoted(names []string, limit int) string {
+// "and N more". Names are strings or containerNames.
+func quoted[T string | containerName](names []T, limit int) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = strconv.Quote(n)
+		q[i] = fmt.Sprintf("%q", n)
 	}
 	if limit > 0 && len(q) > limit {
 		q = append(q[:limit-1], fmt.Sprintf("%d more", len(q)-limit+1))

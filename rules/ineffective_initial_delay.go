@@ -18,14 +18,14 @@ var IneffectiveInitialDelay = &Rule{
 			if d >= budget {
 				continue
 			}
-			name := pr.Container.C.Name
+			name := pr.Container.Name()
 			var effect string
 			if d <= sv.D {
 				effect = fmt.Sprintf("The startup probe cannot succeed before its own initialDelaySeconds of %s, so this delay has no effect at all.", secs(sv.D))
 			} else {
 				effect = fmt.Sprintf("It only matters when %q starts in under %s; after a slower start (the startup probe allows up to %s) the %s runs at once, with no delay.", name, secs(d), dur(budget), pr.Name())
 			}
-			p.Report(Diagnostic{Path: pr.Field("initialDelaySeconds"), Container: name,
+			p.Report(Diagnostic{Path: pr.Field("initialDelaySeconds"), Container: name.Name,
 				Message: fmt.Sprintf("initialDelaySeconds of the %s of %q has no use beside a startup probe", pr.Name(), name),
 				Detail: fmt.Sprintf("initialDelaySeconds %s counts from container start, not from the startup probe's success. %s Remove it and let the startup probe cover start-up.",
 					secs(d), effect),

@@ -15,7 +15,7 @@ var InitContainerLifecycleFields = &Rule{
 			check := func(set bool, field string) {
 				if set {
 					p.Report(Diagnostic{Path: c.Field(field), Container: c.C.Name,
-						Message: fmt.Sprintf("init container %q sets %s, which the API server rejects", c.C.Name, field),
+						Message: fmt.Sprintf("init container %q sets %s, which the API server rejects", c.Name(), field),
 						Detail:  fmt.Sprintf("Init containers without restartPolicy: Always may not set %s. Remove it, or make the container a sidecar with restartPolicy: Always.", field)})
 				}
 			}

@@ -43,7 +43,7 @@ var InitFailureFailsPod = &Rule{
 				fix = "raise backoffLimit"
 			}
 			p.Report(Diagnostic{Path: at, Container: c.C.Name, Related: related,
-				Message: fmt.Sprintf("one failed network call in init container %q %s", c.C.Name, headline),
+				Message: fmt.Sprintf("one failed network call in init container %q %s", c.Name(), headline),
 				Detail: fmt.Sprintf("It runs %s, which fails when DNS or the server it reaches is briefly unavailable; under restartPolicy: Never one failed attempt %s. Retry inside the command (until …; do sleep 2; done, bounded by timeout) or %s.",
 					call, outcome, fix)})
 		}
@@ -65,9 +65,9 @@ func ownRestartPolicy(p *Pass, c ContainerRef) bool {
 
 // appContainers names the regular containers for messages.
 func appContainers(p *Pass) string {
-	var names []string
-	for _, c := range p.Spec.Containers {
-		names = append(names, c.Name)
+	var names []containerName
+	for i, c := range p.Spec.Containers {
+		names = append(names, containerName{Name: c.Name, Image: c.Image, Index: i})
 	}
 	if len(names) == 0 {
 		return "the app containers"

@@ -46,7 +46,7 @@ var InitWaitUnbounded = &Rule{
 				}
 				if l.Infinite() && !l.Leaves() {
 					p.Report(Diagnostic{Path: cs.Script.Path, Container: c.C.Name,
-						Message: fmt.Sprintf("init container %q never exits, so the Pod never gets past Init:%d/%d", c.C.Name, i, n),
+						Message: fmt.Sprintf("init container %q never exits, so the Pod never gets past Init:%d/%d", c.Name(), i, n),
 						Detail: fmt.Sprintf("It runs an endless loop (%s; … done) with no break or exit: the Pod stays in Init:%d/%d and %s. If it is meant to run beside the app, make it a sidecar (restartPolicy: Always, Kubernetes 1.29+), otherwise leave the loop when its work is done.",
 							l.Head, i, n, neverStart(p))})
 					break
@@ -55,7 +55,7 @@ var InitWaitUnbounded = &Rule{
 					continue
 				}
 				p.Report(Diagnostic{Path: cs.Script.Path, Container: c.C.Name,
-					Message: fmt.Sprintf("init container %q waits in a loop with no time limit", c.C.Name),
+					Message: fmt.Sprintf("init container %q waits in a loop with no time limit", c.Name()),
 					Detail: fmt.Sprintf("While the condition of (%s; … done) does not hold the Pod stays in Init:%d/%d with no error, restart or event, and nothing alerts. Bound the wait (timeout 300 sh -c '…', or count attempts and exit 1, so that a failure shows as Init:CrashLoopBackOff)%s.",
 						l.Head, i, n, bound)})
 				break

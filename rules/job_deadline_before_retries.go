@@ -60,18 +60,18 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 		case Init:
 			if tc.Run != nil && len(tc.Run.Plus) == 0 && !tc.Run.HiUnbounded {
 				if tc.Run.Lo > 0 {
-					parts = append(parts, fmt.Sprintf("init container %q runs %s", c.C.Name, dur(tc.Run.Lo)))
+					parts = append(parts, fmt.Sprintf("init container %q runs %s", c.Name(), dur(tc.Run.Lo)))
 				}
 				continue // the model already counts it
 			}
 			if s, ok := forcedSleep(c); ok && s > 0 {
 				forced += s
-				parts = append(parts, fmt.Sprintf("init container %q sleeps %s", c.C.Name, secs(s)))
+				parts = append(parts, fmt.Sprintf("init container %q sleeps %s", c.Name(), secs(s)))
 			}
 		case Sidecar:
 			if tc.Done != nil {
 				if gate := tc.Done.Lo - tc.Start.Lo; gate > 0 {
-					parts = append(parts, fmt.Sprintf("sidecar %q holds the next container for at least %s (startup probe, postStart)", c.C.Name, dur(gate)))
+					parts = append(parts, fmt.Sprintf("sidecar %q holds the next container for at least %s (startup probe, postStart)", c.Name(), dur(gate)))
 				}
 			}
 		}
@@ -90,16 +90,16 @@ func checkDeadlineBeforeWork(p *Pass, t *timeline.Timeline) bool {
 	reported := false
 	if ads := t.Job.ActiveDeadline; ads != nil && ads.V <= forced {
 		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
-			Message: fmt.Sprintf("activeDeadlineSeconds %s ends the %s before %q can start", secs(ads.V), p.Workload.Kind, first.Name),
+			Message: fmt.Sprintf("activeDeadlineSeconds %s ends the %s before %q can start", secs(ads.V), p.Workload.Kind, p.timelineName(first)),
 			Detail: fmt.Sprintf("%s, so %q cannot start before %s after the Pod is created (image pulls not counted); every run fails with DeadlineExceeded. Raise activeDeadlineSeconds well above %s plus the run time.",
-				capitalize(detail), first.Name, dur(forced), dur(forced))})
+				capitalize(detail), p.timelineName(first), dur(forced), dur(forced))})
 		reported = true
 	}
 	if ads := t.Pod.ActiveDeadline; ads != nil && ads.V >= 1 && ads.V <= forced {
 		p.Report(Diagnostic{Path: ads.Path, Container: first.Name,
-			Message: fmt.Sprintf("the Pod's activeDeadlineSeconds %s passes before %q can start", secs(ads.V), first.Name),
+			Message: fmt.Sprintf("the Pod's activeDeadlineSeconds %s passes before %q can start", secs(ads.V), p.timelineName(first)),
 			Detail: fmt.Sprintf("It counts from the Pod's start, init containers included: %s, so %q cannot start before %s. Every Pod fails with DeadlineExceeded and the %s fails once backoffLimit is used up. Raise activeDeadlineSeconds well above %s plus the run time.",
-				detail, first.Name, dur(forced), p.Workload.Kind, dur(forced))})
+				detail, p.timelineName(first), dur(forced), p.Workload.Kind, dur(forced))})
 	}
 	return reported
 }

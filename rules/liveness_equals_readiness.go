@@ -28,7 +28,7 @@ var LivenessEqualsReadiness = &Rule{
 			timing := func(v probeValues) string {
 				return fmt.Sprintf("every %s, timeout %s, %d failures", secs(v.P), secs(v.T), int(v.FT))
 			}
-			name := c.C.Name
+			name := c.Name()
 			var msg, detail string
 			switch {
 			case lw == rw:
@@ -42,7 +42,7 @@ var LivenessEqualsReadiness = &Rule{
 			default:
 				continue
 			}
-			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: name, Message: msg, Detail: detail,
+			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: name.Name, Message: msg, Detail: detail,
 				Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness probe with the same check"}}})
 		}
 	},

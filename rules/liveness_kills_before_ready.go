@@ -33,7 +33,7 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	lp := tc.Liveness
 	kill := lp.KillDecision.Interval
 	lv := defaulted(c.C.LivenessProbe)
-	name := c.C.Name
+	name := c.Name()
 
 	var h float64
 	var against, short, relMsg string
@@ -80,7 +80,7 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	// A startup probe on the liveness period whose guaranteed budget
 	// (FT−1)·P covers h.
 	ft := int(math.Ceil(h/lv.P)) + 1
-	d := Diagnostic{Path: c.Field("livenessProbe"), Container: name,
+	d := Diagnostic{Path: c.Field("livenessProbe"), Container: name.Name,
 		Message: fmt.Sprintf("liveness probe %s %q %s, before %s", verb, name, whenShort, short),
 		Detail: fmt.Sprintf("The probe %s %q %s if it is not answering yet, before %s. If the app needs that long, %s. Add a startupProbe that allows the start-up time (for example periodSeconds %s with failureThreshold %d guarantees %s), or raise the liveness initialDelaySeconds.",
 			verb, name, when, against, outcome, secs(lv.P), ft, dur(float64(ft-1)*lv.P))}

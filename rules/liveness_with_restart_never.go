@@ -33,7 +33,7 @@ var LivenessWithRestartNever = &Rule{
 			}
 			lv := defaulted(c.C.LivenessProbe)
 			p.Report(Diagnostic{Path: c.Field("livenessProbe"), Container: c.C.Name,
-				Message: fmt.Sprintf("liveness probe kills %q for good: it is never restarted", c.C.Name),
+				Message: fmt.Sprintf("liveness probe kills %q for good: it is never restarted", c.Name()),
 				Detail: fmt.Sprintf("Because of %s, the first time its liveness probe fails %d times in a row the kubelet kills it and %s. Use restartPolicy OnFailure or Always if it should recover, or remove the liveness probe.",
 					cause, int(lv.FT), end),
 				Related: []Related{{Path: causePath, Message: "restart policy that prevents the restart"}}})

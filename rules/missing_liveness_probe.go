@@ -16,7 +16,7 @@ var MissingLivenessProbe = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: fmt.Sprintf("container %q declares port %d but has no livenessProbe", c.C.Name, c.C.Ports[0].ContainerPort),
+				Message: fmt.Sprintf("container %q declares port %d but has no livenessProbe", c.Name(), c.C.Ports[0].ContainerPort),
 				Detail:  "If it hangs without exiting, nothing restarts it. Add a livenessProbe that checks only the process itself (not its dependencies)."})
 		}
 	},

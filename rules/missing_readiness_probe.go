@@ -1,8 +1,14 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
 
-import "github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
+	corev1 "k8s.io/api/core/v1"
+)
 
 var MissingReadinessProbe = &Rule{
 	ID: "PL111", Name: "missing-readiness-probe", Title: "serving container of a long-running workload has no readiness probe",
@@ -11,18 +17,82 @@ var MissingReadinessProbe = &Rule{
 		if !p.IsLongRunning() || p.IsFragment() {
 			return
 		}
-		for _, c := range p.Containers() {
-			if c.Type != Regular || len(c.C.Ports) == 0 || c.C.ReadinessProbe != nil {
-				continue
-			}
-			when := "as soon as it runs"
-			if c.C.StartupProbe != nil {
-				when = "as soon as its startup probe passes"
-			}
-			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: fmt.Sprintf("container %q declares port %d but has no readinessProbe", c.C.Name, c.C.Ports[0].ContainerPort),
-				Detail: fmt.Sprintf("It counts as Ready %s, so Services send it traffic before it can answer at every start and rollout, and keep doing so when it stops serving. Add a readinessProbe on the port it serves.",
-					when)})
+		c := p.Containers()[len(p.Spec.InitContainers)+MainContainer(p.Spec, p.templateAnnotations())]
+		if c.C.ReadinessProbe != nil {
+			return
 		}
+		serving := ServingPorts(c.C.Ports, release.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
+		if len(serving) == 0 {
+			return
+		}
+		when := "as soon as it runs"
+		if c.C.StartupProbe != nil {
+			when = "as soon as its startup probe passes"
+		}
+		p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
+			Message: fmt.Sprintf("container %q declares port %d but has no readinessProbe", c.Name(), serving[0].ContainerPort),
+			Detail: fmt.Sprintf("It counts as Ready %s, so Services send it traffic before it can answer at every start and rollout, and keep doing so when it stops serving. Add a readinessProbe on the port it serves.",
+				when)})
 	},
+}
+
+// MainContainer is the index in spec.containers of the container that
+// PL111 judges: the one the kubectl.kubernetes.io/default-container
+// annotation of the Pod template names, else the first. The others are
+// taken for helpers (a mesh proxy, a log shipper, a config reloader, a
+// metrics exporter): whether a Service sends them traffic is what the
+// Services of the run answer (PL705), not their declared ports.
+func MainContainer(spec *corev1.PodSpec, templateAnnotations map[string]string) int {
+	if name := templateAnnotations["kubectl.kubernetes.io/default-container"]; name != "" {
+		for i := range spec.Containers {
+			if spec.Containers[i].Name == name {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// ServingPorts are the ports of a container that may serve Service
+// traffic: TCP and SCTP ports that are not metrics ports. A metrics port is
+// named like one (a word of its name, split at - and _, contains "metrics"
+// or starts with "prom", as http-metrics, metrics, prometheus or
+// http-envoy-prom do), or is the port scraped names (a number, or a port
+// name). UDP ports are left out: podlint does not judge UDP services.
+func ServingPorts(ports []corev1.ContainerPort, scraped string) []corev1.ContainerPort {
+	var out []corev1.ContainerPort
+	for _, port := range ports {
+		if port.Protocol == corev1.ProtocolUDP || IsMetricsPortName(port.Name) || scraped != "" && (scraped == port.Name || scraped == strconv.Itoa(int(port.ContainerPort))) {
+			continue
+		}
+		out = append(out, port)
+	}
+	return out
+}
+
+// IsMetricsPortName reports whether a port's name says that it serves
+// metrics (see ServingPorts).
+func IsMetricsPortName(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+		if strings.Contains(w, "metrics") || strings.HasPrefix(w, "prom") {
+			return true
+		}
+	}
+	return false
+}
+
+// templateAnnotations are the annotations of the Pod template.
+func (p *Pass) templateAnnotations() map[string]string {
+	if p.Object == nil || p.Object.TemplateMeta == nil {
+		return nil
+	}
+	return p.Object.TemplateMeta.Annotations
+}
+
+// objectAnnotations are the annotations of the workload object itself.
+func (p *Pass) objectAnnotations() map[string]string {
+	if p.Object == nil || p.Object.Meta == nil {
+		return nil
+	}
+	return p.Object.Meta.Annotations
 }

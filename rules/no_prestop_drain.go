@@ -42,7 +42,7 @@ var NoPreStopDrain = &Rule{
 				fix = `lifecycle.preStop.exec.command: ["sleep", "5"] (the sleep action needs Kubernetes 1.30)`
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
-				Message: fmt.Sprintf("%q serves traffic on port %d but has no preStop delay to drain it", c.C.Name, port),
+				Message: fmt.Sprintf("%q serves traffic on port %d but has no preStop delay to drain it", c.Name(), port),
 				Detail: fmt.Sprintf("On every rollout it gets SIGTERM while kube-proxy and ingress controllers are still learning that the Pod is being removed, so requests routed to it in those seconds fail. Add a short delay, for example %s, and keep terminationGracePeriodSeconds above it plus the shutdown time.",
 					fix)})
 		}

@@ -58,7 +58,7 @@ var OrderedRolloutBlocks = &Rule{
 				estimate += ")"
 			}
 			p.Report(Diagnostic{Path: path, Container: c.C.Name,
-				Message: fmt.Sprintf("%q never becomes Ready, so the ordered rollout of %s stops at its first Pod", c.C.Name, name),
+				Message: fmt.Sprintf("%q never becomes Ready, so the ordered rollout of %s stops at its first Pod", c.Name(), name),
 				Detail: fmt.Sprintf("%s. With podManagementPolicy OrderedReady (the default) %s-1 is created only once %s-0 is Ready, so %s never created, and a rolling update stops at the first Pod it replaces (%s-%d) until that Pod is deleted by hand%s. Fix the probe.",
 					capitalize(cause), name, name, later, name, n-1, estimate)})
 			return
@@ -70,7 +70,7 @@ var OrderedRolloutBlocks = &Rule{
 // the field to fix, and, for the heuristic liveness case, the condition
 // under which it would become Ready after all ("" for certain causes).
 func neverReady(c ContainerRef, tc *timeline.Container) (cause string, path workload.Path, ifNot string) {
-	name := c.C.Name
+	name := c.Name()
 	if pr := c.C.ReadinessProbe; pr != nil && probeErrors(c, pr) {
 		field, port := namedPort(&pr.ProbeHandler)
 		return fmt.Sprintf("the readiness probe of %q uses port %q, which %q does not declare in its ports, so every probe errors and is discarded and %q never becomes Ready", name, port, name, name),

@@ -42,7 +42,7 @@ const (
 	portUnknown                  // undeclared while other containers run: could be any of them
 )
 
-func ownerOfPort(p *Pass, self ContainerRef, port int32) (portOwner, string) {
+func ownerOfPort(p *Pass, self ContainerRef, port int32) (portOwner, containerName) {
 	for _, c := range p.Containers() {
 		for _, cp := range c.C.Ports {
 			if cp.ContainerPort != port || (cp.Protocol != "" && cp.Protocol != corev1.ProtocolTCP) {
@@ -50,33 +50,33 @@ func ownerOfPort(p *Pass, self ContainerRef, port int32) (portOwner, string) {
 			}
 			switch {
 			case c.Path == self.Path:
-				return portSelf, c.C.Name
+				return portSelf, c.Name()
 			case c.Type == Init:
 				continue // finished before anything with hooks started
 			case c.Type == Regular && self.Type == Regular && laterContainer(p, self, c),
 				c.Type == Regular && self.Type == Sidecar:
 				// Regular containers start one by one after every sidecar,
 				// each only when the previous hooks have returned.
-				return portLater, c.C.Name
+				return portLater, c.Name()
 			default:
-				return portOther, c.C.Name
+				return portOther, c.Name()
 			}
 		}
 	}
 	if p.Spec.HostNetwork {
-		return portUnknown, "" // any process of the node may serve it
+		return portUnknown, containerName{} // any process of the node may serve it
 	}
 	// Undeclared: ports are informational, so it can be served by this
 	// container if nothing else in the Pod runs yet.
 	for _, c := range p.Containers() {
 		if c.Path == self.Path {
-			return portSelf, self.C.Name
+			return portSelf, self.Name()
 		}
 		if c.Type != Init {
-			return portUnknown, ""
+			return portUnknown, containerName{}
 		}
 	}
-	return portUnknown, ""
+	return portUnknown, containerName{}
 }
 
 // laterContainer reports whether regular container c is declared after
@@ -97,12 +97,12 @@ func laterContainer(p *Pass, self, c ContainerRef) bool {
 func checkPostStartHTTP(p *Pass, h HookRef) {
 	g := h.H.HTTPGet
 	self := h.Container
-	name := self.C.Name
+	name := self.Name()
 	if g.Host != "" {
 		return // a named host is not the Pod itself
 	}
 	report := func(headline, format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
+		p.Report(Diagnostic{Path: h.Field("httpGet"), Container: name.Name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	var port int32
 	switch {
@@ -150,7 +150,7 @@ func checkPostStartExec(p *Pass, h HookRef) {
 		return
 	}
 	self := h.Container
-	name := self.C.Name
+	name := self.Name()
 	var call []string // the curl/wget command words
 	if b := path.Base(cmd[0]); b == "curl" || b == "wget" {
 		call = cmd
@@ -208,7 +208,7 @@ func checkPostStartExec(p *Pass, h HookRef) {
 		text = text[:77] + "..."
 	}
 	report := func(headline, format string, args ...any) {
-		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
+		p.Report(Diagnostic{Path: h.Field("exec.command"), Container: name.Name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 	}
 	switch owner {
 	case portSelf:

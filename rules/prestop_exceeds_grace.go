@@ -21,9 +21,9 @@ var PreStopExceedsGrace = &Rule{
 }
 
 func checkHookGrace(p *Pass, h HookRef, g Grace) {
-	name := h.Container.C.Name
+	name := h.Container.Name()
 	report := func(path workload.Path, headline, format string, args ...any) {
-		p.Report(Diagnostic{Path: path, Container: name, Message: headline, Detail: fmt.Sprintf(format, args...),
+		p.Report(Diagnostic{Path: path, Container: name.Name, Message: headline, Detail: fmt.Sprintf(format, args...),
 			Related: []Related{g.Related()}})
 	}
 	switch {
@@ -83,7 +83,7 @@ func outliveHint(p *Pass, h HookRef, s float64, g Grace) string {
 	if h.Container.Type != Regular || len(p.Spec.Containers) < 2 || s < float64(g.Seconds) {
 		return ""
 	}
-	return fmt.Sprintf(" If %q only has to outlive the other containers, make it a native sidecar (an init container with restartPolicy: Always, Kubernetes 1.29 and later): the kubelet then stops it after them without a sleep.", h.Container.C.Name)
+	return fmt.Sprintf(" If %q only has to outlive the other containers, make it a native sidecar (an init container with restartPolicy: Always, Kubernetes 1.29 and later): the kubelet then stops it after them without a sleep.", h.Container.Name())
 }
 
 // graceLeft describes what a preStop of s seconds leaves of the grace

@@ -26,7 +26,7 @@ var ProbeHandlerInvalid = &Rule{
 
 func checkProbeHandler(p *Pass, pr ProbeRef) {
 	h := &pr.P.ProbeHandler
-	name := pr.Container.C.Name
+	name := pr.Container.Name()
 	var set []string
 	if h.Exec != nil {
 		set = append(set, "exec")
@@ -42,36 +42,36 @@ func checkProbeHandler(p *Pass, pr ProbeRef) {
 	}
 	switch len(set) {
 	case 0:
-		p.Report(Diagnostic{Path: pr.Path, Container: name, Message: fmt.Sprintf("%s of %q has no handler", pr.Name(), name),
+		p.Report(Diagnostic{Path: pr.Path, Container: name.Name, Message: fmt.Sprintf("%s of %q has no handler", pr.Name(), name),
 			Detail: "The API server rejects the Pod. Add exactly one of exec, httpGet, tcpSocket or grpc."})
 		return
 	case 1:
 	default:
-		p.Report(Diagnostic{Path: pr.Path, Container: name, Message: fmt.Sprintf("%s of %q sets both %s", pr.Name(), name, strings.Join(set, " and ")),
+		p.Report(Diagnostic{Path: pr.Path, Container: name.Name, Message: fmt.Sprintf("%s of %q sets both %s", pr.Name(), name, strings.Join(set, " and ")),
 			Detail: "A probe may have only one handler and the API server rejects the Pod. Keep one."})
 		return
 	}
 	switch {
 	case h.Exec != nil:
 		if len(h.Exec.Command) == 0 {
-			p.Report(Diagnostic{Path: pr.Field("exec"), Container: name, Message: fmt.Sprintf("%s of %q has an exec handler without a command", pr.Name(), name),
+			p.Report(Diagnostic{Path: pr.Field("exec"), Container: name.Name, Message: fmt.Sprintf("%s of %q has an exec handler without a command", pr.Name(), name),
 				Detail: "The API server rejects the Pod. Add the command to run."})
 		}
 	case h.HTTPGet != nil:
 		if m, d := portProblem(pr.Name(), name, h.HTTPGet.Port); m != "" {
-			p.Report(Diagnostic{Path: pr.Field("httpGet.port"), Container: name, Message: m, Detail: d})
+			p.Report(Diagnostic{Path: pr.Field("httpGet.port"), Container: name.Name, Message: m, Detail: d})
 		}
 		if s := h.HTTPGet.Scheme; s != "" && s != corev1.URISchemeHTTP && s != corev1.URISchemeHTTPS {
-			p.Report(Diagnostic{Path: pr.Field("httpGet.scheme"), Container: name, Message: fmt.Sprintf("%s of %q uses scheme %q, which is not HTTP or HTTPS", pr.Name(), name, s),
+			p.Report(Diagnostic{Path: pr.Field("httpGet.scheme"), Container: name.Name, Message: fmt.Sprintf("%s of %q uses scheme %q, which is not HTTP or HTTPS", pr.Name(), name, s),
 				Detail: "Only HTTP and HTTPS are accepted (upper case), so the API server rejects the Pod."})
 		}
 	case h.TCPSocket != nil:
 		if m, d := portProblem(pr.Name(), name, h.TCPSocket.Port); m != "" {
-			p.Report(Diagnostic{Path: pr.Field("tcpSocket.port"), Container: name, Message: m, Detail: d})
+			p.Report(Diagnostic{Path: pr.Field("tcpSocket.port"), Container: name.Name, Message: m, Detail: d})
 		}
 	case h.GRPC != nil:
 		if h.GRPC.Port < 1 || h.GRPC.Port > 65535 {
-			p.Report(Diagnostic{Path: pr.Field("grpc.port"), Container: name, Message: fmt.Sprintf("%s of %q uses gRPC port %d, outside 1–65535", pr.Name(), name, h.GRPC.Port),
+			p.Report(Diagnostic{Path: pr.Field("grpc.port"), Container: name.Name, Message: fmt.Sprintf("%s of %q uses gRPC port %d, outside 1–65535", pr.Name(), name, h.GRPC.Port),
 				Detail: "The API server rejects the Pod."})
 		}
 	}
@@ -99,7 +99,7 @@ func portNameProblem(s string) string {
 
 // portProblem returns the headline and detail of a finding about a probe
 // port that the API server rejects, or "" when the port is valid.
-func portProblem(probe, container string, port intstr.IntOrString) (headline, detail string) {
+func portProblem(probe string, container containerName, port intstr.IntOrString) (headline, detail string) {
 	if port.Type == intstr.Int {
 		if port.IntVal < 1 || port.IntVal > 65535 {
 			return fmt.Sprintf("%s of %q uses port %d, outside 1–65535", probe, container, port.IntVal), "The API server rejects the Pod."

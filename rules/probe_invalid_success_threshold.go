@@ -16,7 +16,7 @@ var ProbeInvalidSuccessThreshold = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: pr.Field("successThreshold"), Container: pr.Container.C.Name,
-				Message: fmt.Sprintf("%s of %q has successThreshold %d, but only 1 is allowed", pr.Name(), pr.Container.C.Name, pr.P.SuccessThreshold),
+				Message: fmt.Sprintf("%s of %q has successThreshold %d, but only 1 is allowed", pr.Name(), pr.Container.Name(), pr.P.SuccessThreshold),
 				Detail:  fmt.Sprintf("The API server accepts only 1 for %ss and rejects the Pod. Remove the field.", pr.Name())})
 		}
 	},

@@ -26,7 +26,7 @@ var ProbePortNotDeclared = &Rule{
 				if port == "" {
 					continue
 				}
-				reportUndeclaredPort(p, c, k.kind+"."+field, port, probeConsequence(k.kind, c.C.Name))
+				reportUndeclaredPort(p, c, k.kind+"."+field, port, probeConsequence(k.kind, c.Name()))
 			}
 			if lc := c.C.Lifecycle; lc != nil {
 				if h := lc.PostStart; h != nil && h.HTTPGet != nil && h.HTTPGet.Port.Type == intstr.String {
@@ -45,7 +45,7 @@ var ProbePortNotDeclared = &Rule{
 	},
 }
 
-func probeConsequence(kind, name string) string {
+func probeConsequence(kind string, name containerName) string {
 	switch kind {
 	case "livenessProbe":
 		return "every liveness probe errors and is discarded, so it never restarts " + quote(name) + ", however hung it is"
@@ -55,7 +55,7 @@ func probeConsequence(kind, name string) string {
 	return "every startup probe errors and is discarded, so it neither passes nor fails: " + quote(name) + " is never marked started, its liveness and readiness probes never run and it never becomes Ready"
 }
 
-func quote(s string) string { return fmt.Sprintf("%q", s) }
+func quote(n containerName) string { return fmt.Sprintf("%q", n) }
 
 func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
 	if portNameProblem(port) != "" || declaresPort(c.C, port) {
@@ -64,12 +64,12 @@ func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
 	where := ""
 	for _, o := range p.Containers() {
 		if o.Path != c.Path && declaresPort(o.C, port) {
-			where = fmt.Sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.C.Name)
+			where = fmt.Sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.Name())
 			break
 		}
 	}
 	p.Report(Diagnostic{Path: c.Field(rel), Container: c.C.Name,
-		Message: fmt.Sprintf("port name %q is not declared in the ports of %q", port, c.C.Name),
+		Message: fmt.Sprintf("port name %q is not declared in the ports of %q", port, c.Name()),
 		Detail: fmt.Sprintf("The kubelet cannot resolve it%s: %s. Declare the port (ports: [{name: %s, containerPort: …}]) or use its number.",
 			where, outcome, port)})
 }

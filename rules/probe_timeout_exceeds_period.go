@@ -14,7 +14,7 @@ var ProbeTimeoutExceedsPeriod = &Rule{
 				continue
 			}
 			det := v.hangDetection()
-			name := pr.Container.C.Name
+			name := pr.Container.Name()
 			var effect string
 			switch pr.Kind {
 			case "livenessProbe":
@@ -29,7 +29,7 @@ var ProbeTimeoutExceedsPeriod = &Rule{
 				}
 				effect = fmt.Sprintf("a start-up that hangs (instead of refusing connections) is killed only %s after start, not after about %s", interval(tc.Startup.KillDecisionHang.Interval), dur(v.D+v.FT*v.P))
 			}
-			p.Report(Diagnostic{Path: pr.Field("timeoutSeconds"), Container: name,
+			p.Report(Diagnostic{Path: pr.Field("timeoutSeconds"), Container: name.Name,
 				Message: fmt.Sprintf("%s of %q has a timeout of %s, longer than its period of %s", pr.Name(), name, secs(v.T), secs(v.P)),
 				Detail: fmt.Sprintf("Against a hanging target each probe runs %s, so probes start every %s instead of every %s and %s. Set timeoutSeconds below periodSeconds, or raise periodSeconds to match.",
 					secs(v.T), secs(v.spacing()), secs(v.P), effect)})

@@ -9,7 +9,7 @@ var ProbeZeroValueDefaulted = &Rule{
 	Severity: finding.Warning,
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
-			name := pr.Container.C.Name
+			name := pr.Container.Name()
 			fails := map[string]string{
 				"livenessProbe":  "the container is restarted after 3 failures in a row",
 				"readinessProbe": "the container is marked not ready after 3 failures in a row",
@@ -28,7 +28,7 @@ var ProbeZeroValueDefaulted = &Rule{
 				if f.v != 0 || !p.Object.Doc.IsSet(pr.Field(f.field)) {
 					continue
 				}
-				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name,
+				p.Report(Diagnostic{Path: pr.Field(f.field), Container: name.Name,
 					Message: fmt.Sprintf("%s: 0 in the %s of %q is replaced by the default", f.field, pr.Name(), name),
 					Detail: fmt.Sprintf("The API server replaces 0 by the default, so %s. Write the value you mean (at least 1), or remove the field.",
 						f.use)})

@@ -17,8 +17,8 @@ var ReadinessProbeInJob = &Rule{
 				continue
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
-				Message: fmt.Sprintf("readinessProbe of %q in a %s changes only the Job's ready count", c.C.Name, p.Workload.Kind),
-				Detail:  detail("container %q of this %s has a readinessProbe: the Job controller counts succeeded and failed Pods, not Ready ones, and no Service in the run selects these Pods, so the probe only changes the Job's ready count; remove it", c.C.Name, p.Workload.Kind)})
+				Message: fmt.Sprintf("readinessProbe of %q in a %s changes only the Job's ready count", c.Name(), p.Workload.Kind),
+				Detail:  detail("container %q of this %s has a readinessProbe: the Job controller counts succeeded and failed Pods, not Ready ones, and no Service in the run selects these Pods, so the probe only changes the Job's ready count; remove it", c.Name(), p.Workload.Kind)})
 		}
 	},
 }

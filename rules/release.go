@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
@@ -44,22 +46,51 @@ func related(at release.Pos, format string, args ...any) release.Pos {
 	return at
 }
 
+// releaseName is how messages name a container of the release view (see
+// ContainerRef.Name).
+func releaseName(c *release.Container) containerName {
+	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}
+}
+
 // Supersedes lists rules whose findings on a workload are dropped when the
 // release view knows better: PL111 guesses from declared ports whether a
 // container serves traffic, which the Services of its namespace answer
-// (service-without-readiness); a readiness probe in a Job matters when a
-// Service selects its Pods.
-// w is nil when the workload is not in the view (a second definition of
-// the same object).
-func Supersedes(r *Rule, w *release.Workload, ns *release.Namespace) bool {
+// (service-without-readiness), and which a PodMonitor answers when it
+// scrapes every port PL111 took for a serving one; a readiness probe in a
+// Job matters when a Service selects its Pods. container is the name of
+// the finding's container. w is nil when the workload is not in the view
+// (a second definition of the same object).
+func Supersedes(r *Rule, v *release.View, w *release.Workload, ns *release.Namespace, container string) bool {
 	if ns == nil {
 		return false
 	}
 	switch r {
 	case MissingReadinessProbe:
-		return len(ns.Services) > 0
+		return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
 	case ReadinessProbeInJob:
 		return w != nil && len(ns.ServicesSelecting(w)) > 0
+	}
+	return false
+}
+
+// onlyScraped reports whether PodMonitors of the run scrape every serving
+// port (ServingPorts) of the named regular container of w.
+func onlyScraped(v *release.View, w *release.Workload, container string) bool {
+	scraped := v.ScrapedPorts(w)
+	if len(scraped) == 0 {
+		return false
+	}
+	for i := range w.Containers {
+		c := &w.Containers[i]
+		if c.Sidecar || c.Name != container {
+			continue
+		}
+		for _, port := range ServingPorts(c.Ports, w.ScrapePort) {
+			if !slices.Contains(scraped, port.Name) && !slices.Contains(scraped, strconv.Itoa(int(port.ContainerPort))) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

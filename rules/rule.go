@@ -131,9 +131,30 @@ func (t ContainerType) String() string {
 
 // ContainerRef is a container with its kind and path.
 type ContainerRef struct {
-	C    *corev1.Container
-	Type ContainerType
-	Path workload.Path // full path of the container item
+	C     *corev1.Container
+	Type  ContainerType
+	Index int           // in containers or initContainers, from 0
+	Path  workload.Path // full path of the container item
+}
+
+// Name is how messages name the container: format it with %q, which
+// prints `"api"`, or `#2 (busybox:1)` for a container without a name.
+func (c ContainerRef) Name() containerName {
+	return containerName{Name: c.C.Name, Image: c.C.Image, Index: c.Index}
+}
+
+// timelineName is how messages name a container of the timeline (see
+// ContainerRef.Name).
+func (p *Pass) timelineName(c *timeline.Container) containerName {
+	list := p.Spec.Containers
+	if c.Type != timeline.Regular {
+		list = p.Spec.InitContainers
+	}
+	n := containerName{Name: c.Name, Index: c.Index}
+	if c.Index >= 0 && c.Index < len(list) {
+		n.Image = list[c.Index].Image
+	}
+	return n
 }
 
 // Field returns the full path of a field of the container.
@@ -148,10 +169,10 @@ func (p *Pass) Containers() []ContainerRef {
 		if IsSidecar(c) {
 			t = Sidecar
 		}
-		out = append(out, ContainerRef{C: c, Type: t, Path: p.SpecPath("initContainers").Index(i)})
+		out = append(out, ContainerRef{C: c, Type: t, Index: i, Path: p.SpecPath("initContainers").Index(i)})
 	}
 	for i := range p.Spec.Containers {
-		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Path: p.SpecPath("containers").Index(i)})
+		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Index: i, Path: p.SpecPath("containers").Index(i)})
 	}
 	return out
 }

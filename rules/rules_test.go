@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
+	"go.yaml.in/yaml/v3"
 )
 
 // Rules whose failing example cannot be a manifest; they are tested in the
@@ -25,10 +27,20 @@ var testedElsewhere = map[string]string{
 }
 
 // TestRules runs every rule over its rules/testdata/<ID>/ files through the
-// real loader and analyzer. A `# want <ID-or-name> "regexp"` comment on a line
-// (or `# want +N …` / `-N` for a line below / above) expects a finding there whose message
-// matches; unexpected findings and unmatched wants both fail. A
-// `# podlint-test: kube-version=1.28 enable=PL010` line sets the run up.
+// real loader and analyzer. A want comment expects a finding on its line:
+//
+//	# want <ID-or-name>[:COL] "regexp" [<ID-or-name>[:COL] "regexp" …]
+//	# want +N …   (or -N: the finding is N lines below / above)
+//
+// `# want PL101:9 "liveness"` expects a finding of PL101 at column 9 of the
+// line (columns count bytes from 1, as podlint prints them) whose headline,
+// detail, or both joined by a space match the regexp; without `:COL` any
+// column of the line matches. Unexpected findings and unmatched wants both
+// fail. A want in testdata/<ID>/ may name only rule <ID>: a want naming
+// another rule is a test error. Every file with a want (a failing example)
+// must pin the column of at least one of them, so the example also tests
+// where the finding points. A `# podlint-test: kube-version=1.28
+// enable=PL010` line sets the run up.
 func TestRules(t *testing.T) {
 	for _, r := range rules.All {
 		t.Run(r.ID+"_"+r.Name, func(t *testing.T) {
@@ -41,10 +53,14 @@ func TestRules(t *testing.T) {
 			}
 			silent, firing := 0, 0
 			for _, f := range files {
-				n := checkFile(t, r, f)
-				if n == 0 {
+				n, pinned := checkFile(t, r, f)
+				switch {
+				case n == 0:
 					silent++
-				} else {
+				case pinned == 0:
+					firing++
+					t.Errorf("%s: no want pins a column; pin at least one (# want %s:COL \"regexp\")", f, r.ID)
+				default:
 					firing++
 				}
 			}
@@ -57,6 +73,7 @@ func TestRules(t *testing.T) {
 
 type want struct {
 	line int
+	col  int // 0: any column
 	rule *rules.Rule
 	re   *regexp.Regexp
 	raw  string
@@ -65,12 +82,13 @@ type want struct {
 
 var (
 	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
-	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?(\S+)\s+"((?:[^"\\]|\\.)*)"\s*`)
+	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?([^\s:]+)(?::(\d+))?\s+"((?:[^"\\]|\\.)*)"\s*`)
 	setupLine   = regexp.MustCompile(`#\s*podlint-test:\s*(.*)$`)
 )
 
-// checkFile lints one testdata file and returns how many wants it had.
-func checkFile(t *testing.T, r *rules.Rule, path string) int {
+// checkFile lints one testdata file of rule r and returns how many wants it
+// had and how many of them pin a column.
+func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -122,7 +140,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		for strings.TrimSpace(rest) != "" {
 			im := wantItem.FindStringSubmatch(rest)
 			if im == nil {
-				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE \"regexp\")", path, i+1, rest)
+				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE[:COL] \"regexp\")", path, i+1, rest)
 			}
 			off := 0
 			if im[1] != "" {
@@ -132,15 +150,25 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 			if wr == nil {
 				t.Fatalf("%s:%d: want names unknown rule %q", path, i+1, im[2])
 			}
-			pattern, err := strconv.Unquote(`"` + im[3] + `"`)
+			if wr != r {
+				t.Fatalf("%s:%d: want names %s (%s), but testdata/%s/ tests only %s: move the example to testdata/%s/", path, i+1, wr.ID, wr.Name, r.ID, r.ID, wr.ID)
+			}
+			col := 0
+			if im[3] != "" {
+				if col, err = strconv.Atoi(im[3]); err != nil || col < 1 {
+					t.Fatalf("%s:%d: bad column %q in want", path, i+1, im[3])
+				}
+				pinned++
+			}
+			pattern, err := strconv.Unquote(`"` + im[4] + `"`)
 			if err != nil {
-				pattern = im[3]
+				pattern = im[4]
 			}
 			re, err := regexp.Compile(pattern)
 			if err != nil {
 				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
 			}
-			wants = append(wants, &want{line: i + 1 + off, rule: wr, re: re, raw: im[0]})
+			wants = append(wants, &want{line: i + 1 + off, col: col, rule: wr, re: re, raw: im[0]})
 			rest = rest[len(im[0]):]
 		}
 	}
@@ -152,7 +180,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 		checkHeadline(t, path, &f)
 		matched := false
 		for _, w := range wants {
-			if !w.hit && w.line == f.Line && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
+			if !w.hit && w.line == f.Line && (w.col == 0 || w.col == f.Column) && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
 				w.hit, matched = true, true
 				break
 			}
@@ -166,7 +194,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) int {
 			t.Errorf("%s:%d: no finding matched want %s", path, w.line, strings.TrimSpace(w.raw))
 		}
 	}
-	return len(wants)
+	return len(wants), pinned
 }
 
 // wantMatches matches a want's regexp against the headline, the detail, or
@@ -207,4 +235,92 @@ func checkHeadline(t *testing.T, path string, f *finding.Finding) {
 	if d := f.Detail; d != "" && !strings.HasSuffix(d, ".") {
 		t.Errorf("%s: detail %q must end with a period: it is prose", where, d)
 	}
+}
+
+// TestUnnamedContainers lints every testdata file again with the names of
+// its containers removed, as a custom resource's template may leave them
+// (Knative names them when it makes the Revision), with every rule on. No
+// message may then name a container "" (an empty %q): messages name an
+// unnamed container by its place and image, #1 (api:3).
+func TestUnnamedContainers(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
+	sev := map[*rules.Rule]finding.Severity{}
+	for _, r := range rules.All {
+		sev[r] = r.Severity
+	}
+	cfg := &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	checked := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unnamed, n := dropContainerNames(data)
+		if n == 0 {
+			continue
+		}
+		findings, _ := cfg.File(path, unnamed, true)
+		for _, f := range findings {
+			texts := []string{f.Message, f.Detail}
+			for _, r := range f.Related {
+				texts = append(texts, r.Message)
+			}
+			for _, s := range texts {
+				if strings.Contains(s, `""`) {
+					t.Errorf("%s with unnamed containers: %s names an empty container: %q", path, f.RuleID, s)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no finding checked")
+	}
+}
+
+// dropContainerNames removes the name of every container and init
+// container of a YAML stream and returns it with the number of names
+// removed.
+func dropContainerNames(data []byte) ([]byte, int) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	n := 0
+	var walk func(*yaml.Node)
+	walk = func(node *yaml.Node) {
+		if node.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(node.Content); i += 2 {
+				k, v := node.Content[i], node.Content[i+1]
+				if (k.Value == "containers" || k.Value == "initContainers") && v.Kind == yaml.SequenceNode {
+					for _, c := range v.Content {
+						if c.Kind != yaml.MappingNode {
+							continue
+						}
+						for j := 0; j+1 < len(c.Content); j += 2 {
+							if c.Content[j].Value == "name" {
+								c.Content = append(c.Content[:j], c.Content[j+2:]...)
+								n++
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, c := range node.Content {
+			walk(c)
+		}
+	}
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		walk(&doc)
+		if enc.Encode(&doc) != nil {
+			break
+		}
+	}
+	_ = enc.Close()
+	return out.Bytes(), n
 }

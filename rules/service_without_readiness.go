@@ -58,9 +58,9 @@ var ServiceWithoutReadiness = &Rule{
 						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
 					}
 					p.Report(ReleaseDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
-						Message: fmt.Sprintf("container %q gets Service traffic but has no readinessProbe", h.c.Name),
+						Message: fmt.Sprintf("container %q gets Service traffic but has no readinessProbe", releaseName(h.c)),
 						Detail: detail("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
-							h.svc[0].Ref.Name, h.c.Name, h.sp.TargetPort.String())})
+							h.svc[0].Ref.Name, releaseName(h.c), h.sp.TargetPort.String())})
 				}
 			}
 		}

@@ -29,7 +29,7 @@ type stopInfo struct {
 	preStop  float64 // stated preStop duration (lower bound), capped at G
 	stop     float64 // earliest stop signal after the delete request
 	exact    bool    // stop is known exactly (no exec hook, no waiting)
-	waitsFor []string
+	waitsFor []containerName
 	expected timeline.Expected
 }
 
@@ -85,17 +85,17 @@ func earliestStops(p *Pass, g Grace) []*stopInfo {
 	// exitExact: the exit instant is known, not only its lower bound.
 	exitExact := func(st *stopInfo) bool { return st.exact && st.expected.OK }
 	mainGone, mainExact := 0.0, true
-	var names []string
+	var names []containerName
 	for _, st := range regular {
 		mainGone = math.Max(mainGone, exit(st))
 		mainExact = mainExact && exitExact(st)
-		names = append(names, st.c.C.Name)
+		names = append(names, st.c.Name())
 	}
-	next, nextExact, nextName := 0.0, true, ""
+	next, nextExact, nextName := 0.0, true, containerName{}
 	for i := len(sidecars) - 1; i >= 0; i-- {
 		st := sidecars[i]
-		st.waitsFor = append([]string(nil), names...)
-		if nextName != "" {
+		st.waitsFor = append([]containerName(nil), names...)
+		if nextName != (containerName{}) {
 			st.waitsFor = append(st.waitsFor, nextName)
 		}
 		wait := math.Max(mainGone, next)
@@ -106,7 +106,7 @@ func earliestStops(p *Pass, g Grace) []*stopInfo {
 			st.exact = false
 		}
 		st.stop = math.Max(st.preStop, math.Min(wait, G))
-		next, nextExact, nextName = exit(st), exitExact(st), st.c.C.Name
+		next, nextExact, nextName = exit(st), exitExact(st), st.c.Name()
 	}
 	return append(regular, sidecars...)
 }
@@ -127,7 +127,7 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 		src = "expected-shutdown in the configuration"
 	}
 	hasPreStop := st.preStop > 0
-	who := fmt.Sprintf("%q", c.C.Name)
+	who := fmt.Sprintf("%q", c.Name())
 	if c.Type == Sidecar {
 		who = "sidecar " + who
 	}
@@ -154,10 +154,10 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 	}
 	rel := []Related{g.Related()}
 	if st.expected.Path != "" {
-		rel = append(rel, Related{Path: st.expected.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, expectedText(st.expected))})
+		rel = append(rel, Related{Path: st.expected.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.Name(), expectedText(st.expected))})
 	}
 	if hasPreStop {
-		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: fmt.Sprintf("preStop of %q", c.C.Name)})
+		rel = append(rel, Related{Path: c.Field("lifecycle.preStop"), Message: fmt.Sprintf("preStop of %q", c.Name())})
 	}
 	p.Report(Diagnostic{Path: path, Container: c.C.Name, Related: rel,
 		Message: fmt.Sprintf("%s is SIGKILLed in the middle of its %s shutdown", who, expectedText(st.expected)),

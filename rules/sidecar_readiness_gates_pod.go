@@ -23,9 +23,9 @@ var SidecarReadinessGatesPod = &Rule{
 					interval(rp.NotReadyDetection.Interval), number(rp.FailureThreshold.V), secs(rp.Period.V))
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
-				Message: fmt.Sprintf("readiness probe of sidecar %q takes the whole Pod out of traffic when it fails", c.C.Name),
+				Message: fmt.Sprintf("readiness probe of sidecar %q takes the whole Pod out of traffic when it fails", c.Name()),
 				Detail: fmt.Sprintf("It gates the Pod's readiness like an app container's: when it fails%s the whole Pod turns NotReady and leaves its Services' endpoints, even while %s %s healthy. Keep it if the app cannot serve without %q, otherwise remove it (a startupProbe still orders start-up).",
-					detect, appContainers(p), isAre(len(p.Spec.Containers)), c.C.Name)})
+					detect, appContainers(p), isAre(len(p.Spec.Containers)), c.Name())})
 		}
 	},
 }

@@ -16,9 +16,9 @@ var SidecarStartupOrder = &Rule{
 			if c.Type != Sidecar || c.C.ReadinessProbe == nil || c.C.StartupProbe != nil || (c.C.Lifecycle != nil && c.C.Lifecycle.PostStart != nil) {
 				continue
 			}
-			var later []string
+			var later []containerName
 			for _, o := range all[i+1:] {
-				later = append(later, o.C.Name)
+				later = append(later, o.Name())
 			}
 			if len(later) == 0 {
 				continue
@@ -28,9 +28,9 @@ var SidecarStartupOrder = &Rule{
 				verb = "starts"
 			}
 			p.Report(Diagnostic{Path: c.Path, Container: c.C.Name, Related: []Related{{Path: c.Field("readinessProbe"), Message: "readiness does not gate the start of later containers"}},
-				Message: fmt.Sprintf("containers after sidecar %q start without waiting for it to be ready", c.C.Name),
+				Message: fmt.Sprintf("containers after sidecar %q start without waiting for it to be ready", c.Name()),
 				Detail: fmt.Sprintf("%s, declared after sidecar %q, %s as soon as %q is running, without waiting for its readiness probe to pass. If %s %q at start-up, add a startupProbe to it (the next container then waits until it succeeds).",
-					quoted(later, 4), c.C.Name, verb, c.C.Name, map[bool]string{true: "it needs", false: "they need"}[len(later) == 1], c.C.Name)})
+					quoted(later, 4), c.Name(), verb, c.Name(), map[bool]string{true: "it needs", false: "they need"}[len(later) == 1], c.Name())})
 		}
 	},
 }

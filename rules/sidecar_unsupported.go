@@ -24,7 +24,7 @@ var SidecarUnsupported = &Rule{
 				fate = "does not know restartPolicy on init containers (kubectl rejects the unknown field; applied without validation, the server drops it)"
 			}
 			p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-				Message: fmt.Sprintf("init container %q is a sidecar (restartPolicy: Always), which needs Kubernetes 1.29", c.C.Name),
+				Message: fmt.Sprintf("init container %q is a sidecar (restartPolicy: Always), which needs Kubernetes 1.29", c.Name()),
 				Detail: fmt.Sprintf("Kubernetes %s %s, so it runs as a regular init container that the next containers wait for: if it keeps running, the Pod stays in Init:%d/%d and %s. Upgrade the cluster, or move it to containers.",
 					p.Version, fate, i, n, neverStart(p))})
 		}

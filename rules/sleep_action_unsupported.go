@@ -17,9 +17,9 @@ var SleepActionUnsupported = &Rule{
 			if h.H.Sleep == nil {
 				continue
 			}
-			name := h.Container.C.Name
+			name := h.Container.Name()
 			report := func(path workload.Path, headline, format string, args ...any) {
-				p.Report(Diagnostic{Path: path, Container: name, Message: headline, Detail: fmt.Sprintf(format, args...)})
+				p.Report(Diagnostic{Path: path, Container: name.Name, Message: headline, Detail: fmt.Sprintf(format, args...)})
 			}
 			alt := `Use an exec hook such as ["sleep", "5"] instead`
 			if h.Kind == "preStop" && h.H.Sleep.Seconds > 0 {

@@ -53,7 +53,7 @@ var StartupExceedsProgressDeadline = &Rule{
 		var causePath workload.Path
 		if certain {
 			var cause string
-			cause, causePath = earliestReadyCause(slow)
+			cause, causePath = earliestReadyCause(slow, p.timelineName(slow))
 			msg = fmt.Sprintf("every rollout exceeds the progress deadline: a new Pod needs at least %s to be Ready", dur(worst.Lo))
 			detail = fmt.Sprintf("A new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time.",
 				dur(worst.Lo), cause, unknown, deadline, dur(worst.Lo))
@@ -66,7 +66,7 @@ var StartupExceedsProgressDeadline = &Rule{
 				return
 			}
 			var cause string
-			cause, causePath = readyCause(slow)
+			cause, causePath = readyCause(slow, p.timelineName(slow))
 			if slow.Start.Hi > 0 {
 				cause += fmt.Sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", dur(slow.Start.Hi))
 			}
@@ -77,7 +77,7 @@ var StartupExceedsProgressDeadline = &Rule{
 		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg, Detail: detail,
 			Related: []Related{{Path: pds.Path, Message: deadline}}}
 		if pds.Set {
-			diag.Path, diag.Related = pds.Path, []Related{{Path: causePath, Message: fmt.Sprintf("what delays %q", slow.Name)}}
+			diag.Path, diag.Related = pds.Path, []Related{{Path: causePath, Message: fmt.Sprintf("what delays %q", p.timelineName(slow))}}
 		}
 		p.Report(diag)
 	},
@@ -85,11 +85,10 @@ var StartupExceedsProgressDeadline = &Rule{
 
 // earliestReadyCause explains the earliest Ready of a container that is
 // already too late, and the field that sets it.
-func earliestReadyCause(c *timeline.Container) (string, workload.Path) {
-	name := c.Name
+func earliestReadyCause(c *timeline.Container, name containerName) (string, workload.Path) {
 	switch {
 	case c.ExpectedStartup.OK:
-		return expectedCause(c)
+		return expectedCause(c, name)
 	case c.Readiness != nil && c.Readiness.InitialDelay.V > 0 && (c.Startup == nil || c.Readiness.InitialDelay.V >= c.Startup.InitialDelay.V):
 		rp := c.Readiness
 		return fmt.Sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, dur(rp.InitialDelay.V)), rp.InitialDelay.Path
@@ -102,12 +101,12 @@ func earliestReadyCause(c *timeline.Container) (string, workload.Path) {
 
 // expectedCause explains a late Ready by the user-stated start-up time and
 // points at where it is stated (the container when it comes from config).
-func expectedCause(c *timeline.Container) (string, workload.Path) {
+func expectedCause(c *timeline.Container, name containerName) (string, workload.Path) {
 	path := c.ExpectedStartup.Path
 	if path == "" {
 		path = c.Path
 	}
-	return fmt.Sprintf("%q is expected to need %s to start (%s)", c.Name, dur(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
+	return fmt.Sprintf("%q is expected to need %s to start (%s)", name, dur(c.ExpectedStartup.Seconds), describeExpected(c.ExpectedStartup)), path
 }
 
 // legacyDeploymentAPI reports the Deployment group versions whose
@@ -125,11 +124,10 @@ func legacyDeploymentAPI(p *Pass) bool {
 
 // readyCause explains what lets a container become Ready so late, and the
 // field that sets it.
-func readyCause(c *timeline.Container) (string, workload.Path) {
-	name := c.Name
+func readyCause(c *timeline.Container, name containerName) (string, workload.Path) {
 	switch {
 	case c.ExpectedStartup.OK:
-		return expectedCause(c)
+		return expectedCause(c, name)
 	case c.Startup != nil:
 		sp := c.Startup
 		path := sp.Path

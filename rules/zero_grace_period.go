@@ -26,11 +26,12 @@ var ZeroGracePeriod = &Rule{
 		}
 		g := p.GracePeriod()
 		var rel []Related
-		var hooks, slow []string
+		var hooks []containerName
+		var slow []string
 		for _, h := range p.Hooks() {
 			if h.Kind == "preStop" {
-				rel = append(rel, Related{Path: h.Path, Message: fmt.Sprintf("preStop of %q: at most 1s", h.Container.C.Name)})
-				hooks = append(hooks, h.Container.C.Name)
+				rel = append(rel, Related{Path: h.Path, Message: fmt.Sprintf("preStop of %q: at most 1s", h.Container.Name())})
+				hooks = append(hooks, h.Container.Name())
 			}
 		}
 		for _, c := range p.Containers() {
@@ -39,9 +40,9 @@ var ZeroGracePeriod = &Rule{
 			}
 			e, _ := timeline.ExpectedShutdown(p.Workload, p.Params, c.C.Name)
 			if e.OK && e.Seconds > minStopGrace {
-				slow = append(slow, fmt.Sprintf("%q (%s)", c.C.Name, expectedText(e)))
+				slow = append(slow, fmt.Sprintf("%q (%s)", c.Name(), expectedText(e)))
 				if e.Path != "" {
-					rel = append(rel, Related{Path: e.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.C.Name, expectedText(e))})
+					rel = append(rel, Related{Path: e.Path, Message: fmt.Sprintf("expected shutdown of %q: %s", c.Name(), expectedText(e))})
 				}
 			}
 		}

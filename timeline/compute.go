@@ -87,7 +87,7 @@ func (k *computer) pod() {
 			if k.v.Sidecars() {
 				typ = Sidecar
 			} else {
-				k.note(cpath.Join("restartPolicy"), "sidecar containers need Kubernetes 1.29+; on %s %q runs as a regular init container that never completes, so the pod never starts", k.v, ic.Name)
+				k.note(cpath.Join("restartPolicy"), "sidecar containers need Kubernetes 1.29+; on %s %q runs as a regular init container that never completes, so the pod never starts", k.v, workload.ContainerName{Name: ic.Name, Image: ic.Image, Index: i})
 			}
 		}
 		c := k.container(ic, typ, i, cpath)
@@ -369,7 +369,7 @@ func (k *computer) started(c *Container, sp *StartupProbe) Span {
 	h := c.AppStart.Seconds
 	lo := math.Max(h, D)
 	if h >= sp.MaxBudget.Lo {
-		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", c.Name, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
+		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
 		return span(From(lo), ps...)
 	}
 	hi := math.Min(math.Max(h, aHi)+P, sp.KillDecision.Hi)
@@ -402,7 +402,7 @@ func (k *computer) ready(c *Container) Span {
 		unbounded = math.IsInf(hHi, 1)
 		if c.Liveness != nil {
 			if _, must := c.Liveness.Outcome(hLo); must {
-				k.note(c.Liveness.Path, "liveness probe of %q kills it before its expected start-up of %s: it never becomes ready", c.Name, FormatSeconds(hLo))
+				k.note(c.Liveness.Path, "liveness probe of %q kills it before its expected start-up of %s: it never becomes ready", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(hLo))
 				unbounded = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -33,11 +34,12 @@ func ExclusiveNode(spec *corev1.PodSpec, templateLabels map[string]string) (why,
 					proto = corev1.ProtocolTCP
 				}
 				pp := fmt.Sprintf("%s[%d].ports[%d]", field, i, j)
+				name := workload.ContainerName{Name: c.Name, Image: c.Image, Index: i}
 				switch {
 				case port.HostPort > 0:
-					return fmt.Sprintf("container %q uses hostPort %d/%s, so it needs a node with port %d free", c.Name, port.HostPort, proto, port.HostPort), pp + ".hostPort"
+					return fmt.Sprintf("container %q uses hostPort %d/%s, so it needs a node with port %d free", name, port.HostPort, proto, port.HostPort), pp + ".hostPort"
 				case spec.HostNetwork && port.ContainerPort > 0:
-					return fmt.Sprintf("hostNetwork with container %q on port %d/%s, so it needs a node with port %d free", c.Name, port.ContainerPort, proto, port.ContainerPort), pp
+					return fmt.Sprintf("hostNetwork with container %q on port %d/%s, so it needs a node with port %d free", name, port.ContainerPort, proto, port.ContainerPort), pp
 				}
 			}
 		}

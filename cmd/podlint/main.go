@@ -9,5 +9,8 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	stop := startCPUProfile()
+	code := cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

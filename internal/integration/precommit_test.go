@@ -181,8 +181,9 @@ func TestPreCommit(t *testing.T) {
 
 // TestGoInstallInstallsOnlyPodlint: pre-commit's golang language installs a
 // hook with `go install ./...`, so cmd/podlint must be the only command the
-// pattern matches. bench/gencorpus and internal/gendocs/cmd are kept out
-// by build tags; they must still build with them.
+// pattern matches. bench/gencorpus, the benchmark tools (bench/floor,
+// bench/perfdoc) and internal/gendocs/cmd are kept out by build tags; they
+// must still build with them.
 func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
 	list := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
 	list.Dir = repoRoot(t)
@@ -193,7 +194,7 @@ func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
 	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/podlint/podlint/cmd/podlint" {
 		t.Errorf("go install ./... would install %v; want cmd/podlint alone (put other commands behind a build tag)", got)
 	}
-	for tag, pkg := range map[string]string{"gencorpus": "./bench/gencorpus", "gendocs": "./internal/gendocs/cmd"} {
+	for tag, pkg := range map[string]string{"gencorpus": "./bench/gencorpus", "benchtools": "./bench/...", "gendocs": "./internal/gendocs/cmd"} {
 		vet := exec.Command("go", "vet", "-tags", tag, pkg)
 		vet.Dir = repoRoot(t)
 		if out, err := vet.CombinedOutput(); err != nil {
