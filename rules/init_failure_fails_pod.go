@@ -8,6 +8,7 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -18,18 +19,6 @@ var InitFailureFailsPod = &Rule{
 		if p.IsLongRunning() || p.RestartPolicy() != corev1.RestartPolicyNever {
 			return
 		}
-		related := []Related{{Path: p.SpecPath("restartPolicy"), Message: "restartPolicy: Never: a failed init container is not restarted"}}
-		headline := "fails the Pod for good"
-		outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
-		if js := p.Workload.Job; js != nil {
-			field, limit, _ := timeline.JobRetryLimit(js, p.Version)
-			if limit != 0 {
-				return // the Job replaces the failed Pod (counted against backoffLimit)
-			}
-			related = append(related, Related{Path: p.Workload.JobPath.Join(field), Message: field + " 0: the Job does not replace a failed Pod"})
-			headline = "fails the whole Job"
-			outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
-		}
 		for _, c := range p.Containers() {
 			if c.Type != Init || ownRestartPolicy(p, c) {
 				continue
@@ -38,9 +27,37 @@ var InitFailureFailsPod = &Rule{
 			if call == "" {
 				continue
 			}
+			related := []Related{{Path: p.SpecPath("restartPolicy"), Message: "restartPolicy: Never: a failed init container is not restarted"}}
+			headline := "fails the Pod for good"
+			outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
 			fix := "use restartPolicy: OnFailure so that the kubelet retries it"
-			if p.Workload.Job != nil {
+			if js := p.Workload.Job; js != nil {
 				fix = "raise backoffLimit"
+				field, limit, _ := timeline.JobRetryLimit(js, p.Version)
+				// The Job controller matches init containers' exit codes too
+				// (matchOnExitCodes), so a rule decides for this failure.
+				f := timeline.JobFailureRule(js, p.Workload.JobPath, c.C.Name, p.Version)
+				switch f.Action {
+				case batchv1.PodFailurePolicyActionIgnore:
+					continue // the Job replaces the Pod without counting the failure
+				case batchv1.PodFailurePolicyActionFailJob:
+					related = append(related, Related{Path: f.Path, Message: "podFailurePolicy rule: FailJob on any other exit code"})
+					headline = "fails the whole Job"
+					outcome = fmt.Sprintf("fails the Pod and, by the podFailurePolicy's FailJob rule, the whole Job without a retry, whatever %s says", field)
+					fix = "narrow the FailJob rule to the exit codes that mean a permanent error"
+				case batchv1.PodFailurePolicyActionFailIndex:
+					related = append(related, Related{Path: f.Path, Message: "podFailurePolicy rule: FailIndex on any other exit code"})
+					headline = "fails its index of the Job"
+					outcome = "fails the Pod and, by the podFailurePolicy's FailIndex rule, its index without a retry"
+					fix = "narrow the FailIndex rule to the exit codes that mean a permanent error"
+				default:
+					if limit != 0 {
+						continue // the Job replaces the failed Pod (counted against backoffLimit)
+					}
+					related = append(related, Related{Path: p.Workload.JobPath.Join(field), Message: field + " 0: the Job does not replace a failed Pod"})
+					headline = "fails the whole Job"
+					outcome = "fails the Pod and, with " + field + " 0, the whole Job (BackoffLimitExceeded) without a single retry"
+				}
 			}
 			p.Report(Diagnostic{Path: at, Container: c.C.Name, Related: related,
 				Message: fmt.Sprintf("one failed network call in init container %q %s", c.Name(), headline),

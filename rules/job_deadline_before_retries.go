@@ -7,6 +7,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -32,6 +33,11 @@ var JobDeadlineBeforeRetries = &Rule{
 		// A backoffLimit left at its default is not configuration that can
 		// be dead: the deadline is then simply the Job's limit.
 		if jobReported || j.ActiveDeadline == nil || !j.DeadlineFirst || j.BackoffLimit.V < 1 || !j.BackoffLimit.Set {
+			return
+		}
+		// backoffLimit is not what ends the Job when failures are not
+		// counted or the podFailurePolicy fails the Job (index) at the first.
+		if j.NotCounted != "" || j.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob || j.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex {
 			return
 		}
 		checkDeadlineBeforeRetries(p, t)
@@ -122,23 +128,27 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	// k·r + Σ_{i≤k} delay(i) (r = run time, 0 when unknown).
 	var delay func(k int64) float64
 	var how string
-	if j.RestartPolicy == corev1.RestartPolicyOnFailure {
-		initial, maxB := t.Params.CrashLoopInitial, t.Params.CrashLoopMax
-		delay = func(n int64) float64 {
-			if n <= 1 || r >= timeline.CrashLoopResetAfter {
-				return 0
-			}
-			d := initial * math.Pow(2, float64(min(n-2, 40)))
-			return math.Min(math.Min(d, maxB), timeline.CrashLoopResetAfter-r)
+	if j.CountsRestarts {
+		// The loop below asks for the waits in order, one at a time.
+		b := timeline.NewCrashBackoff(r, t.Version, t.Params)
+		delay = func(int64) float64 {
+			w, _ := b.Next()
+			return w.Lo
 		}
+		first := timeline.CrashLoop(r, 4, t.Version, t.Params)
 		how = fmt.Sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
-			secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(maxB))
+			secs(first[1].Delay.Lo), secs(first[2].Delay.Lo), secs(first[3].Delay.Lo), secs(t.Params.CrashLoopMax))
 	} else {
 		delay = func(k int64) float64 {
 			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
 		}
-		how = fmt.Sprintf("with restartPolicy: Never the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
-			secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
+		policy := "restartPolicy: Never"
+		if j.RestartPolicy == corev1.RestartPolicyOnFailure {
+			// Only a container's own Never fails the Pod under OnFailure.
+			policy = "the container-level restartPolicy: Never"
+		}
+		how = fmt.Sprintf("with %s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
+			policy, secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
 	}
 	fit, at, next := int64(0), 0.0, 0.0
 	for k := int64(1); k <= L; k++ {

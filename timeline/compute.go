@@ -158,13 +158,51 @@ func (k *computer) pod() {
 
 	k.deletion(pod)
 
-	if k.policy != corev1.RestartPolicyNever {
+	if k.crashLoops() {
 		r := 0.0
 		if k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1) {
 			r = k.p.CrashRun.Seconds
 		}
 		pod.RestartSchedule = CrashLoop(r, crashLoopSteps, k.v, k.p)
 	}
+}
+
+// crashLoops reports whether a regular container that keeps failing is
+// restarted by the kubelet: the Pod's restartPolicy, or with
+// ContainerRestartRules each container's own.
+func (k *computer) crashLoops() bool {
+	for _, c := range k.t.ContainersOf(Regular) {
+		if c.RestartsOnFailure {
+			return true
+		}
+	}
+	return len(k.w.Spec.Containers) == 0 && k.policy != corev1.RestartPolicyNever
+}
+
+// restarts is whether the kubelet restarts a regular or regular init
+// container after a probe kill (R-2: its policy is not Never; rules are not
+// consulted, the container has not exited) and after a failure (R-1,
+// podutil.ContainerShouldRestart) with an exit code that no rule lists, the
+// crash podlint models: the first restartPolicyRules entry that matches
+// such a code (operator NotIn) decides if its action is Restart, else the
+// container's policy. The container's own fields count only where
+// ContainerRestartRules is on for v; before, the API server drops them and
+// the Pod's policy applies.
+func restarts(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) (kill, failure bool) {
+	kill = pod != corev1.RestartPolicyNever
+	if !v.ContainerRestartRules() || ctr.RestartPolicy == nil {
+		return kill, kill
+	}
+	kill = *ctr.RestartPolicy != corev1.ContainerRestartPolicyNever
+	for _, r := range ctr.RestartPolicyRules {
+		if r.ExitCodes != nil && r.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpNotIn {
+			if r.Action == corev1.ContainerRestartRuleActionRestart {
+				return kill, true
+			}
+			break
+		}
+	}
+	return kill, kill
 }
 
 // unknown turns a runtime duration into a span: exact when known, else a
@@ -199,13 +237,10 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		c.AppShutdown = Seconds(c.ExpectedShutdown.Seconds)
 	}
 
-	switch {
-	case typ == Sidecar:
-		c.Restarts = true
-	case typ == Regular && ctr.RestartPolicy != nil && k.v.ContainerRestartRules():
-		c.Restarts = *ctr.RestartPolicy != corev1.ContainerRestartPolicyNever
-	default:
-		c.Restarts = k.policy != corev1.RestartPolicyNever
+	if typ == Sidecar {
+		c.Restarts, c.RestartsOnFailure = true, true
+	} else {
+		c.Restarts, c.RestartsOnFailure = restarts(ctr, k.policy, k.v)
 	}
 	if typ == Init {
 		// Validation forbids probes and lifecycle on regular init

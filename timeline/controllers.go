@@ -146,7 +146,8 @@ func JobRetryLimit(js *batchv1.JobSpec, v Version) (field string, limit int32, s
 	return "backoffLimit", DefaultBackoffLimit, false
 }
 
-// job: F-12 (§5.3).
+// job: F-12 (§5.3), with container-level restart policies and the
+// podFailurePolicy (§5.3).
 func (k *computer) job() *Job {
 	js, jp := k.w.Job, k.w.JobPath
 	policy := k.policy
@@ -172,35 +173,94 @@ func (k *computer) job() *Job {
 		r, rKnown = d.Seconds, true
 	}
 	out.PodRun = k.unknown(k.p.JobRun, "pod run time")
+	inPlace := k.restartsInPlace()
+	if !inPlace {
+		out.OnFailure = k.jobFailureRule()
+	}
+	paths := []workload.Path{out.BackoffLimit.Path, k.w.SpecPath.Join("restartPolicy")}
 	var runs int64
 	var lo, extra float64
-	if policy == corev1.RestartPolicyOnFailure {
+	switch {
+	case inPlace && policy == corev1.RestartPolicyNever:
+		// Container-level policies restart the containers in place; the
+		// controller counts restarts only for a Pod restartPolicy
+		// OnFailure (pastBackoffLimitOnFailure) and no Pod fails.
+		out.NotCounted = "every container is restarted in place by its own restartPolicy, and the Job counts container restarts only under a Pod restartPolicy OnFailure"
+	case !out.OnFailure.Counted():
+		out.NotCounted = "its podFailurePolicy ignores a failure whose exit code no rule names"
+		paths = append(paths, out.OnFailure.Path)
+	case out.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob || out.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
+		// The first failed Pod ends the Job (or its index).
+		runs, lo = 1, r
+		paths = append(paths, out.OnFailure.Path)
+	case inPlace && policy == corev1.RestartPolicyOnFailure:
+		out.CountsRestarts = true
 		// Fails when the restarts reach L (> 0 for L = 0): L runs and
 		// the kubelet's crash-loop delays, not the Job back-off.
 		runs = max(L, 1)
-		lo = float64(runs)*r + series(runs, func(n int64) float64 { return crashDelay(n, r, k.p) })
-		extra = series(runs, func(n int64) float64 { return crashOvershoot(crashDelay(n, r, k.p), k.v) })
-	} else {
-		// Never: the (L+1)-th failed pod; re-creation back-off after
-		// failure k is min(10·2^(k−1), cap).
+		delays, over := crashSeries(runs, r, k.v, k.p)
+		lo, extra = float64(runs)*r+delays, over
+	default:
+		// A failed Pod: the (L+1)-th fails the Job; re-creation back-off
+		// after failure k is min(10·2^(k−1), cap).
 		runs = L + 1
 		lo = float64(runs)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) })
+		if out.OnFailure.Action != "" {
+			paths = append(paths, out.OnFailure.Path)
+		}
 	}
-	extra += float64(runs) * eps
-	out.Retries = span(Between(lo, lo+extra), out.BackoffLimit.Path, k.w.SpecPath.Join("restartPolicy"))
-	if !rKnown {
-		out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
+	if out.NotCounted != "" {
+		// Failures never reach the limit: nothing but a deadline ends it.
+		out.Retries = Span{Interval: From(r), Paths: paths}
+		if !rKnown {
+			out.Retries.Plus = []string{"pod run time"}
+		}
+	} else {
+		extra += float64(runs) * eps
+		out.Retries = span(Between(lo, lo+extra), paths...)
+		if !rKnown {
+			out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
+		}
 	}
 	out.GivesUp = out.Retries
 	if js.ActiveDeadlineSeconds != nil {
 		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
 		out.ActiveDeadline = &ads
-		out.DeadlineFirst = ads.V <= out.Retries.Lo
+		out.DeadlineFirst = ads.V <= out.Retries.Lo || out.NotCounted != ""
 		if out.DeadlineFirst {
 			out.GivesUp = span(At(ads.V), ads.Path)
 		} else {
 			out.GivesUp = Span{Interval: Earlier(out.Retries.Interval, At(ads.V)), Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, []workload.Path{ads.Path})}
 		}
+	}
+	return out
+}
+
+// restartsInPlace reports whether the kubelet restarts every regular
+// container of the Job's Pod after a failure, so that a failing
+// container never fails the Pod.
+func (k *computer) restartsInPlace() bool {
+	cs := k.t.ContainersOf(Regular)
+	for _, c := range cs {
+		if !c.RestartsOnFailure {
+			return false
+		}
+	}
+	return len(cs) > 0 || k.policy == corev1.RestartPolicyOnFailure
+}
+
+// jobFailureRule is the podFailurePolicy's verdict on a crash of the Job's
+// Pod: the same for every regular container, else none (each failure then
+// counts, as without a policy, because podlint cannot tell which container
+// fails).
+func (k *computer) jobFailureRule() FailureRule {
+	var out FailureRule
+	for i, c := range k.t.ContainersOf(Regular) {
+		f := JobFailureRule(k.w.Job, k.w.JobPath, c.Name, k.v)
+		if i > 0 && f.Action != out.Action {
+			return FailureRule{}
+		}
+		out = f
 	}
 	return out
 }

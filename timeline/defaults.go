@@ -24,6 +24,7 @@ const (
 	CrashLoopMax                 = 300 // MaxContainerBackOff
 	ReducedCrashLoopInitial      = 1   // with ReduceDefaultCrashLoopBackOffDecay
 	ReducedCrashLoopMax          = 60
+	CrashLoopGCPeriod            = 2  // housekeeping period that garbage-collects expired entries
 	JobInitialBackoff            = 10 // DefaultJobPodFailureBackOff
 )
 

@@ -65,12 +65,14 @@
 //	tl.Pod.Ready                   max over regular containers and sidecars (+ readiness gates)
 //	tl.Pod.Terminated              last container gone after delete (≤ G + 2)
 //	tl.Pod.SidecarStopOrder        reverse declaration order (T-4, E-7)
-//	tl.Pod.RestartSchedule         crash-loop restarts: 0, 10, 20 … 300 s (R-3, F-10, E-5)
+//	tl.Pod.RestartSchedule         crash-loop restarts: 0, 10, 20 … 300 s; back to 10 s after the 600 s reset (R-3, F-10, E-5)
+//	c.Restarts / .RestartsOnFailure  after a probe kill / a crash: the container's own policy where ContainerRestartRules is on
 //	tl.Pod.QOSClass                BestEffort | Burstable | Guaranteed, as the kubelet computes it
 //	tl.Pod.ActiveDeadline          spec.activeDeadlineSeconds, from pod start (pulls count)
 //	tl.Deployment.PodReady / .ProgressDeadline / .MayExceedDeadline / .Rollout   (F-13, E-9)
 //	tl.StatefulSet.Creation / .RollingUpdate                                   (F-14, E-10)
 //	tl.Job.Retries / .ActiveDeadline / .GivesUp / .DeadlineFirst / .BackoffCap   (F-12, E-8)
+//	tl.Job.OnFailure / .NotCounted / .CountsRestarts   podFailurePolicy verdict, uncounted failures (§5.3)
 //	tl.Notes                       fields ignored on this version, coerced values, rejected sleeps
 //	tl.Errors                      malformed podlint.dev/expected-* annotations (*AnnotationError)
 //

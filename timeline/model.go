@@ -123,9 +123,15 @@ type Container struct {
 	// already exited.
 	Termination *Termination
 
-	// Restarts is whether a probe kill or an exit restarts the container
-	// (pod restartPolicy, container restartPolicy, sidecars always).
+	// Restarts is whether a probe kill restarts the container (R-2: the
+	// Pod's restartPolicy, or the container's own with ContainerRestartRules
+	// on this version, sidecars always).
 	Restarts bool
+	// RestartsOnFailure is whether the container is restarted after it
+	// exits with a non-zero code that no restartPolicyRules entry lists
+	// like Restarts, unless the first rule matching such a code
+	// (operator NotIn) says Restart.
+	RestartsOnFailure bool
 }
 
 // Probe holds the defaulted settings of one probe (P-1) and its first run.
@@ -303,7 +309,8 @@ type Pod struct {
 	SidecarStopOrder []string
 	// RestartSchedule is the crash-loop schedule of a container that keeps
 	// exiting after Params.CrashRun (0 if unknown) seconds (R-3, F-10);
-	// nil under restartPolicy Never.
+	// nil when no regular container is restarted after a failure (Pod
+	// restartPolicy Never, or every container's own policy Never, R-5).
 	RestartSchedule []Restart
 }
 
@@ -317,6 +324,9 @@ type Restart struct {
 	Delay Interval
 	// Start of the restarted instance.
 	Start Span
+	// Reset: the back-off entry had expired or was garbage-collected, so
+	// this restart came early and the next one waits the initial delay.
+	Reset bool
 }
 
 // Deployment: F-13.
@@ -369,13 +379,28 @@ type Job struct {
 	// PodRun is how long one pod (Never) or one container run (OnFailure)
 	// lasts before failing (Params.JobRun, else symbolic).
 	PodRun Span
-	// Retries: job start → BackoffLimitExceeded.
+	// OnFailure is the podFailurePolicy's verdict on a failed Pod whose
+	// container exited with a code no rule names (zero without a policy,
+	// or when the containers restart in place).
+	OnFailure FailureRule
+	// CountsRestarts: failures are container restarts in place, counted
+	// against backoffLimit (Pod restartPolicy OnFailure and no container
+	// that says Never); otherwise each failure fails the Pod.
+	CountsRestarts bool
+	// NotCounted says why failures never reach the backoff limit ("" when
+	// they do): containers restarted in place by their own restartPolicy
+	// under a Pod restartPolicy Never, or a podFailurePolicy that ignores
+	// them. Retries is then unbounded.
+	NotCounted string
+	// Retries: job start → BackoffLimitExceeded; with a FailJob (FailIndex)
+	// rule for the failure, the first failed Pod (of an index).
 	Retries Span
 	// ActiveDeadline is the Job's activeDeadlineSeconds (nil when unset).
 	ActiveDeadline *Value
 	// GivesUp = min(Retries, ActiveDeadline).
 	GivesUp Span
 	// DeadlineFirst: the deadline certainly ends the job before the
-	// retries are exhausted (ActiveDeadline ≤ Retries.Lo).
+	// retries are exhausted (ActiveDeadline ≤ Retries.Lo, or failures are
+	// NotCounted).
 	DeadlineFirst bool
 }

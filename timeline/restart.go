@@ -6,19 +6,58 @@ import "math"
 // gigabytes.
 const maxRestarts = 10000
 
-// crashDelay is the nominal back-off before restart n (R-3, F-10): the
-// first restart is immediate, then initial·2^(n−2) capped at max, and
-// capped by the 600 s reset when the container ran r < 600 s; a run of
-// 600 s or more expires the entry, so the restart is immediate.
-func crashDelay(n int64, r float64, p Params) float64 {
-	if n <= 1 || r >= CrashLoopResetAfter {
-		return 0
+// CrashBackoff replays the kubelet's crash-loop back-off entry for one
+// container that exits `run` seconds after each start (R-3, F-10). The
+// entry is what flowcontrol.Backoff stores for the container: none before
+// the first restart, then the delay the next restart has to wait.
+//
+//   - No entry: the restart is immediate and Next creates the entry at the
+//     initial delay.
+//   - A run longer than the reset window (HasExpiredFunc, 600 s) expires the
+//     entry: immediate restart, entry re-created at the initial delay.
+//   - Otherwise the restart waits the entry's delay B and the entry doubles
+//     (capped). But housekeeping garbage-collects an entry 600 s after it was
+//     last updated (at the previous restart), that is 600 − run after this
+//     exit: when B is longer than that, the restart comes at the GC, on the
+//     next pod sync, and the entry starts again at the initial delay. Runs of
+//     300–600 s therefore cycle 10, 20, 40 … instead of settling at the cap.
+type CrashBackoff struct {
+	run   float64
+	v     Version
+	p     Params
+	entry float64 // 0: no entry
+}
+
+// NewCrashBackoff starts the back-off of a container that runs `run`
+// seconds before each exit (negative or NaN counts as 0).
+func NewCrashBackoff(run float64, v Version, p Params) *CrashBackoff {
+	if math.IsNaN(run) || run < 0 {
+		run = 0
 	}
-	d := p.CrashLoopInitial
-	for i := int64(2); i < n && d < p.CrashLoopMax; i++ {
-		d *= 2
+	v = v.orLatest()
+	return &CrashBackoff{run: run, v: v, p: p.clean().crashCurve(v)}
+}
+
+// Next is the wait from an exit to the next restart; it advances the entry.
+// Reset is true when the entry was expired or garbage-collected first.
+func (b *CrashBackoff) Next() (wait Interval, reset bool) {
+	initial, maxB := b.p.CrashLoopInitial, b.p.CrashLoopMax
+	switch {
+	case b.entry == 0:
+		b.entry = initial
+		return At(0), false
+	case b.run >= CrashLoopResetAfter:
+		b.entry = initial
+		return At(0), true
 	}
-	return math.Min(math.Min(d, p.CrashLoopMax), CrashLoopResetAfter-r)
+	B := b.entry
+	gc := CrashLoopResetAfter - b.run
+	if B <= gc {
+		b.entry = math.Min(2*B, maxB)
+		return Between(B, B+crashOvershoot(B, b.v)), false
+	}
+	b.entry = initial
+	return Between(gc, math.Min(gc+gcOvershoot(B, gc, b.v), B+crashOvershoot(B, b.v))), true
 }
 
 // crashOvershoot is how much later than its back-off a refused restart
@@ -35,6 +74,19 @@ func crashOvershoot(B float64, v Version) float64 {
 	return 15
 }
 
+// gcOvershoot bounds how long after the GC instant (gc seconds after the
+// exit) the restart happens: the GC runs in housekeeping every 2 s and
+// nothing re-queues the Pod for it, so the restart waits for the pod
+// worker's next retry. ≤ 1.34 that is the 10 s × U[1, 1.5] cadence; since
+// 1.35 the retry was scheduled towards the expiry B, at most min(B − now,
+// 60 s) × 1.5 ahead (completeWork).
+func gcOvershoot(B, gc float64, v Version) float64 {
+	if v.RequeueAtBackoffExpiry() {
+		return CrashLoopGCPeriod + 1.5*math.Min(B-gc, 60)
+	}
+	return CrashLoopGCPeriod + 15
+}
+
 // CrashLoop is the restart schedule of a container that exits `run` seconds
 // after each start (F-10), restarts times. Lo edges are E-5's nominal
 // values; Hi adds ε per exit and the requeue overshoot of this version.
@@ -48,15 +100,40 @@ func CrashLoop(run float64, restarts int, v Version, p Params) []Restart {
 		restarts = maxRestarts
 	}
 	out := make([]Restart, 0, max(restarts, 0))
+	b := NewCrashBackoff(run, v, p)
 	start := At(0)
 	for n := 1; n <= restarts; n++ {
 		exit := start.Shift(run).Add(Between(0, p.Epsilon))
-		B := crashDelay(int64(n), run, p)
-		delay := Between(B, B+crashOvershoot(B, v))
+		delay, reset := b.Next()
 		start = exit.Add(delay)
-		out = append(out, Restart{N: n, Exit: span(exit), Delay: delay, Start: span(start)})
+		out = append(out, Restart{N: n, Exit: span(exit), Delay: delay, Start: span(start), Reset: reset})
 	}
 	return out
+}
+
+// crashSeries sums the waits before the first n restarts (Lo edges, and the
+// Hi − Lo overshoots) without stepping n times (n can be 2^31−1): the
+// back-off entry takes few distinct values, so the sequence is periodic
+// once an entry value repeats.
+func crashSeries(n int64, run float64, v Version, p Params) (lo, extra float64) {
+	b := NewCrashBackoff(run, v, p)
+	seen := map[float64]int64{}
+	los, extras := []float64{0}, []float64{0} // prefix sums
+	for k := int64(0); k < n; k++ {
+		if j, ok := seen[b.entry]; ok && b.entry != 0 {
+			period := k - j
+			cycles := (n - k) / period
+			rest := (n - k) % period
+			lo = los[k] + float64(cycles)*(los[k]-los[j]) + (los[j+rest] - los[j])
+			extra = extras[k] + float64(cycles)*(extras[k]-extras[j]) + (extras[j+rest] - extras[j])
+			return lo, extra
+		}
+		seen[b.entry] = k
+		w, _ := b.Next()
+		los = append(los, los[k]+w.Lo)
+		extras = append(extras, extras[k]+w.Hi-w.Lo)
+	}
+	return los[n], extras[n]
 }
 
 // series sums term(1..n) without looping n times (n can be 2^31−1): every

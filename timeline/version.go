@@ -188,3 +188,12 @@ func (v Version) RestartAllContainers() bool { return v.AtLeast(36) }
 
 // PodLevelResources: spec.resources used for the QoS class (beta on 1.34).
 func (v Version) PodLevelResources() bool { return v.AtLeast(34) }
+
+// JobPodFailurePolicy: a Job's podFailurePolicy (JobPodFailurePolicy, beta
+// on 1.26, GA 1.31). Before, the field is dropped and every failure counts.
+func (v Version) JobPodFailurePolicy() bool { return v.AtLeast(26) }
+
+// FailIndexAction: podFailurePolicy's FailIndex action, which comes with
+// JobBackoffLimitPerIndex (alpha 1.28, beta on 1.29, GA 1.33); before, the
+// controller skips a FailIndex rule and tries the next one.
+func (v Version) FailIndexAction() bool { return v.JobBackoffLimitPerIndex() == On }

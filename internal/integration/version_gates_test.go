@@ -148,6 +148,7 @@ var derived = map[string]string{
 	"Sidecars":              "SidecarContainers",
 	"SleepAction":           "PodLifecycleSleepAction",
 	"ContainerRestartRules": "ContainerRestartFields",
+	"FailIndexAction":       "JobBackoffLimitPerIndex",
 }
 
 // TestVersionGates holds the version table of docs/semantics.md and the

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/timeline"
+	batchv1 "k8s.io/api/batch/v1"
 )
 
 // Item is one object to render.
@@ -177,7 +178,14 @@ func controllerSection(tl *timeline.Timeline) section {
 	}
 	if j := tl.Job; j != nil {
 		s.Title, s.Origin = "Job", "the job starts"
-		s.Rows = append(s.Rows, row{Group: "job", Label: number(j.BackoffLimit.V) + " retries used up", Kind: kindRun, From: zero, To: j.Retries.Interval})
+		label := number(j.BackoffLimit.V) + " retries used up"
+		switch {
+		case j.NotCounted != "":
+			label = "failures not counted"
+		case j.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob, j.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
+			label = "first failure, " + string(j.OnFailure.Action)
+		}
+		s.Rows = append(s.Rows, row{Group: "job", Label: label, Kind: kindRun, From: zero, To: j.Retries.Interval})
 		if j.ActiveDeadline != nil {
 			s.Rows = append(s.Rows, row{Group: "job", Label: "activeDeadlineSeconds", Kind: kindKill, To: timeline.At(j.ActiveDeadline.V), Event: true})
 		}
@@ -333,7 +341,13 @@ func summary(tl *timeline.Timeline) []string {
 	}
 	if j := tl.Job; j != nil {
 		line := fmt.Sprintf("Job (%s, backoffLimit %s): gives up %s after it starts%s", j.RestartPolicy, number(j.BackoffLimit.V), between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
-		if j.DeadlineFirst {
+		switch {
+		case j.NotCounted != "":
+			line += "; failures never reach backoffLimit: " + j.NotCounted
+		case j.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob, j.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
+			line += fmt.Sprintf("; its podFailurePolicy (%s) ends it at the first failure", j.OnFailure.Action)
+		}
+		if j.DeadlineFirst && j.ActiveDeadline != nil {
 			line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
 		}
 		out = append(out, line)

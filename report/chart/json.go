@@ -130,7 +130,11 @@ type jsonController struct {
 	JobGivesUp     *timeline.Interval `json:"jobGivesUp,omitempty"`
 	JobUnknowns    []string           `json:"jobUnknowns,omitempty"`
 	DeadlineFirst  *bool              `json:"deadlineFirst,omitempty"`
-	// Pods restarted by the kubelet (restartPolicy ≠ Never)
+	// JobFailureAction is the podFailurePolicy's action for a crash no
+	// rule names; JobNotCounted why failures never reach backoffLimit.
+	JobFailureAction string `json:"jobFailureAction,omitempty"`
+	JobNotCounted    string `json:"jobNotCounted,omitempty"`
+	// Pods restarted by the kubelet (a container restarted after a failure)
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
 }
 
@@ -367,6 +371,7 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.JobGivesUp = ptr(j.GivesUp.Interval)
 		c.JobUnknowns = j.GivesUp.Plus
 		c.DeadlineFirst = ptr(j.DeadlineFirst)
+		c.JobFailureAction, c.JobNotCounted = string(j.OnFailure.Action), j.NotCounted
 		if j.ActiveDeadline != nil {
 			c.ActiveDeadline = ptr(j.ActiveDeadline.V)
 		}
