@@ -16,6 +16,7 @@ var All = List{
 	SuppressionMissingReason,
 	ChartRenderError,
 	APIValidation,
+	AnnotationInvalid,
 	LivenessKillsBeforeReady,
 	StartupBudgetTooShort,
 	LivenessDelayInsteadOfStartupProbe,

@@ -40,7 +40,7 @@ var ContainerRestartPolicyMismatch = &Rule{
 					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type, c.Name()),
 					Detail: fmt.Sprintf("Restart rules come with ContainerRestartRules in 1.35; on %s %s, so exit codes do not change whether it restarts. Remove them, or upgrade the cluster.",
 						v, fate)})
-			case !v.AtLeast(36):
+			case !v.RestartAllContainers():
 				for i, r := range c.C.RestartPolicyRules {
 					if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
 						p.Report(Diagnostic{Path: c.Field(fmt.Sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
@@ -66,9 +66,9 @@ const (
 // restart field it does not support (v < 1.35).
 func restartFieldFate(v timeline.Version, t ContainerType, field string) (string, fieldEffect) {
 	switch {
-	case v.AtLeast(34):
+	case v.ContainerRestartFields() == timeline.Off:
 		return "the API server drops it silently (the gate is off by default)", fieldDropped
-	case field == "restartPolicyRules" || !v.AtLeast(28):
+	case field == "restartPolicyRules" || v.SidecarContainers() == timeline.Absent:
 		return "the field does not exist yet: kubectl rejects it as an unknown field, or the API server drops it", fieldUnknown
 	case t == Regular:
 		return "the API server rejects the Pod (restartPolicy may not be set for non-init containers)", fieldRejected

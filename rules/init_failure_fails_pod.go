@@ -33,7 +33,7 @@ var InitFailureFailsPod = &Rule{
 			fix := "use restartPolicy: OnFailure so that the kubelet retries it"
 			if js := p.Workload.Job; js != nil {
 				fix = "raise backoffLimit"
-				field, limit := jobRetryLimit(js)
+				field, limit, _ := timeline.JobRetryLimit(js, p.Version)
 				// The Job controller matches init containers' exit codes too
 				// (matchOnExitCodes), so a rule decides for this failure.
 				f := timeline.JobFailureRule(js, p.Workload.JobPath, c.C.Name, p.Version)
@@ -65,18 +65,6 @@ var InitFailureFailsPod = &Rule{
 					call, outcome, fix)})
 		}
 	},
-}
-
-// jobRetryLimit is the Job's retry limit and its field name: the per-index
-// limit when set, else backoffLimit (default 6).
-func jobRetryLimit(js *batchv1.JobSpec) (field string, limit int32) {
-	switch {
-	case js.BackoffLimitPerIndex != nil:
-		return "backoffLimitPerIndex", *js.BackoffLimitPerIndex
-	case js.BackoffLimit != nil:
-		return "backoffLimit", *js.BackoffLimit
-	}
-	return "backoffLimit", 6
 }
 
 // ownRestartPolicy reports whether an init container's own restartPolicy

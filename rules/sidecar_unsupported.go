@@ -1,8 +1,11 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
 
-import "github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
+)
 
 var SidecarUnsupported = &Rule{
 	ID: "PL402", Name: "sidecar-unsupported", Title: "sidecar container on a Kubernetes version without sidecars",
@@ -17,7 +20,7 @@ var SidecarUnsupported = &Rule{
 				continue
 			}
 			fate := "drops restartPolicy silently"
-			if !p.Version.AtLeast(28) {
+			if p.Version.SidecarContainers() == timeline.Absent {
 				fate = "does not know restartPolicy on init containers (kubectl rejects the unknown field; applied without validation, the server drops it)"
 			}
 			p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,

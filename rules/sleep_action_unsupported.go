@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 )
 
@@ -25,7 +26,7 @@ var SleepActionUnsupported = &Rule{
 				alt = fmt.Sprintf(`Use an exec hook such as ["sleep", "%d"] instead`, h.H.Sleep.Seconds)
 			}
 			switch {
-			case !v.AtLeast(29):
+			case v.PodLifecycleSleepAction() == timeline.Absent:
 				report(h.Field("sleep"), fmt.Sprintf("%s of %q uses the sleep action, which Kubernetes %s does not know", h.Kind, name, v),
 					"The API server rejects the Pod (unknown field, or a hook without a handler once the field is pruned). %s, or raise --kube-version if the cluster runs 1.30 or later.",
 					alt)

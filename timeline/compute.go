@@ -18,7 +18,7 @@ const crashLoopSteps = 8
 // a nil Spec and extreme values.
 func Compute(w *workload.Workload, v Version, p Params) *Timeline {
 	v = v.orLatest()
-	p = p.clean()
+	p = p.clean().crashCurve(v)
 	t := &Timeline{Version: v, Params: p}
 	if w == nil {
 		return t
@@ -306,8 +306,12 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 			rp.FirstProbeTypical = rp.FirstProbe.Lo
 		case rp.FastPath:
 			rp.FirstProbeTypical = eps
-		default:
+		case k.v.ProbeTickerReset():
 			rp.FirstProbeTypical = eps + math.Ceil((D-eps)/P)*P
+		default:
+			// Before 1.32 the ticker keeps its phase: the first tick
+			// after D is anywhere in [D, D+P), on average half a period.
+			rp.FirstProbeTypical = D + P/2
 		}
 		rp.NotReadyDetection = span(Between((FT-1)*rp.Spacing+T, FT*rp.Spacing+T), rp.paths()...)
 		c.Readiness = rp
@@ -473,6 +477,10 @@ func (k *computer) deletion(pod *Pod) {
 		}
 		ctr := &spec.Containers[c.Index]
 		c.Termination = terminate("delete", G, k.preStop(ctr, c.Path, G.V), 0, c.AppShutdown)
+		if pre := c.Termination.PreStop; pre != nil && pre.Skipped == "" && !k.v.PreStopInGrace() {
+			graceAfterPreStop(c.Termination, c.AppShutdown)
+			k.note(pre.Path, "on Kubernetes %s the grace period starts again after the preStop hook of %q on a delete (fixed in 1.28, kubernetes#115835): SIGKILL comes up to %s after the delete request, not %s", k.v, c.Name, FormatSeconds(c.Termination.SIGKILL.Max()), FormatSeconds(G.V+MinimumStopGrace))
+		}
 		mainGone = Later(mainGone, c.Termination.Exit.Interval)
 	}
 	all = mainGone

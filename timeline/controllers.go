@@ -97,6 +97,10 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 		Partition:           Value{Path: sp.Join("updateStrategy.rollingUpdate.partition")},
 		MinReadySeconds:     Value{V: math.Max(float64(s.MinReadySeconds), 0), Path: sp.Join("minReadySeconds"), Set: s.MinReadySeconds != 0},
 	}
+	if out.MinReadySeconds.Set && k.v.StatefulSetMinReadySeconds() != On {
+		k.note(out.MinReadySeconds.Path, "StatefulSet minReadySeconds needs Kubernetes 1.23 (alpha and off in 1.22): on %s it is dropped and a Pod counts as available as soon as it is Ready", k.v)
+		out.MinReadySeconds = Value{Path: out.MinReadySeconds.Path}
+	}
 	if out.PodManagementPolicy == "" {
 		out.PodManagementPolicy = string(appsv1.OrderedReadyPodManagement)
 	}
@@ -121,6 +125,27 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 	return out
 }
 
+// JobRetryLimit is the limit a Job's failed Pods count against on version
+// v, as the API server leaves the spec: the field that holds it
+// (backoffLimitPerIndex or backoffLimit), its value and whether the manifest
+// set it. backoffLimit defaults to 6, or to 2147483647 when
+// backoffLimitPerIndex is set (SetDefaults_Job); on 1.28, where
+// JobBackoffLimitPerIndex is off, defaulting runs before the API server
+// drops backoffLimitPerIndex, so the Job keeps the 2147483647.
+func JobRetryLimit(js *batchv1.JobSpec, v Version) (field string, limit int32, set bool) {
+	stage := v.orLatest().JobBackoffLimitPerIndex()
+	if js.BackoffLimitPerIndex != nil && stage == On {
+		return "backoffLimitPerIndex", *js.BackoffLimitPerIndex, true
+	}
+	if js.BackoffLimit != nil {
+		return "backoffLimit", *js.BackoffLimit, true
+	}
+	if js.BackoffLimitPerIndex != nil && stage == Off {
+		return "backoffLimit", math.MaxInt32, false
+	}
+	return "backoffLimit", DefaultBackoffLimit, false
+}
+
 // job: F-12 (§5.3), with container-level restart policies and the
 // podFailurePolicy (§5.3).
 func (k *computer) job() *Job {
@@ -130,11 +155,16 @@ func (k *computer) job() *Job {
 		policy = corev1.RestartPolicyNever
 	}
 	out := &Job{Path: jp, RestartPolicy: policy, BackoffCap: k.v.JobBackoffCap()}
-	if js.BackoffLimitPerIndex != nil {
-		out.PerIndex = true
-		out.BackoffLimit = int32Value(js.BackoffLimitPerIndex, DefaultBackoffLimit, jp.Join("backoffLimitPerIndex"))
-	} else {
-		out.BackoffLimit = int32Value(js.BackoffLimit, DefaultBackoffLimit, jp.Join("backoffLimit"))
+	field, limit, set := JobRetryLimit(js, k.v)
+	out.PerIndex = field == "backoffLimitPerIndex"
+	out.BackoffLimit = Value{V: math.Max(float64(limit), 0), Path: jp.Join(field), Set: set}
+	if js.BackoffLimitPerIndex != nil && !out.PerIndex {
+		p := jp.Join("backoffLimitPerIndex")
+		if k.v.JobBackoffLimitPerIndex() == Off {
+			k.note(p, "backoffLimitPerIndex is alpha and off by default on Kubernetes %s: the API server drops it, after defaulting backoffLimit to %d because it was set, so failed Pods are retried practically forever", k.v, limit)
+		} else {
+			k.note(p, "backoffLimitPerIndex does not exist before Kubernetes 1.28: the field is rejected or pruned, and backoffLimit applies")
+		}
 	}
 	L := int64(out.BackoffLimit.V)
 	eps := k.p.Epsilon

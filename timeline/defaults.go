@@ -20,8 +20,12 @@ const (
 	DefaultProgressDeadline      = 600 // Deployment
 	DefaultBackoffLimit          = 6   // Job
 	CrashLoopResetAfter          = 600 // crash-loop back-off entry expiry
-	CrashLoopGCPeriod            = 2   // housekeeping period that garbage-collects expired entries
-	JobInitialBackoff            = 10  // DefaultJobPodFailureBackOff
+	CrashLoopInitial             = 10  // initialCrashLoopBackOff
+	CrashLoopMax                 = 300 // MaxContainerBackOff
+	ReducedCrashLoopInitial      = 1   // with ReduceDefaultCrashLoopBackOffDecay
+	ReducedCrashLoopMax          = 60
+	CrashLoopGCPeriod            = 2  // housekeeping period that garbage-collects expired entries
+	JobInitialBackoff            = 10 // DefaultJobPodFailureBackOff
 )
 
 // defaultProbe applies SetDefaults_Probe: 0 → default for period, timeout,

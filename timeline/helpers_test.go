@@ -116,9 +116,15 @@ func checkInvariants(t testing.TB, tl *Timeline) int {
 		}
 		if tr := c.Termination; tr != nil && tl.Pod != nil {
 			// A delete never takes longer than G + 2 (F-11), with G at
-			// least 1 s on deletion (calculateEffectiveGracePeriod).
-			if tr.SIGKILL.HiUnbounded || tr.SIGKILL.Hi > max(tl.Pod.GracePeriod.V, 1)+MinimumStopGrace+tol {
-				t.Errorf("%s: SIGKILL %v after G+2 (G=%v)", c.Name, tr.SIGKILL, tl.Pod.GracePeriod.V)
+			// least 1 s on deletion (calculateEffectiveGracePeriod); on
+			// 1.22–1.27 the grace restarts after preStop: at most 2G.
+			G := max(tl.Pod.GracePeriod.V, 1)
+			limit := G + MinimumStopGrace
+			if !tl.Version.PreStopInGrace() {
+				limit = max(2*G, limit)
+			}
+			if tr.SIGKILL.HiUnbounded || tr.SIGKILL.Hi > limit+tol {
+				t.Errorf("%s: SIGKILL %v after %v (G=%v, Kubernetes %s)", c.Name, tr.SIGKILL, limit, tl.Pod.GracePeriod.V, tl.Version)
 			}
 			if tr.Exit.Lo+tol < tr.StopSignal.Lo {
 				t.Errorf("%s: exit %v before stop signal %v", c.Name, tr.Exit, tr.StopSignal)

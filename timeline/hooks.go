@@ -106,7 +106,7 @@ func sleepHook(hk *Hook, sl *corev1.SleepAction, p workload.Path, v Version, lim
 // sleepUnsupported says what happens to a sleep hook before 1.30: 1.29 has
 // the field behind an alpha gate and drops it; older API servers reject it.
 func sleepUnsupported(v Version) string {
-	if v.AtLeast(29) {
+	if v.PodLifecycleSleepAction() == Off {
 		return "the sleep action is behind an alpha gate on Kubernetes 1.29; the hook is dropped"
 	}
 	return "the sleep action does not exist before Kubernetes 1.29; the API server rejects the Pod"

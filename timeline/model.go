@@ -231,7 +231,8 @@ type ReadinessProbe struct {
 	Probe
 	// FirstProbeTypical is the usual first attempt without extra pod syncs
 	// ε when D ≤ ε (fast path at the sync that observes the start),
-	// else ε + ⌈(D−ε)/P⌉·P — about one period, not D.
+	// else ε + ⌈(D−ε)/P⌉·P — about one period, not D — since the ticker
+	// reset of 1.32 (Version.ProbeTickerReset); before, D + P/2.
 	FirstProbeTypical float64
 	// FastPath is D ≤ ε: the first attempt races the status write (F-2).
 	FastPath bool

@@ -134,6 +134,22 @@ func (p Params) clean() Params {
 	return p
 }
 
+// crashCurve is the crash-loop back-off a node of version v runs with these
+// params: 10 s doubling to 300 s, or 1 s to 60 s with
+// ReduceDefaultCrashLoopBackOffDecay. The node's maxContainerRestartPeriod
+// (CrashLoopMax, and CrashLoopInitial lowered to it) counts only where
+// KubeletCrashLoopBackOffMax is on; before, the kubelet ignores it.
+func (p Params) crashCurve(v Version) Params {
+	initial, maxB := float64(CrashLoopInitial), float64(CrashLoopMax)
+	if v.ReducedCrashLoopBackOff() {
+		initial, maxB = ReducedCrashLoopInitial, ReducedCrashLoopMax
+	}
+	if !v.KubeletCrashLoopBackOffMax() {
+		p.CrashLoopInitial, p.CrashLoopMax = initial, maxB
+	}
+	return p
+}
+
 func (d Duration) usable() bool {
 	return d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0
 }
@@ -263,6 +279,11 @@ func ParseExpectations(s string) ([]Expectation, error) {
 	return out, nil
 }
 
+// MaxStatedSeconds is the largest duration ParseSeconds accepts: the
+// largest value of an int32 seconds field such as
+// terminationGracePeriodSeconds. Anything longer is a typo ("1e100").
+const MaxStatedSeconds = math.MaxInt32
+
 // ParseSeconds reads "90", "1.5", "90s", "1m30s".
 func ParseSeconds(s string) (float64, error) {
 	s = strings.TrimSpace(s)
@@ -284,6 +305,9 @@ func ParseSeconds(s string) (float64, error) {
 	}
 	if sec < 0 {
 		return 0, errors.New("duration must not be negative")
+	}
+	if sec > MaxStatedSeconds {
+		return 0, fmt.Errorf("duration is longer than %d seconds, the largest a Kubernetes duration field holds", int64(MaxStatedSeconds))
 	}
 	return sec, nil
 }

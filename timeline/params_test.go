@@ -74,7 +74,7 @@ func TestExpectations(t *testing.T) {
 	}
 
 	// Malformed annotation: error to report, config still used, no panic.
-	for _, bad := range []string{"", "soon", "app=", "=5s", "-5s", "app=5s,app=6s", "NaN", "[=5", "1h,,2h", "Inf"} {
+	for _, bad := range []string{"", "soon", "app=", "=5s", "-5s", "app=5s,app=6s", "NaN", "[=5", "1h,,2h", "Inf", "90sec", "1e100s", "1e100", "3000000000"} {
 		w := &workload.Workload{Annotations: map[string]string{AnnotationExpectedStartup: bad}}
 		e, err := ExpectedStartup(w, cfg, "app")
 		var ae *AnnotationError

@@ -91,6 +91,7 @@ func TestJobRetriesFollowPolicies(t *testing.T) {
 		ctr        *corev1.ContainerRestartPolicy
 		rules      []batchv1.PodFailurePolicyRule
 		perIndex   bool
+		limit      *int32 // backoffLimit besides backoffLimitPerIndex
 		v          Version
 		retriesLo  float64 // run 30 s, backoffLimit 2
 		notCounted bool
@@ -116,7 +117,7 @@ func TestJobRetriesFollowPolicies(t *testing.T) {
 		{name: "FailIndex with backoffLimitPerIndex: the index fails at once", pod: corev1.RestartPolicyNever, v: Latest, perIndex: true,
 			rules:     []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailIndex, nil)},
 			retriesLo: 30, action: batchv1.PodFailurePolicyActionFailIndex},
-		{name: "FailIndex skipped on 1.28 (JobBackoffLimitPerIndex off)", pod: corev1.RestartPolicyNever, v: Version{1, 28}, perIndex: true,
+		{name: "FailIndex skipped on 1.28 (JobBackoffLimitPerIndex off)", pod: corev1.RestartPolicyNever, v: Version{1, 28}, perIndex: true, limit: i32(2),
 			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailIndex, nil), notIn(batchv1.PodFailurePolicyActionCount, nil)}, retriesLo: 120,
 			action: batchv1.PodFailurePolicyActionCount},
 		// OnFailure: 2 runs + 0 + 10 s crash-loop back-off.
@@ -134,7 +135,7 @@ func TestJobRetriesFollowPolicies(t *testing.T) {
 				w.Job.PodFailurePolicy = &batchv1.PodFailurePolicy{Rules: tc.rules}
 			}
 			if tc.perIndex {
-				w.Job.BackoffLimit, w.Job.BackoffLimitPerIndex = nil, i32(2)
+				w.Job.BackoffLimit, w.Job.BackoffLimitPerIndex = tc.limit, i32(2)
 			}
 			p := nominal()
 			p.JobRun = Seconds(30)

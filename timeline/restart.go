@@ -34,7 +34,8 @@ func NewCrashBackoff(run float64, v Version, p Params) *CrashBackoff {
 	if math.IsNaN(run) || run < 0 {
 		run = 0
 	}
-	return &CrashBackoff{run: run, v: v.orLatest(), p: p.clean()}
+	v = v.orLatest()
+	return &CrashBackoff{run: run, v: v, p: p.clean().crashCurve(v)}
 }
 
 // Next is the wait from an exit to the next restart; it advances the entry.
@@ -90,7 +91,8 @@ func gcOvershoot(B, gc float64, v Version) float64 {
 // after each start (F-10), restarts times. Lo edges are E-5's nominal
 // values; Hi adds ε per exit and the requeue overshoot of this version.
 func CrashLoop(run float64, restarts int, v Version, p Params) []Restart {
-	v, p = v.orLatest(), p.clean()
+	v = v.orLatest()
+	p = p.clean().crashCurve(v)
 	if math.IsNaN(run) || run < 0 {
 		run = 0
 	}

@@ -37,6 +37,16 @@ func exitOf(stop, kill Interval, shutdown Duration) Interval {
 	return r.norm()
 }
 
+// graceAfterPreStop is a deleted Pod's container kill on 1.22 to 1.27
+// (Version.PreStopInGrace): the pod worker passed the grace period to
+// killContainer as an override, which replaced the grace the preStop hook
+// had left, so SIGKILL comes G after the stop signal.
+func graceAfterPreStop(t *Termination, shutdown Duration) {
+	kill := t.StopSignal.Interval.Shift(t.GracePeriod.V)
+	t.SIGKILL = span(kill, t.SIGKILL.Paths...)
+	t.Exit = span(exitOf(t.StopSignal.Interval, kill, shutdown), t.Exit.Paths...)
+}
+
 // terminate models one container kill that starts `offset` seconds after
 // the trigger (λ for probe kills, 0 for deletes): preStop, stop signal,
 // SIGKILL with the 2 s floor, exit.

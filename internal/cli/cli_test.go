@@ -313,3 +313,39 @@ func TestVersionFlagMatchesCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckReportsAnnotationErrors: a podlint.dev annotation podlint cannot
+// read is an error at its value (PL014), not "no findings" with the value
+// silently replaced by the defaults.
+func TestCheckReportsAnnotationErrors(t *testing.T) {
+	dir := t.TempDir()
+	pod := `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  annotations:
+    podlint.dev/expected-startup: "90sec"
+    podlint.dev/expected-shutdown: "app=5s,app=6s"
+spec:
+  containers:
+    - name: app
+      image: nginx
+      readinessProbe:
+        httpGet: {path: /ready, port: 8080}
+`
+	if err := os.WriteFile(filepath.Join(dir, "pod.yaml"), []byte(pod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, dir, strings.NewReader(""), "check", "--no-config", "--color", "never", "pod.yaml")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d: %s%s", code, ExitFindings, out, errOut)
+	}
+	for _, want := range []string{
+		`pod.yaml:6:35: error: podlint.dev/expected-startup "90sec" cannot be read [PL014 invalid-annotation]`,
+		`pod.yaml:7:36: error: podlint.dev/expected-shutdown "app=5s,app=6s" cannot be read [PL014 invalid-annotation]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -277,8 +277,14 @@ func summary(tl *timeline.Timeline) []string {
 			if lp.Gated {
 				when = "after start (unhealthy right after startup succeeds)"
 			}
-			out = append(out, fmt.Sprintf("liveness kills %s %s %s; a hang is detected %s after it begins",
-				c.Name, between(lp.KillDecision.Interval), when, between(lp.HangDetection.Interval)))
+			line := fmt.Sprintf("liveness kills %s %s %s; a hang is detected %s after it begins",
+				c.Name, between(lp.KillDecision.Interval), when, between(lp.HangDetection.Interval))
+			if lp.NextStart != nil {
+				line += "; after such a kill the replacement starts " + between(lp.NextStart.Interval) + " after the first start"
+			} else {
+				line += "; it is not restarted after such a kill"
+			}
+			out = append(out, line)
 		}
 		if rp := c.Readiness; rp != nil && c.Ready != nil {
 			out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
@@ -314,6 +320,9 @@ func summary(tl *timeline.Timeline) []string {
 			out = append(out, "sidecars stop in the order "+strings.Join(pod.SidecarStopOrder, ", "))
 		}
 		out = append(out, fmt.Sprintf("grace period %s, restartPolicy %s, QoS class %s", secs(pod.GracePeriod.V), pod.RestartPolicy, pod.QOSClass))
+		if line := crashLoop(tl); line != "" {
+			out = append(out, line)
+		}
 	}
 	if d := tl.Deployment; d != nil {
 		verdict := "stays within"
@@ -350,6 +359,39 @@ func summary(tl *timeline.Timeline) []string {
 		out = append(out, "error: "+e.Error())
 	}
 	return out
+}
+
+// crashLoop states the restart schedule of a container that keeps exiting
+// (R-3, F-10), as JSON's controller.restartSchedule lists it: the back-off
+// before each restart and when the last listed restart starts.
+func crashLoop(tl *timeline.Timeline) string {
+	rs := tl.Pod.RestartSchedule
+	if len(rs) == 0 {
+		return ""
+	}
+	delays := make([]string, len(rs))
+	for i, r := range rs {
+		delays[i] = delayText(r.Delay)
+	}
+	run := "each run counted as 0 s"
+	if d := tl.Params.CrashRun; d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0 {
+		run = "each run lasting " + secs(d.Seconds)
+	}
+	last := rs[len(rs)-1]
+	return fmt.Sprintf("crash loop: a container that keeps exiting is restarted after back-offs of %s; restart %d starts %s after the first start (%s)",
+		strings.Join(delays, ", "), last.N, between(last.Start.Interval), run)
+}
+
+// delayText is a back-off in seconds: "0 s", "10–15 s".
+func delayText(iv timeline.Interval) string {
+	lo, hi := math.Round(iv.Lo*10)/10, math.Round(iv.Hi*10)/10
+	if iv.HiUnbounded {
+		return "at least " + number(lo) + "\u00a0s"
+	}
+	if lo == hi {
+		return number(lo) + "\u00a0s"
+	}
+	return number(lo) + "–" + number(hi) + "\u00a0s"
 }
 
 // replicas is "1 replica" or "3 replicas".

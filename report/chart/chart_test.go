@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podlint/podlint/timeline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -302,5 +304,58 @@ document.getElementById("result").textContent = "measured " + n + " width " + vb
 	}
 	if strings.TrimSpace(m[3]) != "" {
 		t.Errorf("text overflows the %s px view box:\n%s", m[2], html.UnescapeString(m[3]))
+	}
+}
+
+// TestTextShowsCrashLoop: the text form states the crash-loop schedule the
+// JSON form lists (every back-off delay and the start of the last listed
+// restart) and the next start after a liveness kill, for every fixture that
+// has them, and says nothing of restarts for a Pod that is never restarted.
+func TestTextShowsCrashLoop(t *testing.T) {
+	restarted, never := 0, 0
+	for _, it := range fixtures() {
+		var b bytes.Buffer
+		if err := Text(&b, []Item{it}, false); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(strings.ReplaceAll(b.String(), "\u00a0", " ")), " ")
+		tl := it.Timeline
+		if tl.Pod == nil {
+			continue
+		}
+		rs := tl.Pod.RestartSchedule
+		if len(rs) == 0 {
+			never++
+			if strings.Contains(text, "crash loop") {
+				t.Errorf("%s: restartPolicy %s, but the text states a crash loop:\n%s", it.title(), tl.Pod.RestartPolicy, text)
+			}
+			continue
+		}
+		restarted++
+		var delays []string
+		for _, r := range rs {
+			delays = append(delays, strings.ReplaceAll(delayText(r.Delay), "\u00a0", " "))
+		}
+		last := rs[len(rs)-1]
+		want := "restarted after back-offs of " + strings.Join(delays, ", ") +
+			"; restart " + strconv.Itoa(last.N) + " starts " + strings.ReplaceAll(between(last.Start.Interval), "\u00a0", " ")
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: text lacks %q:\n%s", it.title(), want, text)
+		}
+		for _, c := range tl.Containers {
+			if c.Liveness != nil && c.Liveness.NextStart != nil {
+				next := "the replacement starts " + strings.ReplaceAll(between(c.Liveness.NextStart.Interval), "\u00a0", " ")
+				if !strings.Contains(text, next) {
+					t.Errorf("%s: text lacks the next start after a liveness kill of %s, %q", it.title(), c.Name, next)
+				}
+			}
+		}
+	}
+	if restarted == 0 || never == 0 {
+		t.Fatalf("fixtures need a restarted and a never-restarted Pod (have %d, %d)", restarted, never)
+	}
+	// The first delays of the default schedule, as docs/semantics.md#r-3 gives them.
+	if got := delayText(timeline.Between(10, 15)); got != "10–15\u00a0s" {
+		t.Errorf("delayText = %q", got)
 	}
 }
