@@ -11,6 +11,7 @@ import (
 	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
+	kjson "sigs.k8s.io/json"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -120,7 +121,8 @@ func checkKindPosition(t *testing.T, f *File, o *Object) {
 }
 
 // FuzzDecode checks the typed decoding of arbitrary documents against what
-// kubectl does (sigs.k8s.io/yaml.YAMLToJSON, then encoding/json): whenever
+// kubectl and the API server do (sigs.k8s.io/yaml.YAMLToJSON, then
+// sigs.k8s.io/json's case-sensitive decoder, as kubectlDecode): whenever
 // podlint decodes a workload, kubectl's way decodes the same text into the
 // same object; whenever kubectl's way cannot decode a workload, podlint
 // reports the document instead of passing it silently.
@@ -199,7 +201,7 @@ func checkDocument(t *testing.T, c chunk, objs []*Object, refused []Problem) {
 			t.Fatalf("document at line %d: podlint decoded %s at %q, which kubectl does not see", c.line, o.Ref.Kind, o.Path)
 		}
 		want := reflect.New(reflect.TypeOf(o.Typed).Elem()).Interface()
-		if err := json.Unmarshal(sub, want); err != nil {
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(sub, want); err != nil {
 			t.Fatalf("document at line %d: podlint decoded %s at %q, but kubectl fails: %v\n%s", c.line, o.Ref.Kind, o.Path, err, c.data)
 		}
 		if !reflect.DeepEqual(want, o.Typed) {
@@ -233,7 +235,7 @@ func checkDocument(t *testing.T, c chunk, objs []*Object, refused []Problem) {
 	if target == nil {
 		return
 	}
-	if err := json.Unmarshal(j, target); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, target); err != nil {
 		if len(refused) == 0 {
 			t.Fatalf("document at line %d: kubectl cannot decode this %s (%v) but podlint reports nothing\n%s", c.line, kind, err, c.data)
 		}
