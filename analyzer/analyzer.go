@@ -81,7 +81,9 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	next := make(chan job)
 	done := make(chan int, len(srcs)) // sources whose linting is complete
 	var wg sync.WaitGroup
-	for range min(workers, max(len(srcs), 1)) {
+	// As many workers as CPUs even for fewer sources: one large file or
+	// standard input is cut into batches that all of them take.
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
