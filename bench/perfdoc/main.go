@@ -446,16 +446,23 @@ func measure(o options) (*Results, error) {
 
 	// Scale.
 	scaleWall := map[int]float64{}
-	for _, s := range o.scales {
+	inFiles := func(s int) (Row, error) {
 		d, err := dirOf(s)
 		if err != nil {
-			return nil, err
+			return Row{}, err
 		}
 		r := Row{Input: fmt.Sprintf("%d× (%d files)", s, docs*s/perFile), Docs: docs * s, MB: mb(s), path: d}
 		if err := measureRow(&r); err != nil {
-			return nil, err
+			return Row{}, err
 		}
 		scaleWall[s] = r.Wall
+		return r, nil
+	}
+	for _, s := range o.scales {
+		r, err := inFiles(s)
+		if err != nil {
+			return nil, err
+		}
 		res.Scale = append(res.Scale, r)
 	}
 
@@ -467,15 +474,10 @@ func measure(o options) (*Results, error) {
 			return nil, err
 		}
 		if _, ok := scaleWall[s]; !ok {
-			d, err := dirOf(s)
+			r, err := inFiles(s)
 			if err != nil {
 				return nil, err
 			}
-			r := Row{Input: fmt.Sprintf("%d× (%d files)", s, docs*s/perFile), Docs: docs * s, MB: mb(s), path: d}
-			if err := measureRow(&r); err != nil {
-				return nil, err
-			}
-			scaleWall[s] = r.Wall
 			res.Large = append(res.Large, r)
 		}
 		for _, stdin := range []bool{false, true} {
