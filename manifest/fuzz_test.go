@@ -165,7 +165,7 @@ func checkDecode(t *testing.T, data []byte, lim Limits) {
 		}
 		var refused []Problem // podlint's reasons to refuse this document
 		for _, p := range res.Problems {
-			if p.Line >= c.line && p.Line < end && (p.Rule == RuleInvalidYAML || p.Rule == RuleInvalidManifest || p.Rule == RuleLimitExceeded) {
+			if p.Line >= c.line && p.Line < end && (p.Rule == RuleInvalidYAML || p.Rule == RuleInvalidManifest || p.Rule == RuleLimitExceeded || p.Rule == RuleAPIValidation) {
 				refused = append(refused, p)
 			}
 		}
