@@ -77,25 +77,17 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 // Input problems are check's business; here they only mean a workload is
 // missing, which stderr says.
 func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
-	var items []chart.Item
 	var errs []error
 	// The objects of all sources are one release: each workload's rollout
 	// and drain depend on the autoscaler and budget beside it.
 	var parts []*release.Part
-	type pending struct {
-		w         *release.Workload
-		exclusive string
-	}
-	var plans []pending
+	var all []planned
 	for _, src := range srcs {
+		part := &release.Part{}
+		parts = append(parts, part)
 		if src.Render != "" {
-			part := &release.Part{}
-			parts = append(parts, part)
-			its, ws, ex, rerrs := renderedItems(s, src, part)
-			items, errs = append(items, its...), append(errs, rerrs...)
-			for i := range ws {
-				plans = append(plans, pending{ws[i], ex[i]})
-			}
+			ps, rerrs := renderedItems(s, src, part)
+			all, errs = append(all, ps...), append(errs, rerrs...)
 			continue
 		}
 		data := src.Data
@@ -117,64 +109,74 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 				errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", src.Path, p.Line, p.Column, p.Message))
 			}
 		}
-		part := &release.Part{}
-		parts = append(parts, part)
-		for _, o := range res.Objects {
-			part.Add(o, s.an.Limits)
-			if o.Workload == nil {
-				continue
-			}
+		all = append(all, workloadItems(s, res, part, func(o *manifest.Object) (string, int) {
 			pos, _ := o.Doc.Locate(o.Path)
-			items = append(items, chart.Item{File: src.Path, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-				Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)})
-			var own map[string]string
-			if o.TemplateMeta != nil {
-				own = o.TemplateMeta.Labels
-			}
-			why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
-			plans = append(plans, pending{part.Workloads[len(part.Workloads)-1], why})
-		}
+			return src.Path, pos.Line
+		})...)
 	}
 	view := release.Build(parts)
-	for i := range items {
-		items[i].Rollout, items[i].Drain = view.Plan(plans[i].w, items[i].Timeline, plans[i].exclusive, s.an.Params.Nodes)
+	items := make([]chart.Item, len(all))
+	for i, p := range all {
+		items[i] = p.item
+		items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.an.Params.Nodes)
 	}
 	return items, errs
 }
 
-// renderedItems renders a Helm chart or kustomization and computes its
-// workloads' timelines, each placed at the template or file that holds it.
-func renderedItems(s *settings, src manifest.Source, part *release.Part) (items []chart.Item, ws []*release.Workload, exclusive []string, errs []error) {
-	if s.renderer == nil {
-		return nil, nil, nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
-	}
-	out, err := s.renderer.Manifests(src)
-	if err != nil {
-		return nil, nil, nil, []error{err}
-	}
-	for _, p := range out.Problems {
-		errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", p.File, p.Line, p.Column, p.Message))
-	}
-	res := manifest.Parse(src.Path, out.Stream, s.an.Limits)
+// planned is a workload's timeline and its entry in the release view.
+type planned struct {
+	item      chart.Item
+	w         *release.Workload
+	exclusive string // why its Pods need a node each, or ""
+}
+
+// workloadItems computes the timeline of every workload of res and records
+// every object in part; place says which file and line show a workload.
+func workloadItems(s *settings, res *manifest.Result, part *release.Part, place func(*manifest.Object) (string, int)) []planned {
+	var out []planned
 	for _, o := range res.Objects {
 		part.Add(o, s.an.Limits)
 		if o.Workload == nil {
 			continue
 		}
-		// At its kind: the object's root maps to the last patch that
-		// touched it, its kind to the file that declares it.
-		pos, _ := o.Doc.Locate(o.Path.Field("kind"))
-		file, line := locateRendered(out, src.Path, pos.Line, pos.Column)
-		items = append(items, chart.Item{File: file, Line: line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)})
+		file, line := place(o)
 		var own map[string]string
 		if o.TemplateMeta != nil {
 			own = o.TemplateMeta.Labels
 		}
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
-		ws, exclusive = append(ws, part.Workloads[len(part.Workloads)-1]), append(exclusive, why)
+		out = append(out, planned{
+			item: chart.Item{File: file, Line: line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
+				Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)},
+			w: part.Workloads[len(part.Workloads)-1], exclusive: why})
 	}
-	return items, ws, exclusive, errs
+	return out
+}
+
+// renderedItems renders a Helm chart or kustomization and computes its
+// workloads' timelines, each placed at the template or file that holds it.
+func renderedItems(s *settings, src manifest.Source, part *release.Part) ([]planned, []error) {
+	if s.renderer == nil {
+		return nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
+	}
+	out, err := s.renderer.Manifests(src)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var errs []error
+	for _, p := range out.Problems {
+		errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", p.File, p.Line, p.Column, p.Message))
+	}
+	if lim := s.an.Limits.MaxFileSize; lim > 0 && int64(len(out.Stream)) > lim {
+		return nil, append(errs, errors.New(analyzer.TooBig("the rendered output of "+src.Path, lim)+"; skipped"))
+	}
+	res := manifest.Parse(src.Path, out.Stream, s.an.Limits)
+	return workloadItems(s, res, part, func(o *manifest.Object) (string, int) {
+		// At its kind: the object's root maps to the last patch that
+		// touched it, its kind to the file that declares it.
+		pos, _ := o.Doc.Locate(o.Path.Field("kind"))
+		return locateRendered(out, src.Path, pos.Line, pos.Column)
+	}), errs
 }
 
 // locateRendered is out.Locate, falling back to the root when a template
