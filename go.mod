@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/fatih/color v1.19.0
+	github.com/google/uuid v1.6.0
 	github.com/mattn/go-isatty v0.0.20
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/robfig/cron/v3 v3.0.1
@@ -51,7 +52,6 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/gobwas/glob v0.2.3 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/huandu/xstrings v1.5.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect

@@ -209,6 +209,9 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 // its error becomes a problem at the line Helm reports and the chart is
 // rendered again without that template, so the others are still linted.
 func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) map[string]string {
+	// The same stream for every render of the chart, keyed by its name, so
+	// a template's random values do not depend on what else is linted.
+	defer repeatableRandom(ch.Name())()
 	for range 50 {
 		files, err := engine.Render(ch, rv)
 		if err == nil {
