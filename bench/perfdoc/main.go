@@ -31,6 +31,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -587,13 +588,7 @@ func (o options) measureSmall(res *Results) error {
 		sm.TopInits = append(sm.TopInits, Init{Package: p, Ms: median(ms), KB: median(perPkgKB[p])})
 	}
 	slices.SortFunc(sm.TopInits, func(a, b Init) int {
-		if a.Ms != b.Ms {
-			if a.Ms > b.Ms {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Package, b.Package)
+		return cmp.Or(cmp.Compare(b.Ms, a.Ms), strings.Compare(a.Package, b.Package))
 	})
 	sm.TopInits = sm.TopInits[:min(8, len(sm.TopInits))]
 	return nil
@@ -697,13 +692,7 @@ func (o options) profile(res *Results, dir, label string) {
 		pr.Shares = append(pr.Shares, Share{Stage: st, Percent: 100 * v / total})
 	}
 	slices.SortFunc(pr.Shares, func(a, b Share) int {
-		if a.Percent != b.Percent {
-			if a.Percent > b.Percent {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Stage, b.Stage)
+		return cmp.Or(cmp.Compare(b.Percent, a.Percent), strings.Compare(a.Stage, b.Stage))
 	})
 	top, err := exec.Command("go", "tool", "pprof", "-top", "-nodecount=20", o.podlint, prof).Output()
 	if err == nil {

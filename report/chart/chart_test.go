@@ -169,16 +169,7 @@ func TestSVGGolden(t *testing.T) {
 // Chromium and checks the image decodes and is not blank. Skipped when
 // Chromium is not installed.
 func TestSVGRendersInChromium(t *testing.T) {
-	bin := ""
-	for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(c); err == nil {
-			bin = c
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("chromium not installed (apt-get install chromium); skipping the PNG rendering check")
-	}
+	bin := chromium(t, "PNG rendering check")
 	dir := t.TempDir()
 	svgPath := filepath.Join(dir, "chart.svg")
 	pngPath := filepath.Join(dir, "chart.png")
@@ -236,16 +227,7 @@ func TestSVGRendersInChromium(t *testing.T) {
 // and the canvas is wide enough for every label. Skipped when Chromium is
 // not installed.
 func TestSVGTextFitsInChromium(t *testing.T) {
-	bin := ""
-	for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(c); err == nil {
-			bin = c
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("chromium not installed (apt-get install chromium); skipping the text overflow check")
-	}
+	bin := chromium(t, "text overflow check")
 	it := fixtures()[0]
 	it.File = "/home/runner/work/" + strings.Repeat("a-rather-long-directory-name/", 5) + "testdata/examples/web-deployment.yaml"
 	it.Name = "storefront-with-a-long-deployment-name"
@@ -358,4 +340,17 @@ func TestTextShowsCrashLoop(t *testing.T) {
 	if got := delayText(timeline.Between(10, 15)); got != "10–15\u00a0s" {
 		t.Errorf("delayText = %q", got)
 	}
+}
+
+// chromium returns the path of headless Chromium, or skips the test (what
+// it would have checked) when it is not installed.
+func chromium(t *testing.T, what string) string {
+	t.Helper()
+	for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(c); err == nil {
+			return c
+		}
+	}
+	t.Skip("chromium not installed (apt-get install chromium); skipping the " + what)
+	return ""
 }
