@@ -71,7 +71,9 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		data    []byte
 		batches []*batch
 	}
-	results := make([]out, len(srcs))
+	// An entry exists from the time its source is handed out until it is
+	// merged: a run over many files holds only those in flight.
+	results := make([]*out, len(srcs))
 	pending := make([]atomic.Int32, len(srcs)) // batches not yet linted
 	type job struct {
 		src      int
@@ -88,7 +90,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				r := &results[j.src]
+				r := results[j.src]
 				if j.batch < 0 {
 					r.findings, r.sum, r.part, r.err = cfg.source(srcs[j.src])
 					done <- j.src
@@ -105,7 +107,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	// The ordered merge: each source's findings join the result as soon as
 	// the sources before it are done, with their strings shared with the
 	// identical ones before them, and the source's own copy is dropped.
-	res := &finding.Result{}
+	res := &finding.Result{Packed: finding.NewStore()}
 	var errs []error
 	parts := make([]*filePart, 0, len(results))
 	merged := make(chan struct{})
@@ -113,26 +115,39 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		defer close(merged)
 		complete := make([]bool, len(srcs))
 		in := newInterner()
+		var relevant release.Relevance
+		kept := 0
 		k := 0
 		for i := range done {
 			complete[i] = true
 			for ; k < len(srcs) && complete[k]; k++ {
-				r := &results[k]
+				r := results[k]
 				if r.split != nil {
 					r.findings, r.sum, r.part = cfg.assemble(r.split, r.data, srcs[k].Explicit, r.batches)
 				}
 				for j := range r.findings {
-					in.finding(&r.findings[j])
+					res.Packed.Add(&r.findings[j])
 				}
-				res.Findings = append(res.Findings, r.findings...)
 				if r.part != nil {
 					for _, p := range r.part.parts {
+						relevant.Add(p)
+					}
+					compact := r.part.parts[:0]
+					for _, p := range r.part.parts {
+						kept = keepSummaries(p, &relevant, kept)
 						for _, w := range p.Workloads {
 							w.Labels = in.labels(w.Labels)
 						}
+						if c := p.Compact(); c != nil {
+							compact = append(compact, c)
+						}
 					}
+					clear(r.part.parts[len(compact):])
+					r.part.parts = slices.Clip(compact)
 				}
-				parts = append(parts, r.part)
+				if r.part != nil && (len(r.part.parts) > 0 || len(r.part.deferred) > 0) {
+					parts = append(parts, r.part)
+				}
 				res.Summary.Files += r.sum.Files
 				res.Summary.Objects += r.sum.Objects
 				res.Summary.Workloads += r.sum.Workloads
@@ -140,7 +155,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 				if r.err != nil {
 					errs = append(errs, r.err)
 				}
-				*r = out{}
+				results[k] = nil
 			}
 			if k == len(srcs) {
 				return
@@ -150,7 +165,8 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 
 	for i, src := range srcs {
 		data, tooBig, err, big := cfg.readLarge(src)
-		r := &results[i]
+		r := &out{}
+		results[i] = r
 		switch {
 		case !big:
 			next <- job{i, -1, 0, 0}
@@ -178,36 +194,55 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	<-merged
 
 	// The files are one release: the cross-object rules run over all of them.
-	res.Findings = cfg.releaseFindings(parts, res.Findings, sourceReader(cfg, srcs))
-	slices.SortStableFunc(res.Findings, func(a, b finding.Finding) int {
-		if finding.Less(&a, &b) {
-			return -1
-		}
-		if finding.Less(&b, &a) {
-			return 1
-		}
-		return 0
-	})
+	cfg.releaseFindings(parts, res.Packed, sourceReader(cfg, srcs))
+	res.Packed.Sort()
 	return res, errs
 }
 
-// interner shares the strings of findings: the same message, detail,
-// field path or object reference is held once however many findings
-// carry it (a chart rendered for several environments, or the same
-// container spec in many workloads, repeats them thousands of times).
+// summaryBudget is how many workload summaries a run keeps whatever
+// their namespace (about 600 bytes each with their labels). Past it, the
+// workloads of a namespace that holds no object the cross-object rules
+// compare them with are dropped and, should such an object come later,
+// loaded again at the end (release.Part.Drop), so that memory stays flat
+// on a run of any size while a run of ordinary size never loads a
+// document twice.
+var summaryBudget = 1024
+
+// keepSummaries drops the summaries of p that the budget does not keep,
+// given the workloads kept so far, and returns the new count. It runs in
+// source order on one goroutine, so what it keeps does not depend on
+// timing.
+func keepSummaries(p *release.Part, relevant *release.Relevance, kept int) int {
+	decided := map[string]bool{}
+	p.Drop(func(ns string) bool {
+		keep, ok := decided[ns]
+		if !ok {
+			keep = relevant.Has(ns) || kept < summaryBudget
+			decided[ns] = keep
+		}
+		if keep {
+			kept++
+		}
+		return keep
+	})
+	return kept
+}
+
+// interner shares the pod template labels of the release view's
+// workloads (a map each, read only): identical sets are held once (a chart
+// rendered for several environments, or the same template in many
+// workloads, repeats them thousands of times). Findings share their strings
+// in the run's finding.Store.
 type interner struct {
-	strs      map[string]string
-	refs      map[finding.ObjectRef]*finding.ObjectRef
 	labelSets map[string]map[string]string
 	key       []string
 }
 
 func newInterner() *interner {
-	return &interner{strs: map[string]string{}, refs: map[finding.ObjectRef]*finding.ObjectRef{}, labelSets: map[string]map[string]string{}}
+	return &interner{labelSets: map[string]map[string]string{}}
 }
 
-// labels shares the pod template labels of the release view's workloads
-// (a map each, read only): identical sets are held once.
+// labels returns the set held for m's pairs, recording m when it is new.
 func (in *interner) labels(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return m
@@ -223,32 +258,6 @@ func (in *interner) labels(m map[string]string) map[string]string {
 	}
 	in.labelSets[key] = m
 	return m
-}
-
-func (in *interner) str(s string) string {
-	if s == "" {
-		return ""
-	}
-	if t, ok := in.strs[s]; ok {
-		return t
-	}
-	in.strs[s] = s
-	return s
-}
-
-func (in *interner) finding(f *finding.Finding) {
-	f.Message, f.Detail, f.Path, f.Container = in.str(f.Message), in.str(f.Detail), in.str(f.Path), in.str(f.Container)
-	f.SourceLine = in.str(f.SourceLine)
-	if f.Object != nil {
-		if r, ok := in.refs[*f.Object]; ok {
-			f.Object = r
-		} else {
-			in.refs[*f.Object] = f.Object
-		}
-	}
-	for i := range f.Related {
-		f.Related[i].Message = in.str(f.Related[i].Message)
-	}
 }
 
 // readLarge reads a source that is to be linted in batches: standard input
@@ -333,12 +342,17 @@ func TooBig(what string, limit int64) string {
 // user, so an empty one is worth a finding.
 func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
 	f, sum, part := cfg.file(path, data, explicit)
-	return cfg.releaseFindings([]*filePart{part}, f, func(p string) []byte {
+	st := finding.NewStore()
+	for i := range f {
+		st.Add(&f[i])
+	}
+	cfg.releaseFindings([]*filePart{part}, st, func(p string) []byte {
 		if p == path {
 			return data
 		}
 		return nil
-	}), sum
+	})
+	return (&finding.Result{Packed: st}).List(), sum
 }
 
 // file lints one file's bytes with the single-object rules and returns
@@ -363,7 +377,7 @@ type batch struct {
 // linted, and its findings keep positions and copies of object references,
 // never nodes.
 func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
-	b := &batch{}
+	b := &batch{part: release.Part{File: sp.File.Path, From: from, To: to}}
 	fl := &fileLinter{cfg: cfg, file: sp.File, binary: sp.Binary, part: &filePart{}}
 	var res manifest.Result
 	for i := from; i < to; i++ {

@@ -89,7 +89,7 @@ func TestNothingLost(t *testing.T) {
 		t.Fatal(errs)
 	}
 	got := map[string]string{}
-	for _, f := range res.Findings {
+	for _, f := range res.List() {
 		got[f.File] += f.RuleID + " "
 	}
 	for i, in := range inputs {

@@ -61,7 +61,7 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // releaseFindings runs the cross-object rules over the parts of a run,
 // applies and checks the deferred suppressions, and drops the findings of
 // single-object rules that the release view supersedes.
-func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding, read func(path string) []byte) []finding.Finding {
+func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
 	loc := &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
 	var deferred []*deferredSuppression
 	views := make([]*release.Part, 0, len(parts))
@@ -72,14 +72,15 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 		views = append(views, p.parts...)
 		deferred = append(deferred, p.deferred...)
 	}
+	cfg.restore(views, read)
 	view := release.Build(views)
 	if view.HasOthers() {
-		findings = cfg.supersede(view, findings)
+		cfg.supersede(view, findings)
 		for _, r := range cfg.Rules {
 			if r.Release == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
-			findings = cfg.runRelease(r, view, deferred, findings, loc)
+			cfg.runRelease(r, view, deferred, findings, loc)
 		}
 	}
 	for _, d := range deferred {
@@ -87,21 +88,19 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings []finding.Finding
 			continue
 		}
 		u := rules.UnusedSuppression
-		findings = append(findings, finding.Finding{RuleID: u.ID, RuleName: u.Name, Severity: cfg.Severity[u], Location: d.pos, Object: d.ref, SourceLine: d.text,
+		findings.Add(&finding.Finding{RuleID: u.ID, RuleName: u.Name, Severity: cfg.Severity[u], Location: d.pos, Object: d.ref, SourceLine: d.text,
 			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", d.rule.ID, d.rule.Name),
 			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
 	}
-	return findings
 }
 
-func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*deferredSuppression, findings []finding.Finding, loc *locator) (out []finding.Finding) {
-	out = findings
+func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
 	defer func() {
 		if p := recover(); p != nil {
 			ie := rules.InternalError
 			if first, ok := view.First(); ok && cfg.Enabled(ie) {
 				at, text := loc.locate(first)
-				out = append(out, finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at, SourceLine: text,
+				out.Add(&finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at, SourceLine: text,
 					Message: fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
 					Detail:  fmt.Sprintf("%v; other rules still ran; please report this bug with the manifests.", p)})
 			}
@@ -132,23 +131,57 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 			}
 		}
 		if f.RuleID != "" {
-			out = append(out, f)
+			out.Add(&f)
 		}
 	})
 	r.Release(pass)
-	return out
+}
+
+// restore summarizes again the workloads that the merge dropped
+// (keepSummaries) in the namespaces that turned out to matter, reading
+// their documents again. A part whose file cannot be read again (it
+// changed or vanished during the run) keeps what it has.
+func (cfg *Config) restore(parts []*release.Part, read func(path string) []byte) {
+	var relevant release.Relevance
+	for _, p := range parts {
+		relevant.Add(p)
+	}
+	var sp *manifest.Split // the last file read: its batches are consecutive
+	var res manifest.Result
+	var objs []*manifest.Object
+	for _, p := range parts {
+		if !p.NeedsRestore(&relevant) {
+			continue
+		}
+		if sp == nil || sp.File.Path != p.File {
+			sp = nil
+			if data := read(p.File); data != nil {
+				sp = manifest.SplitFile(p.File, data, cfg.Limits)
+			}
+		}
+		if sp == nil || p.To > sp.Docs() {
+			continue
+		}
+		objs = objs[:0]
+		for i := p.From; i < p.To; i++ {
+			res.Objects, res.Problems = nil, res.Problems[:0]
+			sp.Load(i, cfg.Limits, &res)
+			objs = append(objs, res.Objects...)
+		}
+		p.Restore(objs)
+		clear(objs)
+	}
 }
 
 // supersede drops findings of single-object rules on workloads that the
 // release view answers better (rules.Supersedes).
-func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []finding.Finding {
+func (cfg *Config) supersede(view *release.View, findings *finding.Store) {
 	type key struct {
 		file string
 		ref  finding.ObjectRef
 	}
 	var index map[key]*release.Workload
-	out := findings[:0]
-	for _, f := range findings {
+	findings.Keep(func(f *finding.Finding) bool {
 		r := cfg.Rules.Lookup(f.RuleID)
 		if f.Object != nil && (r == rules.MissingReadinessProbe || r == rules.ReadinessProbeInJob) {
 			if index == nil {
@@ -159,13 +192,10 @@ func (cfg *Config) supersede(view *release.View, findings []finding.Finding) []f
 					}
 				}
 			}
-			if rules.Supersedes(r, view, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container) {
-				continue
-			}
+			return !rules.Supersedes(r, view, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container)
 		}
-		out = append(out, f)
-	}
-	return out
+		return true
+	})
 }
 
 // locator resolves release positions to lines, loading again the few

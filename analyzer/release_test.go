@@ -57,7 +57,7 @@ func TestReleaseAcrossFiles(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	got := byRule(res.Findings)
+	got := byRule(res.List())
 	if len(got["PL111"]) != 0 {
 		t.Errorf("PL111 still reported where a Service is in the run: %+v", got["PL111"])
 	}
@@ -69,9 +69,9 @@ func TestReleaseAcrossFiles(t *testing.T) {
 
 	// Alone, the Deployment gets PL111 and no PL705.
 	res, _ = Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}})
-	got = byRule(res.Findings)
+	got = byRule(res.List())
 	if len(got["PL111"]) != 1 || len(got["PL705"]) != 0 {
-		t.Errorf("without the Service: %+v", res.Findings)
+		t.Errorf("without the Service: %+v", res.List())
 	}
 }
 
@@ -83,7 +83,7 @@ func TestReleaseSuppressions(t *testing.T) {
 	deploy := strings.Replace(webDeployment, "        - name: web\n", "        - name: web # podlint:ignore PL705 probes live in the mesh sidecar\n", 1)
 	svc := strings.Replace(webService, "  name: web\n", "  name: web\n  annotations:\n    ignore-check.podlint.dev/service-port-not-declared: \"ports come from a webhook\"\n", 1)
 	res, _ := Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(deploy)}, {Path: "svc.yaml", Data: []byte(svc)}})
-	got := byRule(res.Findings)
+	got := byRule(res.List())
 	if len(got["PL705"]) != 0 {
 		t.Errorf("PL705 not suppressed: %+v", got["PL705"])
 	}
@@ -92,8 +92,8 @@ func TestReleaseSuppressions(t *testing.T) {
 	if len(u) != 1 || u[0].File != "svc.yaml" || u[0].Line != 6 || !strings.Contains(u[0].Message, "PL704") || u[0].SourceLine == "" {
 		t.Errorf("unused suppression findings = %+v", u)
 	}
-	if len(res.Findings) != 1 {
-		t.Errorf("findings = %+v", res.Findings)
+	if len(res.List()) != 1 {
+		t.Errorf("findings = %+v", res.List())
 	}
 }
 
@@ -105,8 +105,8 @@ func TestReleaseNamespaces(t *testing.T) {
 	none := strings.Replace(webService, "  selector: {app: web}\n", "", 1)
 	for name, svc := range map[string]string{"other namespace": other, "no selector": none} {
 		res, _ := Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}, {Path: "svc.yaml", Data: []byte(svc)}})
-		if len(res.Findings) != 0 {
-			t.Errorf("%s: %+v", name, res.Findings)
+		if len(res.List()) != 0 {
+			t.Errorf("%s: %+v", name, res.List())
 		}
 	}
 }

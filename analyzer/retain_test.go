@@ -24,15 +24,15 @@ func TestFindingsDoNotRetainFiles(t *testing.T) {
 	}
 	cfg := config(rules.UnknownField)
 	res, errs := Run(cfg, srcs)
-	if len(errs) > 0 || len(res.Findings) != files {
-		t.Fatalf("got %d findings and errors %v; want one unknown-field finding per file", len(res.Findings), errs)
+	if len(errs) > 0 || len(res.List()) != files {
+		t.Fatalf("got %d findings and errors %v; want one unknown-field finding per file", len(res.List()), errs)
 	}
 	srcs = nil // the input itself may go; only the findings are kept
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	if ms.HeapAlloc > 12<<20 {
-		t.Errorf("%d bytes still in use after the run for %d findings: findings keep their files alive", ms.HeapAlloc, len(res.Findings))
+		t.Errorf("%d bytes still in use after the run for %d findings: findings keep their files alive", ms.HeapAlloc, len(res.List()))
 	}
 	runtime.KeepAlive(res)
 }

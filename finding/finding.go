@@ -167,16 +167,52 @@ type Summary struct {
 	ConfigFile string `json:"configFile,omitempty"`
 }
 
-// Result is everything one run produced.
+// Result is everything one run produced. Its findings are held as values
+// (Findings) or, for a run over many files, compactly (Packed; analyzer.Run
+// does so); Len, At and List see both, Findings first.
 type Result struct {
 	Findings []Finding
+	Packed   *Store
 	Summary  Summary
+}
+
+// Len is the number of findings.
+func (r *Result) Len() int { return len(r.Findings) + r.Packed.Len() }
+
+// At returns finding i. What it points to (object, related locations) is
+// shared with the result.
+func (r *Result) At(i int) Finding {
+	if i < len(r.Findings) {
+		return r.Findings[i]
+	}
+	return r.Packed.At(i - len(r.Findings))
+}
+
+// List returns every finding as a value.
+func (r *Result) List() []Finding {
+	if r.Packed.Len() == 0 {
+		return r.Findings
+	}
+	out := make([]Finding, 0, r.Len())
+	out = append(out, r.Findings...)
+	for i := range r.Packed.Len() {
+		out = append(out, r.Packed.At(i))
+	}
+	return out
+}
+
+// SeverityAt is the severity of finding i.
+func (r *Result) SeverityAt(i int) Severity {
+	if i < len(r.Findings) {
+		return r.Findings[i].Severity
+	}
+	return r.Packed.Severity(i - len(r.Findings))
 }
 
 // Counts returns the number of findings per severity.
 func (r *Result) Counts() (errors, warnings, infos int) {
-	for i := range r.Findings {
-		switch r.Findings[i].Severity {
+	for i := range r.Len() {
+		switch r.SeverityAt(i) {
 		case Error:
 			errors++
 		case Warning:

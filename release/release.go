@@ -15,10 +15,12 @@
 package release
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -222,6 +224,14 @@ type PodMonitor struct {
 
 // Part is what one file contributes, in document order.
 type Part struct {
+	// File and the documents [From, To) of it that the part summarizes,
+	// for loading them again (Restore).
+	File     string
+	From, To int
+	// Dropped lists the namespaces whose workloads were left out of the
+	// part (Drop) and are to be summarized again if the namespace turns
+	// out to hold an object the cross-object rules compare them with.
+	Dropped         []string
 	Workloads       []*Workload
 	Services        []*Service
 	PDBs            []*PDB
@@ -231,6 +241,107 @@ type Part struct {
 	StorageClasses  map[string]string // name → volumeBindingMode
 	PriorityClasses map[string]int32  // name → value
 }
+
+// Drop leaves out the workloads of the namespaces that keep rejects,
+// remembering those namespaces. A run that holds many workloads keeps
+// memory flat this way: a workload matters to the cross-object rules only
+// in a namespace that also holds a Service, a budget, an autoscaler, a
+// claim or is scraped by a PodMonitor, and one seen before such an object
+// is summarized again at the end (Restore).
+func (p *Part) Drop(keep func(namespace string) bool) {
+	out := p.Workloads[:0]
+	for _, w := range p.Workloads {
+		ns := w.Ref.Namespace
+		if keep(ns) {
+			out = append(out, w)
+			continue
+		}
+		if !slices.Contains(p.Dropped, ns) {
+			p.Dropped = append(p.Dropped, ns)
+		}
+	}
+	clear(p.Workloads[len(out):])
+	p.Workloads = out
+}
+
+// Restore summarizes again the workloads of the part's documents when a
+// namespace it dropped is relevant; objs are the objects of documents
+// [From, To) loaded again, in order. The part's workloads are then
+// exactly those Add recorded, in the same order.
+func (p *Part) Restore(objs []*manifest.Object) {
+	ws := p.Workloads[:0]
+	for _, o := range objs {
+		if o.Workload != nil {
+			ws = append(ws, summarize(o))
+		}
+	}
+	p.Workloads, p.Dropped = ws, nil
+}
+
+// Compact returns a copy of p that holds only what the view needs (the
+// part of a batch is a field of a larger struct, and its lists have spare
+// capacity), or nil when p holds nothing and dropped nothing.
+func (p *Part) Compact() *Part {
+	if p.Empty() && len(p.Dropped) == 0 {
+		return nil
+	}
+	c := *p
+	c.Workloads = slices.Clone(p.Workloads)
+	if len(c.Workloads) == 0 {
+		c.Workloads = nil
+	}
+	return &c
+}
+
+// NeedsRestore reports whether a namespace the part dropped is relevant.
+func (p *Part) NeedsRestore(r *Relevance) bool {
+	for _, ns := range p.Dropped {
+		if r.Has(ns) {
+			return true
+		}
+	}
+	return false
+}
+
+// Relevance is the set of namespaces in which workloads matter to the
+// cross-object rules: those holding a Service, a PodDisruptionBudget, a
+// HorizontalPodAutoscaler or a PersistentVolumeClaim, and those a
+// PodMonitor scrapes.
+type Relevance struct {
+	namespaces map[string]bool
+	all        bool // a PodMonitor scrapes every namespace
+}
+
+// Add records the namespaces that the objects of p make relevant.
+func (r *Relevance) Add(p *Part) {
+	if r.namespaces == nil {
+		r.namespaces = map[string]bool{}
+	}
+	for _, s := range p.Services {
+		r.namespaces[s.Ref.Namespace] = true
+	}
+	for _, b := range p.PDBs {
+		r.namespaces[b.Ref.Namespace] = true
+	}
+	for _, h := range p.HPAs {
+		r.namespaces[h.Ref.Namespace] = true
+	}
+	for _, c := range p.PVCs {
+		r.namespaces[c.Ref.Namespace] = true
+	}
+	for _, m := range p.PodMonitors {
+		r.all = r.all || m.AnyNamespace
+		if len(m.Namespaces) == 0 {
+			r.namespaces[m.Ref.Namespace] = true
+		}
+		for _, ns := range m.Namespaces {
+			r.namespaces[ns] = true
+		}
+	}
+}
+
+// Has reports whether workloads of the namespace matter.
+func (r *Relevance) Has(namespace string) bool { return r.all || r.namespaces[namespace] }
 
 // Empty reports whether the part holds nothing.
 func (p *Part) Empty() bool {

@@ -62,8 +62,9 @@ func codeClimateSeverity(f *finding.Finding, opts *Options) string {
 // array (writeJSONArray).
 func writeCodeClimate(w sink, res *finding.Result, opts Options) error {
 	fp := newFingerprinter(md5Hash)
-	if err := writeJSONArray(w, "[", "  ", len(res.Findings), func(i int) any {
-		f := &res.Findings[i]
+	if err := writeJSONArray(w, "[", "  ", res.Len(), func(i int) any {
+		v := res.At(i)
+		f := &v
 		rel := relPath(opts.SrcRoot, f.File)
 		line, _ := clampPos(f.Line, 1)
 		issue := CodeClimateIssue{

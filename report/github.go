@@ -42,8 +42,9 @@ func githubCommand(s finding.Severity) string {
 // annotation.
 func writeGitHub(buf sink, res *finding.Result, opts Options) error {
 	counts := map[string]int{}
-	for i := range res.Findings {
-		f := &res.Findings[i]
+	for i := range res.Len() {
+		v := res.At(i)
+		f := &v
 		cmd := githubCommand(f.Severity)
 		counts[cmd]++
 		var props []string

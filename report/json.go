@@ -92,8 +92,9 @@ type jsonSummary struct {
 // would give without the report ever being held in memory.
 func writeJSON(w sink, res *finding.Result) error {
 	head := jsonReport{SchemaVersion: jsonVersion, Version: jsonVersion}
-	if err := writeJSONArray(w, fmt.Sprintf("{\n  \"version\": %d,\n  \"schemaVersion\": %d,\n  \"findings\": [", head.Version, head.SchemaVersion), "    ", len(res.Findings), func(i int) any {
-		return toJSONFinding(&res.Findings[i])
+	if err := writeJSONArray(w, fmt.Sprintf("{\n  \"version\": %d,\n  \"schemaVersion\": %d,\n  \"findings\": [", head.Version, head.SchemaVersion), "    ", res.Len(), func(i int) any {
+		f := res.At(i)
+		return toJSONFinding(&f)
 	}); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 		return link + " " + mdEscape(name)
 	}
 	buf.WriteString("\n| Rule | Severity | Count | Files |\n|---|---|---:|---:|\n")
-	for _, r := range ruleCounts(all.Findings) {
+	for _, r := range ruleCounts(all) {
 		fmt.Fprintf(buf, "| %s | %s | %d | %d |\n", ruleLink(r.ID, r.Name), r.Severity, r.Count, r.Files)
 	}
 	omitted := 0

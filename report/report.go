@@ -111,6 +111,13 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		res = &finding.Result{}
 	}
 	sorted := *res
+	if sorted.Packed.Len() > 0 {
+		if len(sorted.Findings) > 0 {
+			sorted.Findings, sorted.Packed = sorted.List(), nil
+		} else {
+			sorted.Packed.Sort() // in place: analyzer.Run sorts already
+		}
+	}
 	less := func(a, b finding.Finding) int {
 		if finding.Less(&a, &b) {
 			return -1
@@ -121,7 +128,7 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 		return 0
 	}
 	if !slices.IsSortedFunc(sorted.Findings, less) {
-		sorted.Findings = append([]finding.Finding(nil), res.Findings...)
+		sorted.Findings = append([]finding.Finding(nil), sorted.Findings...)
 		slices.SortStableFunc(sorted.Findings, less)
 	}
 
@@ -134,6 +141,18 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 			}
 		}
 		sorted.Findings = kept
+		if sorted.Packed != nil {
+			sorted.Packed = sorted.Packed.KeepSeverity(opts.Show)
+		}
+	}
+	// These three formats are built in memory from every finding anyway.
+	unpacked := func(r *finding.Result) *finding.Result {
+		if r.Packed.Len() == 0 {
+			return r
+		}
+		u := *r
+		u.Findings, u.Packed = r.List(), nil
+		return &u
 	}
 
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -145,15 +164,15 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	case "json":
 		err = writeJSON(bw, &sorted)
 	case "sarif":
-		err = writeSARIF(&buf, &sorted, opts)
+		err = writeSARIF(&buf, unpacked(&sorted), opts)
 	case "github":
 		err = writeGitHub(bw, &sorted, opts)
 	case "junit":
-		err = writeJUnit(&buf, &sorted, opts)
+		err = writeJUnit(&buf, unpacked(&sorted), opts)
 	case "codeclimate":
 		err = writeCodeClimate(bw, &sorted, opts)
 	case "markdown":
-		err = writeMarkdown(&buf, &sorted, &all, opts)
+		err = writeMarkdown(&buf, unpacked(&sorted), unpacked(&all), opts)
 	default:
 		return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
@@ -447,7 +466,7 @@ type ruleCount struct {
 // ruleCounts tallies findings per rule and severity, most severe first,
 // then by count (largest first), then by rule ID: the errors open the
 // summary however many infos there are.
-func ruleCounts(findings []finding.Finding) []ruleCount {
+func ruleCounts(res *finding.Result) []ruleCount {
 	type key struct {
 		id  string
 		sev finding.Severity
@@ -455,8 +474,9 @@ func ruleCounts(findings []finding.Finding) []ruleCount {
 	rows := map[key]*ruleCount{}
 	files := map[key]map[string]bool{}
 	var order []key
-	for i := range findings {
-		f := &findings[i]
+	for i := range res.Len() {
+		v := res.At(i)
+		f := &v
 		k := key{f.RuleID, f.Severity}
 		r := rows[k]
 		if r == nil {

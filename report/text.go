@@ -78,8 +78,9 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 	if width <= 0 {
 		width = defaultWidth
 	}
-	for i := range res.Findings {
-		f := &res.Findings[i]
+	for i := range res.Len() {
+		v := res.At(i)
+		f := &v
 		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
 			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), f.RuleID, f.RuleName)
 		if opts.Brief {
@@ -99,7 +100,7 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 		}
 		buf.WriteByte('\n')
 	}
-	if opts.Brief && len(res.Findings) > 0 {
+	if opts.Brief && res.Len() > 0 {
 		buf.WriteByte('\n')
 	}
 	writeRuleSummary(buf, res, all, p)
@@ -136,13 +137,14 @@ func writeSnippet(buf sink, f *finding.Finding, p palette) {
 // screen however many infos were printed above them. Rows of findings that
 // --show hid are marked, and a final line says how to see them.
 func writeRuleSummary(buf sink, res, all *finding.Result, p palette) {
-	rows := ruleCounts(all.Findings)
+	rows := ruleCounts(all)
 	if len(rows) == 0 {
 		return
 	}
 	shown := map[string]bool{}
-	for i := range res.Findings {
-		shown[res.Findings[i].RuleID+"/"+res.Findings[i].Severity.String()] = true
+	for i := range res.Len() {
+		f := res.At(i)
+		shown[f.RuleID+"/"+f.Severity.String()] = true
 	}
 	// Rule IDs and names are podlint's own, but the table is escaped like
 	// every other line of the report.

@@ -134,8 +134,8 @@ func failedSARIF(c *ucli.Context, env *runEnv, err error) {
 }
 
 func failing(res *finding.Result, level finding.Severity) bool {
-	for i := range res.Findings {
-		if res.Findings[i].Severity >= level {
+	for i := range res.Len() {
+		if res.SeverityAt(i) >= level {
 			return true
 		}
 	}

@@ -348,7 +348,7 @@ func versionOutput(t *testing.T, name string, data []byte, v timeline.Version, p
 		t.Fatalf("%s: %v", name, errs)
 	}
 	var b strings.Builder
-	fs := append([]finding.Finding(nil), res.Findings...)
+	fs := append([]finding.Finding(nil), res.List()...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Line < fs[j].Line })
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s %d:%d %s | %s\n", f.RuleID, f.Line, f.Column, f.Message, f.Detail)

@@ -1,0 +1,85 @@
+package finding
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestStoreRoundTrip: a finding comes out of the store as it went in, and
+// the store sorts, filters and counts as the slice functions do.
+func TestStoreRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
+	obj := &ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "ns", Name: "web"}
+	var want []Finding
+	for i := range 3000 { // several chunks
+		f := Finding{RuleID: pick("PL101", "PL102", "PL705"), Severity: Severity(1 + rng.IntN(3)),
+			Location: Location{File: pick("a.yaml", "b/c.yaml", "a-b.yaml"), Line: 1 + rng.IntN(50), Column: 1 + rng.IntN(9)},
+			Message:  pick("one", "two", ""), Detail: fmt.Sprint(rng.IntN(4)), Path: pick("", "spec.template"),
+			Container: pick("", "app"), SourceLine: pick("  image: x", ""), SourceCut: rng.IntN(3), SourceCutRunes: rng.IntN(3)}
+		f.RuleName = "name-" + f.RuleID
+		if i%3 == 0 {
+			f.Object = obj
+		}
+		if i%7 == 0 {
+			f.Related = []Location{{File: "s.yaml", Line: 3, Column: 1, Message: "selects"}}
+			f.Location.Message = "here"
+		}
+		if i%11 == 0 {
+			f.Rendered = &Rendered{Root: "chart", Name: "chart/templates/d.yaml"}
+		}
+		want = append(want, f)
+	}
+	s := NewStore()
+	for i := range want {
+		s.Add(&want[i])
+	}
+	res := &Result{Packed: s}
+	if !reflect.DeepEqual(res.List(), want) {
+		t.Fatal("findings changed in the store")
+	}
+	e, w, i := res.Counts()
+	we, ww, wi := (&Result{Findings: want}).Counts()
+	if e != we || w != ww || i != wi {
+		t.Errorf("counts %d/%d/%d, want %d/%d/%d", e, w, i, we, ww, wi)
+	}
+
+	sorted := slices.Clone(want)
+	slices.SortStableFunc(sorted, func(a, b Finding) int {
+		switch {
+		case Less(&a, &b):
+			return -1
+		case Less(&b, &a):
+			return 1
+		}
+		return 0
+	})
+	s.Sort()
+	if !s.Sorted() || !reflect.DeepEqual(res.List(), sorted) {
+		t.Fatal("the store sorts differently from a stable sort with Less")
+	}
+
+	warn := s.KeepSeverity(Warning)
+	var wantWarn []Finding
+	for _, f := range sorted {
+		if f.Severity >= Warning {
+			wantWarn = append(wantWarn, f)
+		}
+	}
+	if !reflect.DeepEqual((&Result{Packed: warn}).List(), wantWarn) {
+		t.Error("KeepSeverity kept other findings")
+	}
+
+	s.Keep(func(f *Finding) bool { return f.RuleID != "PL102" })
+	kept := slices.DeleteFunc(slices.Clone(sorted), func(f Finding) bool { return f.RuleID == "PL102" })
+	if !reflect.DeepEqual(res.List(), kept) {
+		t.Error("Keep kept other findings")
+	}
+	s.Add(&want[0]) // after Keep, into a partly filled chunk
+	if got := s.At(s.Len() - 1); !reflect.DeepEqual(got, want[0]) {
+		t.Error("Add after Keep")
+	}
+}
