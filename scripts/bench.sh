@@ -40,8 +40,12 @@ fi
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
 echo "== corpus: workload documents of $corpus"
-go build -o "$work/podlint" ./cmd/podlint
-go build -tags benchtools -o "$work/floor" ./bench/floor
+# Built as the release is (.goreleaser.yaml): without cgo and without
+# kustomize's Go plugin loader. A cgo build that links the plugin package
+# makes the linker keep every exported method and symbol: 75 MB instead of
+# 42, and 21 MiB more of the executable resident in every run.
+CGO_ENABLED=0 go build -trimpath -tags kustomize_disable_go_plugin_support -o "$work/podlint" ./cmd/podlint
+CGO_ENABLED=0 go build -tags benchtools -o "$work/floor" ./bench/floor
 go build -tags benchtools -o "$work/perfdoc" ./bench/perfdoc
 
 suite=()

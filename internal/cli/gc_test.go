@@ -6,13 +6,12 @@ import (
 )
 
 // TestGCPercent pins the GC policy: GOGC=200 while the live heap is small,
-// falling to Go's default 100 as it grows, so the extra heap stays within
-// gcHeadroom.
+// falling to 50 as it grows, so the extra heap stays within gcHeadroom.
 func TestGCPercent(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
 		want int
-	}{{0, 200}, {10 << 20, 200}, {24 << 20, 200}, {32 << 20, 150}, {48 << 20, 100}, {500 << 20, 100}} {
+	}{{0, 200}, {4 << 20, 200}, {8 << 20, 200}, {16 << 20, 100}, {20 << 20, 80}, {32 << 20, 50}, {500 << 20, 50}} {
 		if got := gcPercent(c.live); got != c.want {
 			t.Errorf("live %d MiB: GOGC %d, want %d", c.live>>20, got, c.want)
 		}
