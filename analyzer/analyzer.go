@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -65,23 +64,27 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		sum      finding.Summary
 		part     *filePart
 		err      error
-		// a source linted in batches: its split, raw bytes and batches,
-		// assembled once all are done
+		// a source linted in batches: its split and raw bytes, its batches
+		// (a worker fills a slot, the merge takes it once its event came)
+		// and the assembly of those merged so far
 		split   *manifest.Split
 		data    []byte
 		batches []*batch
+		arrived []bool
+		merged  int
+		asm     *assembly
 	}
 	// An entry exists from the time its source is handed out until it is
 	// merged: a run over many files holds only those in flight.
 	results := make([]*out, len(srcs))
-	pending := make([]atomic.Int32, len(srcs)) // batches not yet linted
 	type job struct {
 		src      int
 		batch    int // index in results[src].batches, -1 for the whole source
 		from, to int
 	}
 	next := make(chan job)
-	done := make(chan int, len(srcs)) // sources whose linting is complete
+	// done says that a source (batch -1) or one batch of it was linted.
+	done := make(chan job, 64)
 	var wg sync.WaitGroup
 	// As many workers as CPUs even for fewer sources: one large file or
 	// standard input is cut into batches that all of them take.
@@ -93,57 +96,82 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 				r := results[j.src]
 				if j.batch < 0 {
 					r.findings, r.sum, r.part, r.err = cfg.source(srcs[j.src])
-					done <- j.src
-					continue
+				} else {
+					r.batches[j.batch] = cfg.lintDocs(r.split, j.from, j.to)
 				}
-				r.batches[j.batch] = cfg.lintDocs(r.split, j.from, j.to)
-				if pending[j.src].Add(-1) == 0 {
-					done <- j.src
-				}
+				done <- j
 			}
 		}()
 	}
 
-	// The ordered merge: each source's findings join the result as soon as
-	// the sources before it are done, with their strings shared with the
-	// identical ones before them, and the source's own copy is dropped.
+	// The ordered merge: the findings of each source, and of each batch of a
+	// source linted in batches, join the result as soon as everything before
+	// them has, and the source's own copy is dropped. A source is looked at
+	// only once an event for it came, which orders it after the writes of
+	// the reader and the workers.
 	res := &finding.Result{Packed: finding.NewStore()}
 	var errs []error
-	parts := make([]*filePart, 0, len(results))
+	var parts []*filePart
 	merged := make(chan struct{})
 	go func() {
 		defer close(merged)
+		seen := make([]bool, len(srcs))
 		complete := make([]bool, len(srcs))
 		in := newInterner()
 		var relevant release.Relevance
 		kept := 0
+		addPart := func(fp *filePart, p *release.Part) {
+			relevant.Add(p)
+			kept = keepSummaries(p, &relevant, kept)
+			for _, w := range p.Workloads {
+				w.Labels = in.labels(w.Labels)
+			}
+			if c := p.Compact(); c != nil {
+				fp.parts = append(fp.parts, c)
+			}
+		}
+		addFindings := func(fs []finding.Finding) {
+			for j := range fs {
+				res.Packed.Add(&fs[j])
+			}
+		}
 		k := 0
-		for i := range done {
-			complete[i] = true
-			for ; k < len(srcs) && complete[k]; k++ {
+		for ev := range done {
+			seen[ev.src] = true
+			if r := results[ev.src]; ev.batch >= 0 {
+				r.arrived[ev.batch] = true
+			} else {
+				complete[ev.src] = true
+			}
+			for ; k < len(srcs) && seen[k]; k++ {
 				r := results[k]
 				if r.split != nil {
-					r.findings, r.sum, r.part = cfg.assemble(r.split, r.data, srcs[k].Explicit, r.batches)
-				}
-				for j := range r.findings {
-					res.Packed.Add(&r.findings[j])
-				}
-				if r.part != nil {
-					for _, p := range r.part.parts {
-						relevant.Add(p)
+					if r.asm == nil {
+						r.asm = cfg.newAssembly(r.split, r.data, srcs[k].Explicit)
+						r.part = r.asm.fl.part
 					}
-					compact := r.part.parts[:0]
-					for _, p := range r.part.parts {
-						kept = keepSummaries(p, &relevant, kept)
-						for _, w := range p.Workloads {
-							w.Labels = in.labels(w.Labels)
-						}
-						if c := p.Compact(); c != nil {
-							compact = append(compact, c)
+					for ; r.merged < len(r.batches) && r.arrived[r.merged]; r.merged++ {
+						addPart(r.part, r.asm.add(r.batches[r.merged]))
+						r.batches[r.merged] = nil
+						addFindings(r.asm.take())
+					}
+					if r.merged < len(r.batches) {
+						break
+					}
+					addFindings(r.asm.finish())
+					r.sum = r.asm.sum
+				} else {
+					if !complete[k] {
+						break
+					}
+					addFindings(r.findings)
+					if r.part != nil {
+						batchParts := r.part.parts
+						r.part.parts = nil
+						for _, p := range batchParts {
+							addPart(r.part, p)
 						}
 					}
-					clear(r.part.parts[len(compact):])
-					r.part.parts = slices.Clip(compact)
 				}
 				if r.part != nil && (len(r.part.parts) > 0 || len(r.part.deferred) > 0) {
 					parts = append(parts, r.part)
@@ -173,17 +201,16 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			continue
 		case err != nil:
 			r.err = err
-			done <- i
+			done <- job{i, -1, 0, 0}
 			continue
 		case tooBig:
 			r.findings, r.sum = cfg.tooBig(src), finding.Summary{Files: 1}
-			done <- i
+			done <- job{i, -1, 0, 0}
 			continue
 		}
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
 		ranges := batches(r.split)
-		r.batches = make([]*batch, len(ranges))
-		pending[i].Store(int32(len(ranges)))
+		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
 		for k, rg := range ranges {
 			next <- job{i, k, rg[0], rg[1]}
 		}
@@ -412,8 +439,34 @@ func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
 // comment suppressions and reports the unused ones. data is the file as
 // read, before any decoding.
 func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batches []*batch) ([]finding.Finding, finding.Summary, *filePart) {
+	a := cfg.newAssembly(sp, data, explicit)
+	for _, b := range batches {
+		a.fl.part.parts = append(a.fl.part.parts, a.add(b))
+	}
+	out := a.take()
+	return append(out, a.finish()...), a.sum, a.fl.part
+}
+
+// assembly joins the batches of one file as they come, in order: the
+// findings of each batch, once the file's comment suppressions are applied,
+// can leave (take) before the next batch is linted, so a large file or
+// standard input never holds more than the batches in flight.
+type assembly struct {
+	fl     *fileLinter
+	byLine map[int][]*suppression // the comment suppressions, by the line they cover
+	sum    finding.Summary
+}
+
+// newAssembly starts a file: its comment suppressions and the findings of
+// the file as a whole (empty, not YAML, …).
+func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *assembly {
 	fl := &fileLinter{cfg: cfg, file: sp.File, sup: scanComments(sp.File, cfg.Rules), binary: sp.Binary, part: &filePart{}}
-	sum := finding.Summary{Files: 1}
+	a := &assembly{fl: fl, byLine: map[int][]*suppression{}, sum: finding.Summary{Files: 1}}
+	for _, s := range fl.sup {
+		if s.line > 0 {
+			a.byLine[s.line] = append(a.byLine[s.line], s)
+		}
+	}
 	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
 		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
 			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
@@ -422,21 +475,56 @@ func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batc
 		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
 			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
 	}
-	n := len(fl.findings)
-	for _, b := range batches {
-		n += len(b.findings)
+	return a
+}
+
+// add takes in the next batch and returns its share of the release view.
+func (a *assembly) add(b *batch) *release.Part {
+	a.fl.findings = append(a.fl.findings, b.findings...)
+	a.fl.sup = append(a.fl.sup, b.sup...)
+	// The part stays for the release view; the rest is garbage now.
+	b.findings, b.sup = nil, nil
+	a.sum.Objects += b.sum.Objects
+	a.sum.Workloads += b.sum.Workloads
+	return &b.part
+}
+
+// take applies the comment suppressions to the findings gathered since the
+// last take and returns those that stay.
+func (a *assembly) take() []finding.Finding {
+	fl := a.fl
+	out := fl.findings[:0]
+	for i := range fl.findings {
+		f := &fl.findings[i]
+		if f.RuleID == "" {
+			continue // suppressed by an annotation
+		}
+		for _, s := range a.byLine[f.Line] {
+			if s.matches(f) {
+				s.used = true
+				f.RuleID = ""
+			}
+		}
+		if f.RuleID != "" {
+			out = append(out, *f)
+		}
 	}
-	fl.findings = slices.Grow(fl.findings, n-len(fl.findings))
-	for _, b := range batches {
-		fl.findings = append(fl.findings, b.findings...)
-		fl.sup = append(fl.sup, b.sup...)
-		fl.part.parts = append(fl.part.parts, &b.part)
-		// The part stays for the release view; the rest is garbage now.
-		b.findings, b.sup = nil, nil
-		sum.Objects += b.sum.Objects
-		sum.Workloads += b.sum.Workloads
+	clear(fl.findings[len(out):])
+	fl.findings = nil
+	return out
+}
+
+// finish reports the suppressions of the file that matched nothing; every
+// batch was added and taken.
+func (a *assembly) finish() []finding.Finding {
+	fl := a.fl
+	for _, s := range fl.sup {
+		fl.checkSuppression(s)
 	}
-	return fl.finish(), sum, fl.part
+	fl.detach(0)
+	out := fl.findings
+	fl.findings = nil
+	return out
 }
 
 type fileLinter struct {
@@ -564,43 +652,6 @@ func withSource(detail, source string) string {
 		return "Rendered from " + source + "."
 	}
 	return detail + " Rendered from " + source + "."
-}
-
-// finish applies comment suppressions, reports unused ones and drops the
-// suppressed findings.
-func (fl *fileLinter) finish() []finding.Finding {
-	byLine := map[int][]*suppression{}
-	for _, s := range fl.sup {
-		if s.line > 0 {
-			byLine[s.line] = append(byLine[s.line], s)
-		}
-	}
-	for i := range fl.findings {
-		f := &fl.findings[i]
-		if f.RuleID == "" {
-			continue
-		}
-		for _, s := range byLine[f.Line] {
-			if s.matches(f) {
-				s.used = true
-				f.RuleID = ""
-			}
-		}
-	}
-	out := fl.findings[:0]
-	for _, f := range fl.findings {
-		if f.RuleID != "" {
-			out = append(out, f)
-		}
-	}
-	clear(fl.findings[len(out):])
-	fl.findings = out
-	start := len(fl.findings)
-	for _, s := range fl.sup {
-		fl.checkSuppression(s)
-	}
-	fl.detach(start)
-	return fl.findings
 }
 
 // detach points the findings from index start on at copies of their object

@@ -267,9 +267,22 @@ func ReadSource(path string, max int64) (data []byte, tooBig bool, err error) {
 	return readCapped(f, path, max, 0)
 }
 
-// ReadCapped reads r (standard input) up to max bytes.
+// ReadCapped reads r (standard input) up to max bytes. Standard input
+// redirected from a regular file is read like one, into a buffer of the
+// size left to read; a pipe into blocks joined at the end.
 func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
-	return readCapped(r, path, max, 0)
+	var hint int64
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil && off <= fi.Size() {
+				if fi.Size()-off > max {
+					return nil, true, nil
+				}
+				hint = fi.Size() - off + 1
+			}
+		}
+	}
+	return readCapped(r, path, max, hint)
 }
 
 // readCapped reads r until EOF or max+1 bytes, into a buffer of size hint

@@ -1,0 +1,52 @@
+package manifest
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReadCappedStdin: standard input redirected from a regular file is read
+// from where it stands, into one buffer of the size left, and the limit is
+// checked before reading; a pipe is read in blocks, with the same result.
+func TestReadCappedStdin(t *testing.T) {
+	content := bytes.Repeat([]byte("kind: Pod\n---\n"), 100_000) // 1.4 MB: several blocks
+	path := filepath.Join(t.TempDir(), "in.yaml")
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(5, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	got, tooBig, err := ReadCapped(f, "-", 1<<30)
+	if err != nil || tooBig || !bytes.Equal(got, content[5:]) || cap(got) != len(content)-5+1 {
+		t.Errorf("redirected file: %d bytes (cap %d), tooBig %v, err %v; want the %d bytes after the offset in one buffer", len(got), cap(got), tooBig, err, len(content)-5)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if _, tooBig, err := ReadCapped(f, "-", int64(len(content)-1)); !tooBig || err != nil {
+		t.Errorf("redirected file over the limit: tooBig %v, err %v", tooBig, err)
+	}
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		pw.Write(content)
+		pw.Close()
+	}()
+	got, tooBig, err = ReadCapped(pr, "-", 1<<30)
+	pr.Close()
+	if err != nil || tooBig || !bytes.Equal(got, content) {
+		t.Errorf("pipe: %d bytes, tooBig %v, err %v; want %d", len(got), tooBig, err, len(content))
+	}
+}
