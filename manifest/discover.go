@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"bytes"
+	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -285,6 +287,38 @@ func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
 	return readCapped(r, path, max, hint)
 }
 
+// packAbove is how much of an input of unknown size (a pipe) readCapped
+// holds as read before it compresses what it holds. The pipe from `helm
+// template` of a large chart otherwise peaked at twice its size (the blocks
+// and the joined copy); compressing costs about 0.3 s of CPU for 60 MB.
+var packAbove int64 = 8 << 20
+
+// chunks is an in-memory file of 1 MB pieces: unlike a bytes.Buffer it
+// never copies what it holds to grow.
+type chunks [][]byte
+
+func (c *chunks) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(*c) == 0 || len((*c)[len(*c)-1]) == cap((*c)[len(*c)-1]) {
+			*c = append(*c, make([]byte, 0, 1<<20))
+		}
+		last := &(*c)[len(*c)-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+	return n, nil
+}
+
+func (c chunks) reader() io.Reader {
+	rs := make([]io.Reader, len(c))
+	for i, b := range c {
+		rs[i] = bytes.NewReader(b)
+	}
+	return io.MultiReader(rs...)
+}
+
 // readCapped reads r until EOF or max+1 bytes, into a buffer of size hint
 // when the size is known. Otherwise it reads into blocks of at most 1 MB
 // and joins them once at the end, at the exact size: growing one buffer by
@@ -316,6 +350,10 @@ func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error)
 	}
 	var blocks [][]byte
 	var total int64
+	// Past packAbove bytes the blocks are kept compressed, so that joining
+	// them peaks at about 1.2 times the input instead of twice.
+	var packed chunks
+	var zw *flate.Writer
 	size := int64(64 << 10)
 	for {
 		b := make([]byte, min(size, max+1-total+1))
@@ -323,6 +361,16 @@ func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error)
 		if n > 0 {
 			blocks = append(blocks, b[:n])
 			total += int64(n)
+		}
+		if total > packAbove && total <= max {
+			if zw == nil {
+				zw, _ = flate.NewWriter(&packed, flate.BestSpeed) // a valid level: no error
+			}
+			for _, b := range blocks {
+				zw.Write(b) // into memory: no error
+			}
+			clear(blocks)
+			blocks = blocks[:0]
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
@@ -334,6 +382,14 @@ func readCapped(r io.Reader, path string, max, hint int64) ([]byte, bool, error)
 	}
 	if total > max {
 		return nil, true, nil
+	}
+	if zw != nil {
+		zw.Close()
+		data := make([]byte, total)
+		if _, err := io.ReadFull(flate.NewReader(packed.reader()), data); err != nil {
+			return nil, false, pathError(path, err)
+		}
+		return data, false, nil
 	}
 	if len(blocks) == 1 {
 		return blocks[0], false, nil

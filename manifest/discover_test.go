@@ -36,17 +36,24 @@ func TestReadCappedStdin(t *testing.T) {
 		t.Errorf("redirected file over the limit: tooBig %v, err %v", tooBig, err)
 	}
 
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		pw.Write(content)
-		pw.Close()
-	}()
-	got, tooBig, err = ReadCapped(pr, "-", 1<<30)
-	pr.Close()
-	if err != nil || tooBig || !bytes.Equal(got, content) {
-		t.Errorf("pipe: %d bytes, tooBig %v, err %v; want %d", len(got), tooBig, err, len(content))
+	defer func(old int64) { packAbove = old }(packAbove)
+	for _, pack := range []int64{packAbove, 100 << 10} { // as read, and compressed past 100 KB
+		packAbove = pack
+		for _, limit := range []int64{1 << 30, int64(len(content) - 1)} {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				pw.Write(content)
+				pw.Close()
+			}()
+			got, tooBig, err = ReadCapped(pr, "-", limit)
+			pr.Close()
+			want := limit < int64(len(content))
+			if err != nil || tooBig != want || !want && !bytes.Equal(got, content) {
+				t.Errorf("pipe, packed past %d, limit %d: %d bytes, tooBig %v, err %v; want %d bytes", pack, limit, len(got), tooBig, err, len(content))
+			}
+		}
 	}
 }
