@@ -3,28 +3,31 @@ package cli
 import (
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
-// GC tuning. Measured on the generated benchmark corpus (10 000 workload
-// documents, 2 cores; docs/performance.md): GOGC=200 cuts CPU time by about
-// 15 % on a run whose live heap is small, and a run's live heap is small:
+// GC tuning, measured on the generated benchmark corpus (10 000 workload
+// documents, 2 cores; docs/performance.md). A run's live heap is small:
 // findings are held packed (finding.Store) and the release view keeps few
-// workload summaries (analyzer.summaryBudget), so it is about 7 MB at 1x and
-// 15 MB at 8x. The peak RSS goal (64 MiB, of which the executable's own
-// pages take about 28) leaves the heap about 30 MB, so the collector gets
-// GOGC=200's headroom only while the heap is small: after every collection
-// the percentage is set so that the heap may grow by gcHeadroom over the
-// live heap, between gcMinPercent and 200. With a 48 MB headroom and a
-// floor of 100 the 8x corpus peaked at 84 MiB; with 16 MB it peaks at
-// 63 MiB for about 5 % more CPU. A heap that is mostly one large input (a
-// 60 MB file, or standard input) is mostly bytes without pointers, which
-// the collector does not scan, so collecting it often costs little: the
-// floor of 20 keeps such a run within about 16 MB of its live heap
-// (125 MiB peak for a 63 MB file, 150 with a floor of 50).
+// workload summaries, so it is about 6 MB at 1x and 15 MB at 8x. The peak
+// RSS goal (64 MiB, of which the executable's own pages take about 28 and
+// the runtime about 6) leaves the heap about 28 MB. So after every
+// collection GOGC is set for the heap to grow to gcTarget before the next
+// one, or by gcMinHeadroom when the live heap is already close to that,
+// within gcMinPercent and gcMaxPercent: a small run collects rarely (GOGC
+// about 300 at 1x: 49 collections, where a fixed GOGC 200 made 107) and a
+// large one stays near gcTarget (GOGC about 60 at 8x); peak RSS is then
+// 57 MiB at 1x and 61 MiB at 8x. With a target of 22 MB, 8x took 8 % more
+// CPU for 3 MiB less; with 26 MB it peaked at 63 MiB. A heap that is
+// mostly one large input (a 60 MB file, or standard input) is mostly bytes
+// without pointers, which the collector does not scan, so collecting it
+// often costs little: GOGC 20 keeps such a run about 14 MB above its live
+// heap (a 63 MB file peaks at about 121 MiB, and at 150 MiB with GOGC 50).
 const (
-	gcMaxPercent = 200
-	gcMinPercent = 20
-	gcHeadroom   = 16 << 20
+	gcTarget      = 24 << 20
+	gcMinHeadroom = 8 << 20
+	gcMaxPercent  = 400
+	gcMinPercent  = 20
 )
 
 // gcPercent is the GOGC for a live heap of live bytes.
@@ -32,7 +35,8 @@ func gcPercent(live uint64) int {
 	if live == 0 {
 		return gcMaxPercent
 	}
-	return int(max(gcMinPercent, min(gcMaxPercent, gcHeadroom*100/live)))
+	goal := max(gcTarget, live+gcMinHeadroom)
+	return int(max(gcMinPercent, min(gcMaxPercent, (goal-live)*100/live)))
 }
 
 // TuneGC adapts GOGC to the live heap for the rest of the process, unless
@@ -45,13 +49,18 @@ func TuneGC(getenv func(string) string) {
 	debug.SetGCPercent(gcMaxPercent)
 	// A finalizer runs once after each collection that finds its object
 	// unreachable; re-arming it on a fresh object follows every cycle.
+	// The live heap is what the collection marked (runtime.ReadMemStats
+	// would stop the world every cycle, and its HeapAlloc counts what was
+	// allocated since).
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
 		s := new([16]byte)
 		runtime.SetFinalizer(s, func(*[16]byte) {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			debug.SetGCPercent(gcPercent(ms.HeapAlloc))
+			metrics.Read(live)
+			if live[0].Value.Kind() == metrics.KindUint64 {
+				debug.SetGCPercent(gcPercent(live[0].Value.Uint64()))
+			}
 			arm()
 		})
 	}
