@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+
+	"github.com/podlint/podlint/analyzer"
 )
 
 // GC tuning, measured on the generated benchmark corpus (10 000 workload
@@ -30,12 +32,16 @@ const (
 	gcMinPercent  = 20
 )
 
-// gcPercent is the GOGC for a live heap of live bytes.
-func gcPercent(live uint64) int {
+// gcPercent is the GOGC for a live heap of live bytes, input of which are
+// large inputs read whole (analyzer.InputBytes): the target is on top of
+// them, so that linting one 20 MB file collects as often as linting the
+// same documents in many files (it collected twice as often, and took 15 %
+// longer, with a target that counted the file).
+func gcPercent(live, input uint64) int {
 	if live == 0 {
 		return gcMaxPercent
 	}
-	goal := max(gcTarget, live+gcMinHeadroom)
+	goal := max(gcTarget+input, live+gcMinHeadroom)
 	return int(max(gcMinPercent, min(gcMaxPercent, (goal-live)*100/live)))
 }
 
@@ -59,7 +65,7 @@ func TuneGC(getenv func(string) string) {
 		runtime.SetFinalizer(s, func(*[16]byte) {
 			metrics.Read(live)
 			if live[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetGCPercent(gcPercent(live[0].Value.Uint64()))
+				debug.SetGCPercent(gcPercent(live[0].Value.Uint64(), uint64(max(analyzer.InputBytes(), 0))))
 			}
 			arm()
 		})

@@ -12,9 +12,13 @@ func TestGCPercent(t *testing.T) {
 		live uint64
 		want int
 	}{{0, 400}, {2 << 20, 400}, {6 << 20, 300}, {12 << 20, 100}, {16 << 20, 50}, {32 << 20, 25}, {80 << 20, 20}, {500 << 20, 20}} {
-		if got := gcPercent(c.live); got != c.want {
+		if got := gcPercent(c.live, 0); got != c.want {
 			t.Errorf("live %d MiB: GOGC %d, want %d", c.live>>20, got, c.want)
 		}
+	}
+	// A 21 MB input on top of 5 MB: the target is past the input.
+	if got := gcPercent(26<<20, 21<<20); got != 73 {
+		t.Errorf("with a 21 MB input: GOGC %d, want 73", got)
 	}
 }
 
