@@ -290,7 +290,9 @@ func ReadCapped(r io.Reader, path string, max int64) ([]byte, bool, error) {
 // packAbove is how much of an input of unknown size (a pipe) readCapped
 // holds as read before it compresses what it holds. The pipe from `helm
 // template` of a large chart otherwise peaked at twice its size (the blocks
-// and the joined copy); compressing costs about 0.3 s of CPU for 60 MB.
+// and the joined copy); compressing at flate's fastest level costs a
+// fraction of a second of CPU for 60 MB (BenchmarkReadCappedPipe: 0.1 s
+// for 66 MB of repeated manifests, against 0.02 s to join them as read).
 var packAbove int64 = 8 << 20
 
 // chunks is an in-memory file of 1 MB pieces: unlike a bytes.Buffer it

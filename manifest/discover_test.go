@@ -57,3 +57,24 @@ func TestReadCappedStdin(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReadCappedPipe reads 60 MB of YAML from a reader of unknown
+// size, kept compressed past packAbove ("packed") and as read ("joined").
+func BenchmarkReadCappedPipe(b *testing.B) {
+	content := bytes.Repeat([]byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n    - name: app\n      image: nginx:1.27\n---\n"), 600_000)
+	for _, bc := range []struct {
+		name string
+		pack int64
+	}{{"packed", packAbove}, {"joined", 1 << 40}} {
+		b.Run(bc.name, func(b *testing.B) {
+			defer func(old int64) { packAbove = old }(packAbove)
+			packAbove = bc.pack
+			b.SetBytes(int64(len(content)))
+			for b.Loop() {
+				if _, _, err := ReadCapped(bytes.NewReader(content), "-", 1<<30); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
