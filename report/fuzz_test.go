@@ -16,7 +16,8 @@ import (
 // lines and names in every format: each must render without error, the
 // machine formats must parse, and no control, bidi or separator character
 // may reach the text or github output raw; github output holds exactly one
-// workflow command per finding, whatever the text. Run it with
+// workflow command per finding, whatever the text; findings packed in a
+// finding.Store render byte for byte as the same findings as values. Run it with
 //
 //	go test -run=NONE -fuzz=FuzzWriters -fuzztime=10m -parallel=1 ./report
 //
@@ -43,12 +44,23 @@ func FuzzWriters(f *testing.F) {
 					Location: finding.Location{File: related, Line: 1, Column: 1}, Message: src, SourceLine: msg},
 			}}
 		opts := Options{SrcRoot: "/repo", ToolVersion: "fuzz", Rules: fixtureRules()}
+		// The same findings packed, as analyzer.Run holds them.
+		packed := &finding.Result{Summary: res.Summary, Packed: finding.NewStore()}
+		for i := range res.Findings {
+			packed.Packed.Add(&res.Findings[i])
+		}
 		for _, format := range Formats {
-			var buf bytes.Buffer
+			var buf, pbuf bytes.Buffer
 			if err := Write(&buf, format, res, opts); err != nil {
 				t.Fatalf("%s: %v", format, err)
 			}
+			if err := Write(&pbuf, format, packed, opts); err != nil {
+				t.Fatalf("%s, packed: %v", format, err)
+			}
 			out := buf.String()
+			if pbuf.String() != out {
+				t.Fatalf("%s: packed findings render otherwise:\n%s\nfrom values:\n%s", format, pbuf.String(), out)
+			}
 			switch format {
 			case "json", "sarif", "codeclimate":
 				if !json.Valid(buf.Bytes()) {
