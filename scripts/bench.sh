@@ -21,7 +21,8 @@
 #        SUITE=0 (skip the go test suite)  DOC=docs/performance.md (empty: print)
 #
 # Needs Go and GNU time (/usr/bin/time; installed with apt-get when missing
-# and possible). About 12 minutes on a 2-core machine with the defaults.
+# and possible). About 5 minutes on a quiet 2-core machine with the defaults
+# (12 when the machine is shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=$(cd "${CORPUS:-testdata/corpus}" && pwd)
