@@ -85,6 +85,11 @@ func (s *Store) Add(f *Finding) {
 		s.extras = append(s.extras, extra{locMessage: f.Location.Message, related: f.Related, rendered: f.Rendered})
 		r.extra = uint32(len(s.extras))
 	}
+	s.push(r)
+}
+
+// push appends a record, starting a chunk when the last one is full.
+func (s *Store) push(r record) {
 	if s.n%chunkSize == 0 {
 		s.chunks = append(s.chunks, make([]record, 0, chunkSize))
 	}
@@ -186,15 +191,9 @@ func (s *Store) KeepSeverity(min Severity) *Store {
 	out := &Store{strs: s.strs, strIDs: s.strIDs, rules: s.rules, ruleIDs: s.ruleIDs, objs: s.objs, objIDs: s.objIDs, extras: s.extras}
 	for i := range s.n {
 		r := s.rec(i)
-		if Severity(r.severity) < min {
-			continue
+		if Severity(r.severity) >= min {
+			out.push(*r)
 		}
-		if out.n%chunkSize == 0 {
-			out.chunks = append(out.chunks, make([]record, 0, chunkSize))
-		}
-		last := len(out.chunks) - 1
-		out.chunks[last] = append(out.chunks[last], *r)
-		out.n++
 	}
 	return out
 }
