@@ -2,7 +2,10 @@ package timeline
 
 import "github.com/podlint/podlint/workload"
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+)
 
 // ContainerType distinguishes the three kinds of containers whose lifecycles
 // differ.
@@ -383,6 +386,21 @@ type Job struct {
 	// container exited with a code no rule names (zero without a policy,
 	// or when the containers restart in place).
 	OnFailure FailureRule
+	// FailureOutcomes lists the actions the podFailurePolicy can take on a
+	// failed Pod, in rule order, Count standing for a failure no rule
+	// matches: one action when every failing container states its exit
+	// code (a literal exit N), several when some code is unknown; nil
+	// without a policy on this version.
+	FailureOutcomes []batchv1.PodFailurePolicyAction
+	// Parallelism is how many Pods run at once: min(parallelism,
+	// completions) after defaulting; its Path is the field that bounds it.
+	Parallelism Value
+	// Indexes is the number of indexes of an Indexed Job (completions), 0
+	// otherwise.
+	Indexes int64
+	// MaxFailedIndexes is spec.maxFailedIndexes where backoffLimitPerIndex
+	// applies (nil otherwise).
+	MaxFailedIndexes *Value
 	// CountsRestarts: failures are container restarts in place, counted
 	// against backoffLimit (Pod restartPolicy OnFailure and no container
 	// that says Never); otherwise each failure fails the Pod.

@@ -134,6 +134,12 @@ type jsonController struct {
 	// rule names; JobNotCounted why failures never reach backoffLimit.
 	JobFailureAction string `json:"jobFailureAction,omitempty"`
 	JobNotCounted    string `json:"jobNotCounted,omitempty"`
+	// JobFailureOutcomes: every action the podFailurePolicy can take on a
+	// failed Pod (Count: no rule matches); JobParallelism the Pods that
+	// run and fail at once; MaxFailedIndexes with backoffLimitPerIndex.
+	JobFailureOutcomes []string `json:"jobFailureOutcomes,omitempty"`
+	JobParallelism     *float64 `json:"jobParallelism,omitempty"`
+	MaxFailedIndexes   *float64 `json:"maxFailedIndexes,omitempty"`
 	// Pods restarted by the kubelet (a container restarted after a failure)
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
 }
@@ -372,6 +378,13 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.JobUnknowns = j.GivesUp.Plus
 		c.DeadlineFirst = ptr(j.DeadlineFirst)
 		c.JobFailureAction, c.JobNotCounted = string(j.OnFailure.Action), j.NotCounted
+		for _, a := range j.FailureOutcomes {
+			c.JobFailureOutcomes = append(c.JobFailureOutcomes, string(a))
+		}
+		c.JobParallelism = ptr(j.Parallelism.V)
+		if j.MaxFailedIndexes != nil {
+			c.MaxFailedIndexes = ptr(j.MaxFailedIndexes.V)
+		}
 		if j.ActiveDeadline != nil {
 			c.ActiveDeadline = ptr(j.ActiveDeadline.V)
 		}
