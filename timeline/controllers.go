@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 func (k *computer) controllers() {
@@ -50,6 +51,7 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 		ProgressDeadline: int32Value(d.ProgressDeadlineSeconds, DefaultProgressDeadline, sp.Join("progressDeadlineSeconds")),
 		Paused:           d.Paused,
 		PodReady:         podReady,
+		OldPodsGone:      terminated,
 	}
 	if out.Strategy == "" {
 		out.Strategy = string(appsv1.RollingUpdateDeploymentStrategyType)
@@ -87,8 +89,9 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 	return out
 }
 
-// statefulSet: F-14 (§5.2). maxUnavailable is not modelled: its gate is
-// off by default in the 1.36 tree, so updates go one pod at a time.
+// statefulSet: F-14 (§5.2). A rolling update replaces maxUnavailable Pods
+// at once where MaxUnavailableStatefulSet is on (1.37), one otherwise
+// (updateStatefulSetAfterInvariantEstablished).
 func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podReady, terminated Span) *StatefulSet {
 	out := &StatefulSet{
 		Path:                sp,
@@ -117,12 +120,60 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 		n = math.Min(n, 1)
 	}
 	out.Creation = Span{Interval: per.Interval.Scale(n), Plus: per.Plus, Paths: merge(per.Paths, []workload.Path{out.Replicas.Path, sp.Join("podManagementPolicy")})}
+	out.MaxUnavailable = k.statefulSetMaxUnavailable(s, sp, int(out.Replicas.V))
 	if out.UpdateStrategy == string(appsv1.RollingUpdateStatefulSetStrategyType) {
 		updated := math.Max(out.Replicas.V-out.Partition.V, 0)
-		one := terminated.Add(per)
-		ru := Span{Interval: one.Interval.Scale(updated), Plus: one.Plus, Paths: merge(one.Paths, []workload.Path{out.Replicas.Path, out.Partition.Path})}
+		m := out.MaxUnavailable.V
+		// Waves of m Pods: deleted together, so their shutdowns overlap;
+		// OrderedReady then re-creates them one after another, each once
+		// the one before is Running and Ready (processReplica, monotonic),
+		// Parallel all at once.
+		full, rest := math.Floor(updated/m), math.Mod(updated, m)
+		waves := full
+		created := per.Interval.Scale(full * m)
+		if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
+			created = per.Interval.Scale(full)
+		}
+		if rest > 0 {
+			waves++
+			if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
+				created = created.Add(per.Interval)
+			} else {
+				created = created.Add(per.Interval.Scale(rest))
+			}
+		}
+		ru := Span{Interval: terminated.Interval.Scale(waves).Add(created), Plus: merge(terminated.Plus, per.Plus),
+			Paths: merge(merge(terminated.Paths, per.Paths), []workload.Path{out.Replicas.Path, out.Partition.Path, out.MaxUnavailable.Path})}
 		out.RollingUpdate = &ru
 	}
+	return out
+}
+
+// statefulSetMaxUnavailable is how many Pods a rolling update replaces at
+// once: spec.updateStrategy.rollingUpdate.maxUnavailable (default 1, a
+// percentage of replicas rounded down, at least 1: getStatefulSetMaxUnavailable)
+// where MaxUnavailableStatefulSet is on; 1 where the API server drops the
+// field.
+func (k *computer) statefulSetMaxUnavailable(s *appsv1.StatefulSetSpec, sp workload.Path, replicas int) Value {
+	out := Value{V: 1, Path: sp.Join("updateStrategy.rollingUpdate.maxUnavailable")}
+	ru := s.UpdateStrategy.RollingUpdate
+	if ru == nil || ru.MaxUnavailable == nil {
+		return out
+	}
+	switch k.v.MaxUnavailableStatefulSet() {
+	case Absent:
+		k.note(out.Path, "StatefulSet maxUnavailable does not exist before Kubernetes 1.24: the field is rejected or pruned, and the update replaces one Pod at a time")
+		return out
+	case Off:
+		k.note(out.Path, "StatefulSet maxUnavailable is behind MaxUnavailableStatefulSet, off by default on Kubernetes %s (on from 1.37): the API server drops it and the update replaces one Pod at a time", k.v)
+		return out
+	}
+	n, err := intstr.GetScaledValueFromIntOrPercent(ru.MaxUnavailable, replicas, false)
+	if err != nil {
+		k.note(out.Path, "invalid maxUnavailable (%v); using 1", err)
+		return out
+	}
+	out.V, out.Set = float64(max(n, 1)), true
 	return out
 }
 

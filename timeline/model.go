@@ -343,6 +343,9 @@ type Deployment struct {
 	Paused                   bool
 	// PodReady is creation → Ready of one new pod (Pod.Ready).
 	PodReady Span
+	// OldPodsGone is delete → gone of an old Pod (Pod.Terminated): under
+	// Recreate no new Pod is created before every old one is gone.
+	OldPodsGone Span
 	// MayExceedDeadline is true when PodReady's upper edge passes
 	// ProgressDeadline, or has no bound at all (nothing in the spec limits
 	// how late the Pod can become Ready).
@@ -364,8 +367,12 @@ type StatefulSet struct {
 	// Creation: OrderedReady Σ_i (PodReady + minReadySeconds); Parallel
 	// one such term.
 	Creation Span
-	// RollingUpdate: Σ over updated ordinals of (Terminated + PodReady +
-	// minReadySeconds), one pod at a time; nil for OnDelete.
+	// MaxUnavailable is how many Pods a rolling update replaces at once:
+	// 1 unless MaxUnavailableStatefulSet is on (1.37) and the field set.
+	MaxUnavailable Value
+	// RollingUpdate: the updated ordinals in waves of MaxUnavailable, each
+	// Terminated + (PodReady + minReadySeconds) per Pod of the wave under
+	// OrderedReady, once under Parallel; nil for OnDelete.
 	RollingUpdate *Span
 }
 

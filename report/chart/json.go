@@ -122,6 +122,8 @@ type jsonController struct {
 	// StatefulSet
 	Creation      *timeline.Interval `json:"creation,omitempty"`
 	RollingUpdate *timeline.Interval `json:"rollingUpdate,omitempty"`
+	// MaxUnavailable: the Pods a StatefulSet rolling update replaces at once.
+	MaxUnavailable *float64 `json:"maxUnavailable,omitempty"`
 	// Job
 	BackoffLimit   *float64           `json:"backoffLimit,omitempty"`
 	BackoffCap     *float64           `json:"backoffCap,omitempty"`
@@ -367,6 +369,7 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.Creation = ptr(s.Creation.Interval)
 		if s.RollingUpdate != nil {
 			c.RollingUpdate = ptr(s.RollingUpdate.Interval)
+			c.MaxUnavailable = ptr(s.MaxUnavailable.V)
 		}
 		used = true
 	}
