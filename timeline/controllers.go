@@ -28,6 +28,8 @@ func (k *computer) controllers() {
 		k.t.Deployment = k.deployment(w.Deployment, spec, podReady, terminated)
 	case w.StatefulSet != nil:
 		k.t.StatefulSet = k.statefulSet(w.StatefulSet, spec, podReady, terminated)
+	case w.DaemonSet != nil:
+		k.t.DaemonSet = k.daemonSet(w.DaemonSet, spec, podReady, terminated)
 	}
 	if w.Job != nil {
 		k.t.Job = k.job()

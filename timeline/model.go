@@ -39,6 +39,7 @@ type Timeline struct {
 	// At most one controller part is set.
 	Deployment  *Deployment
 	StatefulSet *StatefulSet
+	DaemonSet   *DaemonSet
 	Job         *Job
 
 	// Notes are remarks of the model (ignored fields on this version,

@@ -119,6 +119,10 @@ type jsonController struct {
 	ProgressDeadline  *float64           `json:"progressDeadline,omitempty"`
 	MayExceedDeadline *bool              `json:"mayExceedDeadline,omitempty"`
 	Rollout           *timeline.Interval `json:"rollout,omitempty"`
+	// DaemonSet: its updateStrategy type, and why the API server rejects
+	// the strategy ("" when it does not).
+	Strategy string `json:"strategy,omitempty"`
+	Invalid  string `json:"invalid,omitempty"`
 	// StatefulSet
 	Creation      *timeline.Interval `json:"creation,omitempty"`
 	RollingUpdate *timeline.Interval `json:"rollingUpdate,omitempty"`
@@ -334,7 +338,12 @@ func objectJSON(it Item) jsonObject {
 		o.Pod = jp
 	}
 	o.Controller = controllerJSON(it.Kind, tl)
-	o.Rollout = rolloutJSON(it.Rollout)
+	rollout := it.Rollout
+	if rollout == nil && tl.DaemonSet != nil {
+		// A DaemonSet's rollout needs no other object, only --nodes.
+		rollout = tl.DaemonSet.Rollout
+	}
+	o.Rollout = rolloutJSON(rollout)
 	o.Drain = drainJSON(it.Drain)
 	for _, n := range tl.Notes {
 		o.Notes = append(o.Notes, jsonNote{Path: string(n.Path), Text: n.Text})
@@ -363,6 +372,11 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.ProgressDeadline = ptr(d.ProgressDeadline.V)
 		c.MayExceedDeadline = ptr(d.MayExceedDeadline)
 		c.Rollout = ptr(d.Rollout.Interval)
+		used = true
+	}
+	if d := tl.DaemonSet; d != nil {
+		c.Strategy = d.Strategy
+		c.Invalid = d.Invalid
 		used = true
 	}
 	if s := tl.StatefulSet; s != nil {
