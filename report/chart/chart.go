@@ -27,6 +27,15 @@ type Item struct {
 	Drain   *timeline.Drain
 }
 
+// rollout is the Item's rollout: the release view's (Deployments), or a
+// DaemonSet's, which needs no other object, only --nodes.
+func (it Item) rollout() *timeline.Rollout {
+	if it.Rollout == nil && it.Timeline != nil && it.Timeline.DaemonSet != nil {
+		return it.Timeline.DaemonSet.Rollout
+	}
+	return it.Rollout
+}
+
 // title is "Deployment shop/web (deploy.yaml:3)".
 func (it Item) title() string {
 	s := it.Kind

@@ -338,12 +338,7 @@ func objectJSON(it Item) jsonObject {
 		o.Pod = jp
 	}
 	o.Controller = controllerJSON(it.Kind, tl)
-	rollout := it.Rollout
-	if rollout == nil && tl.DaemonSet != nil {
-		// A DaemonSet's rollout needs no other object, only --nodes.
-		rollout = tl.DaemonSet.Rollout
-	}
-	o.Rollout = rolloutJSON(rollout)
+	o.Rollout = rolloutJSON(it.rollout())
 	o.Drain = drainJSON(it.Drain)
 	for _, n := range tl.Notes {
 		o.Notes = append(o.Notes, jsonNote{Path: string(n.Path), Text: n.Text})
