@@ -34,6 +34,9 @@ func (k *computer) controllers() {
 	if w.Job != nil {
 		k.t.Job = k.job()
 	}
+	if w.CronJob != nil {
+		k.t.CronJob = k.cronJob()
+	}
 }
 
 func int32Value(p *int32, def float64, path workload.Path) Value {

@@ -41,6 +41,8 @@ type Timeline struct {
 	StatefulSet *StatefulSet
 	DaemonSet   *DaemonSet
 	Job         *Job
+	// CronJob is set beside Job for a CronJob.
+	CronJob *CronJob
 
 	// Notes are remarks of the model (ignored fields on this version,
 	// coerced values, assumptions).

@@ -146,6 +146,17 @@ type jsonController struct {
 	JobFailureOutcomes []string `json:"jobFailureOutcomes,omitempty"`
 	JobParallelism     *float64 `json:"jobParallelism,omitempty"`
 	MaxFailedIndexes   *float64 `json:"maxFailedIndexes,omitempty"`
+	// CronJob: the schedule's shortest period, the concurrency policy,
+	// startingDeadlineSeconds, how long a run can last (the Job's
+	// jobGivesUp) and what the policy does when it outlasts the period.
+	SchedulePeriod    *float64           `json:"schedulePeriod,omitempty"`
+	ConcurrencyPolicy string             `json:"concurrencyPolicy,omitempty"`
+	StartingDeadline  *float64           `json:"startingDeadline,omitempty"`
+	RunOverlaps       *bool              `json:"runOverlaps,omitempty"`
+	ConcurrentRuns    *int               `json:"concurrentRuns,omitempty"`
+	SkippedStarts     *int               `json:"skippedStarts,omitempty"`
+	LateStart         *timeline.Interval `json:"lateStart,omitempty"`
+	ReplacedAt        *timeline.Interval `json:"replacedAt,omitempty"`
 	// Pods restarted by the kubelet (a container restarted after a failure)
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
 }
@@ -399,6 +410,30 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		}
 		if j.ActiveDeadline != nil {
 			c.ActiveDeadline = ptr(j.ActiveDeadline.V)
+		}
+		used = true
+	}
+	if cj := tl.CronJob; cj != nil {
+		if cj.Period.Set {
+			c.SchedulePeriod = ptr(cj.Period.V)
+		}
+		c.ConcurrencyPolicy = cj.ConcurrencyPolicy
+		if cj.StartingDeadline != nil {
+			c.StartingDeadline = ptr(cj.StartingDeadline.V)
+		}
+		if cj.Period.Set && tl.Job != nil {
+			c.RunOverlaps = ptr(cj.Overlaps)
+		}
+		if cj.Overlaps {
+			switch {
+			case cj.ReplacedAt != nil:
+				c.ReplacedAt = ptr(cj.ReplacedAt.Interval)
+			case cj.LateStart != nil:
+				c.SkippedStarts = ptr(cj.SkippedStarts)
+				c.LateStart = cj.LateStart
+			default:
+				c.ConcurrentRuns = ptr(cj.ConcurrentRuns)
+			}
 		}
 		used = true
 	}
