@@ -74,8 +74,13 @@ func (k *computer) daemonSet(d *appsv1.DaemonSetSpec, sp workload.Path, podReady
 	nodes := k.p.Nodes
 	u, errU := intstr.GetScaledValueFromIntOrPercent(&unavail, nodes, true)
 	s, errS := intstr.GetScaledValueFromIntOrPercent(&surge, nodes, true)
-	if errU != nil || errS != nil {
+	switch {
+	case errU != nil || errS != nil:
 		out.Invalid, out.InvalidPath = fmt.Sprintf("invalid maxSurge/maxUnavailable (%v)", errors.Join(errU, errS)), ru
+	case u < 0:
+		out.Invalid, out.InvalidPath = "maxUnavailable must be greater than or equal to 0", out.MaxUnavailable.Path
+	case s < 0:
+		out.Invalid, out.InvalidPath = "maxSurge must be greater than or equal to 0", out.MaxSurge.Path
 	}
 	out.MaxUnavailable.V, out.MaxSurge.V = float64(max(u, 0)), float64(max(s, 0))
 	if out.Invalid != "" {
