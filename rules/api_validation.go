@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -136,8 +137,11 @@ func checkDaemonSetStrategy(p *Pass) {
 	}
 	d := t.DaemonSet
 	msg, fix := "the API server rejects maxSurge beside a non-zero maxUnavailable", "Set maxUnavailable: 0 to surge, or remove maxSurge."
-	if d.InvalidPath == d.MaxUnavailable.Path {
+	switch {
+	case strings.HasPrefix(d.Invalid, "maxUnavailable cannot be 0"):
 		msg, fix = "the API server rejects maxUnavailable 0 without a maxSurge", "Set maxUnavailable or maxSurge above 0."
+	case !strings.HasPrefix(d.Invalid, "maxSurge may not"):
+		msg, fix = "the API server rejects this DaemonSet update strategy", "Use a non-negative number or a percentage."
 	}
 	p.Report(Diagnostic{Path: d.InvalidPath, Message: msg,
 		Detail: fmt.Sprintf("A DaemonSet rolling update either replaces Pods node by node (maxUnavailable, maxSurge 0) or surges (maxSurge, maxUnavailable 0), so after defaulting exactly one of the two must be non-zero (%s); here maxSurge is %s and maxUnavailable %s. kubectl apply fails and the DaemonSet is not created or updated. %s",
