@@ -36,7 +36,7 @@ type Timeline struct {
 	// then regular containers.
 	Containers []*Container
 
-	// At most one controller part is set.
+	// At most one controller part is set (a CronJob sets Job and CronJob).
 	Deployment  *Deployment
 	StatefulSet *StatefulSet
 	DaemonSet   *DaemonSet
