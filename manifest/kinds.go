@@ -203,6 +203,7 @@ func normalizeCronJob(o *Object, path workload.Path) {
 	t := &c.Spec.JobTemplate.Spec.Template
 	w := setWorkload(o, &c.ObjectMeta, &t.ObjectMeta, tp, tp.Field("spec"), &t.Spec)
 	w.Job, w.JobPath = &c.Spec.JobTemplate.Spec, jp.Field("spec")
+	w.CronJob, w.CronJobPath = &c.Spec, path.Field("spec")
 }
 
 // jobTargetTemplate decodes the Job spec of a KEDA ScaledJob.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -19,6 +20,7 @@ var APIValidation = &Rule{
 	Severity: finding.Error,
 	Check: func(p *Pass) {
 		checkSelector(p)
+		checkDaemonSetStrategy(p)
 		if p.PodValidated() {
 			checkNegativeProbeFields(p)
 		}
@@ -123,4 +125,42 @@ func checkNegativeProbeFields(p *Pass) {
 				Detail:  "The API server rejects the Pod: validation requires a probe-level grace period greater than 0. Remove it to use the Pod's grace period, or give at least 1s."})
 		}
 	}
+}
+
+// checkDaemonSetStrategy follows ValidateRollingUpdateDaemonSet: after
+// defaulting (maxUnavailable 1, maxSurge 0) exactly one of the two must be
+// non-zero, so a DaemonSet that sets only maxSurge is rejected.
+func checkDaemonSetStrategy(p *Pass) {
+	t := p.Timeline()
+	if t == nil || t.DaemonSet == nil || t.DaemonSet.Invalid == "" || p.IsFragment() {
+		return
+	}
+	d := t.DaemonSet
+	msg, fix := "the API server rejects maxSurge beside a non-zero maxUnavailable", "Set maxUnavailable: 0 to surge, or remove maxSurge."
+	switch {
+	case strings.HasPrefix(d.Invalid, "maxUnavailable cannot be 0"):
+		msg, fix = "the API server rejects maxUnavailable 0 without a maxSurge", "Set maxUnavailable or maxSurge above 0."
+	case !strings.HasPrefix(d.Invalid, "maxSurge may not"):
+		msg, fix = "the API server rejects this DaemonSet update strategy", "Use a non-negative number or a percentage."
+	}
+	p.Report(Diagnostic{Path: d.InvalidPath, Message: msg,
+		Detail: fmt.Sprintf("A DaemonSet rolling update either replaces Pods node by node (maxUnavailable, maxSurge 0) or surges (maxSurge, maxUnavailable 0), so after defaulting exactly one of the two must be non-zero (%s); here maxSurge is %s and maxUnavailable %s. kubectl apply fails and the DaemonSet is not created or updated. %s",
+			d.Invalid, intOrPercentText(p, "maxSurge", "0"), intOrPercentText(p, "maxUnavailable", "1"), fix)})
+}
+
+// intOrPercentText is a DaemonSet rollingUpdate field as written, or its
+// default.
+func intOrPercentText(p *Pass, field, def string) string {
+	ru := p.Workload.DaemonSet.UpdateStrategy.RollingUpdate
+	if ru == nil {
+		return def + " (default)"
+	}
+	v := ru.MaxSurge
+	if field == "maxUnavailable" {
+		v = ru.MaxUnavailable
+	}
+	if v == nil {
+		return def + " (default)"
+	}
+	return v.String()
 }

@@ -17,15 +17,17 @@ var ContainerRestartPolicyMismatch = &Rule{
 			if c.Type != Sidecar && c.C.RestartPolicy != nil {
 				cp := *c.C.RestartPolicy
 				if !v.ContainerRestartRules() {
+					// A dropped policy equal to the Pod's changes nothing, but
+					// its restartPolicyRules are dropped too: they are
+					// reported below either way.
 					fate, effect := restartFieldFate(v, c.Type, "restartPolicy")
-					if effect == fieldDropped && string(cp) == string(p.RestartPolicy()) {
-						continue // dropping it changes nothing
+					if effect != fieldDropped || string(cp) != string(p.RestartPolicy()) {
+						tail := map[fieldEffect]string{fieldDropped: fmt.Sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
+						p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
+							Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.Name(), cp),
+							Detail: fmt.Sprintf("Container restart policies come with ContainerRestartRules in 1.35; on %s %s%s. Remove it, or upgrade the cluster.",
+								v, fate, tail)})
 					}
-					tail := map[fieldEffect]string{fieldDropped: fmt.Sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
-					p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-						Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.Name(), cp),
-						Detail: fmt.Sprintf("Container restart policies come with ContainerRestartRules in 1.35; on %s %s%s. Remove it, or upgrade the cluster.",
-							v, fate, tail)})
 				} else if c.Type == Regular {
 					checkRestartPolicyFits(p, c, cp)
 				}

@@ -10,7 +10,6 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
-	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 )
 
@@ -37,10 +36,12 @@ var CronJobOverlap = &Rule{
 			run, source, path = s, "stated with "+ExpectedRunAnnotation, p.Workload.AnnotationPaths[ExpectedRunAnnotation]
 		} else if ads := p.Workload.Job.ActiveDeadlineSeconds; ads != nil {
 			run, source, path = float64(*ads), "its activeDeadlineSeconds", p.Workload.JobPath.Field("activeDeadlineSeconds")
+		} else if r, what, ok := retriesOutlast(p, cj.Spec.ConcurrencyPolicy); ok {
+			run, source, path = r, what, p.Workload.JobPath.Field(retryField(p))
 		} else {
 			return
 		}
-		period, ok := schedulePeriod(cj.Spec.Schedule)
+		period, ok := timeline.SchedulePeriod(cj.Spec.Schedule)
 		if !ok || run <= period {
 			return
 		}
@@ -59,45 +60,48 @@ var CronJobOverlap = &Rule{
 	},
 }
 
-// schedulePeriod is the shortest gap between consecutive times of a cron
-// schedule, parsed as the controller parses it (cron.ParseStandard),
-// looking at the times of about a year from a fixed date so the result does
-// not depend on the clock.
-func schedulePeriod(schedule string) (float64, bool) {
-	s, err := cron.ParseStandard(strings.TrimSpace(schedule))
-	if err != nil {
-		return 0, false
-	}
-	start := time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
-	end := start.AddDate(1, 0, 7)
-	prev := s.Next(start)
-	if prev.IsZero() {
-		return 0, false
-	}
-	best := math.Inf(1)
-	for i := 0; i < 1100 && best > 60; i++ { // a minute is the finest a schedule can be
-		next := s.Next(prev)
-		if next.IsZero() || next.After(end) {
-			break
-		}
-		best = math.Min(best, next.Sub(prev).Seconds())
-		prev = next
-	}
-	if math.IsInf(best, 1) {
-		return 0, false
-	}
-	return best, true
-}
-
 // durationText prints seconds as a Go duration ("5m0s" → "5m").
 func durationText(s float64) string {
 	d := time.Duration(s * float64(time.Second)).String()
-	d = strings.TrimSuffix(d, "0s")
+	// Only a zero seconds field goes ("10m30s" keeps its "0s").
+	if strings.HasSuffix(d, "m0s") {
+		d = strings.TrimSuffix(d, "0s")
+	}
 	if strings.HasSuffix(d, "h0m") {
 		d = strings.TrimSuffix(d, "0m")
 	}
-	if d == "" {
-		return "0s"
-	}
 	return d
+}
+
+// retriesOutlast is how long a run of a CronJob whose Pods all fail lasts at
+// least, until backoffLimit gives up (the timeline's Job.Retries, its
+// certain part when run times are unknown), for the policies where a run
+// that outlasts the period costs runs: Forbid and Replace. Under Allow the
+// overlap of failing runs is what the Job's retries are for.
+func retriesOutlast(p *Pass, policy batchv1.ConcurrencyPolicy) (float64, string, bool) {
+	t := p.Timeline()
+	if policy != batchv1.ForbidConcurrent && policy != batchv1.ReplaceConcurrent || t == nil || t.Job == nil || t.Job.NotCounted != "" {
+		return 0, "", false
+	}
+	r := t.Job.Retries
+	worst := r.Hi
+	if r.HiUnbounded || len(r.Plus) > 0 {
+		worst = r.Lo
+	}
+	if worst <= 0 {
+		return 0, "", false
+	}
+	field := retryField(p)
+	what := fmt.Sprintf("when its Pods keep failing, until %s %d is used up", field, int64(t.Job.BackoffLimit.V))
+	if len(r.Plus) > 0 {
+		what += ", its back-off delays alone"
+	}
+	return worst, what, true
+}
+
+func retryField(p *Pass) string {
+	if t := p.Timeline(); t != nil && t.Job != nil && t.Job.PerIndex {
+		return "backoffLimitPerIndex"
+	}
+	return "backoffLimit"
 }

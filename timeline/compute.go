@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
@@ -182,27 +183,40 @@ func (k *computer) crashLoops() bool {
 // restarts is whether the kubelet restarts a regular or regular init
 // container after a probe kill (R-2: its policy is not Never; rules are not
 // consulted, the container has not exited) and after a failure (R-1,
-// podutil.ContainerShouldRestart) with an exit code that no rule lists, the
-// crash podlint models: the first restartPolicyRules entry that matches
-// such a code (operator NotIn) decides if its action is Restart, else the
-// container's policy. The container's own fields count only where
-// ContainerRestartRules is on for v; before, the API server drops them and
-// the Pod's policy applies.
+// podutil.ContainerShouldRestart): the first restartPolicyRules entry that
+// matches the exit code decides (Restart restarts, with the usual crash-loop
+// back-off), else the container's policy. The code is the one the command
+// states (StatedExit); when it states none, the crash podlint models exits
+// with a code no rule lists, which only operator NotIn matches. The
+// container's own fields count only where ContainerRestartRules is on for
+// v; before, the API server drops them and the Pod's policy applies.
 func restarts(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) (kill, failure bool) {
 	kill = pod != corev1.RestartPolicyNever
 	if !v.ContainerRestartRules() || ctr.RestartPolicy == nil {
 		return kill, kill
 	}
 	kill = *ctr.RestartPolicy != corev1.ContainerRestartPolicyNever
+	code, known := StatedExit(ctr)
+	known = known && code != 0
 	for _, r := range ctr.RestartPolicyRules {
-		if r.ExitCodes != nil && r.ExitCodes.Operator == corev1.ContainerRestartRuleOnExitCodesOpNotIn {
-			if r.Action == corev1.ContainerRestartRuleActionRestart {
-				return kill, true
-			}
-			break
+		if r.ExitCodes != nil && exitCodesMatch(string(r.ExitCodes.Operator), r.ExitCodes.Values, code, known) {
+			return kill, r.Action == corev1.ContainerRestartRuleActionRestart
 		}
 	}
 	return kill, kill
+}
+
+// exitCodesMatch applies an onExitCodes operator (In or NotIn, the same
+// words for container restart rules and podFailurePolicy) to an exit code;
+// an unknown code is one no rule lists.
+func exitCodesMatch(op string, values []int32, code int32, known bool) bool {
+	switch op {
+	case "In":
+		return known && slices.Contains(values, code)
+	case "NotIn":
+		return !known || !slices.Contains(values, code)
+	}
+	return false
 }
 
 // unknown turns a runtime duration into a span: exact when known, else a

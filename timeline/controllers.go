@@ -3,11 +3,13 @@ package timeline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/podlint/podlint/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 func (k *computer) controllers() {
@@ -26,9 +28,14 @@ func (k *computer) controllers() {
 		k.t.Deployment = k.deployment(w.Deployment, spec, podReady, terminated)
 	case w.StatefulSet != nil:
 		k.t.StatefulSet = k.statefulSet(w.StatefulSet, spec, podReady, terminated)
+	case w.DaemonSet != nil:
+		k.t.DaemonSet = k.daemonSet(w.DaemonSet, spec, podReady, terminated)
 	}
 	if w.Job != nil {
 		k.t.Job = k.job()
+	}
+	if w.CronJob != nil {
+		k.t.CronJob = k.cronJob()
 	}
 }
 
@@ -49,6 +56,7 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 		ProgressDeadline: int32Value(d.ProgressDeadlineSeconds, DefaultProgressDeadline, sp.Join("progressDeadlineSeconds")),
 		Paused:           d.Paused,
 		PodReady:         podReady,
+		OldPodsGone:      terminated,
 	}
 	if out.Strategy == "" {
 		out.Strategy = string(appsv1.RollingUpdateDeploymentStrategyType)
@@ -86,8 +94,9 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 	return out
 }
 
-// statefulSet: F-14 (§5.2). maxUnavailable is not modelled: its gate is
-// off by default in the 1.36 tree, so updates go one pod at a time.
+// statefulSet: F-14 (§5.2). A rolling update replaces maxUnavailable Pods
+// at once where MaxUnavailableStatefulSet is on (1.37), one otherwise
+// (updateStatefulSetAfterInvariantEstablished).
 func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podReady, terminated Span) *StatefulSet {
 	out := &StatefulSet{
 		Path:                sp,
@@ -116,12 +125,60 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 		n = math.Min(n, 1)
 	}
 	out.Creation = Span{Interval: per.Interval.Scale(n), Plus: per.Plus, Paths: merge(per.Paths, []workload.Path{out.Replicas.Path, sp.Join("podManagementPolicy")})}
+	out.MaxUnavailable = k.statefulSetMaxUnavailable(s, sp, int(out.Replicas.V))
 	if out.UpdateStrategy == string(appsv1.RollingUpdateStatefulSetStrategyType) {
 		updated := math.Max(out.Replicas.V-out.Partition.V, 0)
-		one := terminated.Add(per)
-		ru := Span{Interval: one.Interval.Scale(updated), Plus: one.Plus, Paths: merge(one.Paths, []workload.Path{out.Replicas.Path, out.Partition.Path})}
+		m := out.MaxUnavailable.V
+		// Waves of m Pods: deleted together, so their shutdowns overlap;
+		// OrderedReady then re-creates them one after another, each once
+		// the one before is Running and Ready (processReplica, monotonic),
+		// Parallel all at once.
+		full, rest := math.Floor(updated/m), math.Mod(updated, m)
+		waves := full
+		created := per.Interval.Scale(full * m)
+		if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
+			created = per.Interval.Scale(full)
+		}
+		if rest > 0 {
+			waves++
+			if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
+				created = created.Add(per.Interval)
+			} else {
+				created = created.Add(per.Interval.Scale(rest))
+			}
+		}
+		ru := Span{Interval: terminated.Interval.Scale(waves).Add(created), Plus: merge(terminated.Plus, per.Plus),
+			Paths: merge(merge(terminated.Paths, per.Paths), []workload.Path{out.Replicas.Path, out.Partition.Path, out.MaxUnavailable.Path})}
 		out.RollingUpdate = &ru
 	}
+	return out
+}
+
+// statefulSetMaxUnavailable is how many Pods a rolling update replaces at
+// once: spec.updateStrategy.rollingUpdate.maxUnavailable (default 1, a
+// percentage of replicas rounded down, at least 1: getStatefulSetMaxUnavailable)
+// where MaxUnavailableStatefulSet is on; 1 where the API server drops the
+// field.
+func (k *computer) statefulSetMaxUnavailable(s *appsv1.StatefulSetSpec, sp workload.Path, replicas int) Value {
+	out := Value{V: 1, Path: sp.Join("updateStrategy.rollingUpdate.maxUnavailable")}
+	ru := s.UpdateStrategy.RollingUpdate
+	if ru == nil || ru.MaxUnavailable == nil {
+		return out
+	}
+	switch k.v.MaxUnavailableStatefulSet() {
+	case Absent:
+		k.note(out.Path, "StatefulSet maxUnavailable does not exist before Kubernetes 1.24: the field is rejected or pruned, and the update replaces one Pod at a time")
+		return out
+	case Off:
+		k.note(out.Path, "StatefulSet maxUnavailable is behind MaxUnavailableStatefulSet, off by default on Kubernetes %s (on from 1.37): the API server drops it and the update replaces one Pod at a time", k.v)
+		return out
+	}
+	n, err := intstr.GetScaledValueFromIntOrPercent(ru.MaxUnavailable, replicas, false)
+	if err != nil {
+		k.note(out.Path, "invalid maxUnavailable (%v); using 1", err)
+		return out
+	}
+	out.V, out.Set = float64(max(n, 1)), true
 	return out
 }
 
@@ -146,8 +203,11 @@ func JobRetryLimit(js *batchv1.JobSpec, v Version) (field string, limit int32, s
 	return "backoffLimit", DefaultBackoffLimit, false
 }
 
-// job: F-12 (§5.3), with container-level restart policies and the
-// podFailurePolicy (§5.3).
+// job: F-12 (§5.3), with container-level restart policies, the
+// podFailurePolicy (§5.3) and the Pods that run at once: the controller
+// counts every Pod of a sync that failed, so Pods failing together use up
+// backoffLimit together (newBackoffRecord), and restarts are summed over
+// all active Pods (pastBackoffLimitOnFailure).
 func (k *computer) job() *Job {
 	js, jp := k.w.Job, k.w.JobPath
 	policy := k.policy
@@ -166,7 +226,13 @@ func (k *computer) job() *Job {
 			k.note(p, "backoffLimitPerIndex does not exist before Kubernetes 1.28: the field is rejected or pruned, and backoffLimit applies")
 		}
 	}
+	out.Parallelism, out.Indexes = jobWidth(js, jp)
+	if out.PerIndex && js.MaxFailedIndexes != nil {
+		m := Value{V: math.Max(float64(*js.MaxFailedIndexes), 0), Path: jp.Join("maxFailedIndexes"), Set: true}
+		out.MaxFailedIndexes = &m
+	}
 	L := int64(out.BackoffLimit.V)
+	w := int64(out.Parallelism.V)
 	eps := k.p.Epsilon
 	r, rKnown := 0.0, false
 	if d := k.p.JobRun; d.usable() && !math.IsInf(d.Seconds, 1) {
@@ -175,19 +241,31 @@ func (k *computer) job() *Job {
 	out.PodRun = k.unknown(k.p.JobRun, "pod run time")
 	inPlace := k.restartsInPlace()
 	if !inPlace {
-		out.OnFailure = k.jobFailureRule()
+		out.OnFailure, out.FailureOutcomes = k.jobFailureRule()
 	}
 	paths := []workload.Path{out.BackoffLimit.Path, k.w.SpecPath.Join("restartPolicy")}
+	if out.Parallelism.Set {
+		paths = append(paths, out.Parallelism.Path)
+	}
 	var runs int64
 	var lo, extra float64
 	switch {
+	case w == 0:
+		out.NotCounted = "no Pod runs: parallelism or completions is 0"
+		paths = append(paths, out.Parallelism.Path)
 	case inPlace && policy == corev1.RestartPolicyNever:
 		// Container-level policies restart the containers in place; the
 		// controller counts restarts only for a Pod restartPolicy
 		// OnFailure (pastBackoffLimitOnFailure) and no Pod fails.
 		out.NotCounted = "every container is restarted in place by its own restartPolicy, and the Job counts container restarts only under a Pod restartPolicy OnFailure"
 	case !out.OnFailure.Counted():
-		out.NotCounted = "its podFailurePolicy ignores a failure whose exit code no rule names"
+		out.NotCounted = "its podFailurePolicy ignores the failure"
+		paths = append(paths, out.OnFailure.Path)
+	case out.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex && out.PerIndex:
+		// Each index fails at its first failure; the Job ends when every
+		// index has, or when more than maxFailedIndexes have.
+		groups := out.indexGroups()
+		runs, lo = groups, float64(groups)*r
 		paths = append(paths, out.OnFailure.Path)
 	case out.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob || out.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
 		// The first failed Pod ends the Job (or its index).
@@ -195,19 +273,34 @@ func (k *computer) job() *Job {
 		paths = append(paths, out.OnFailure.Path)
 	case inPlace && policy == corev1.RestartPolicyOnFailure:
 		out.CountsRestarts = true
-		// Fails when the restarts reach L (> 0 for L = 0): L runs and
-		// the kubelet's crash-loop delays, not the Job back-off.
-		runs = max(L, 1)
+		// Fails when the restarts summed over the w running Pods reach L
+		// (> 0 for L = 0): each Pod restarts ⌈L/w⌉ times, spaced by the
+		// kubelet's crash-loop delays, not the Job back-off.
+		runs = max((L+w-1)/w, 1)
 		delays, over := crashSeries(runs, r, k.v, k.p)
 		lo, extra = float64(runs)*r+delays, over
-	default:
-		// A failed Pod: the (L+1)-th fails the Job; re-creation back-off
-		// after failure k is min(10·2^(k−1), cap).
-		runs = L + 1
-		lo = float64(runs)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) })
-		if out.OnFailure.Action != "" {
-			paths = append(paths, out.OnFailure.Path)
+	case out.PerIndex:
+		// Each index fails at its (L+1)-th failed Pod, with its own
+		// back-off; only parallelism indexes run at once and an index in
+		// back-off keeps its slot (getPodCreationInfoForIndependentIndexes),
+		// so the indexes fail in groups.
+		groups := out.indexGroups()
+		runs = groups * (L + 1)
+		lo = float64(groups) * (float64(L+1)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) }))
+		if out.MaxFailedIndexes != nil {
+			paths = append(paths, out.MaxFailedIndexes.Path)
 		}
+		paths = append(paths, jp.Join("completions"))
+	default:
+		// w Pods fail together: each round adds w failures, the Job fails
+		// once more than L are counted, and the back-off before round
+		// j+1 is min(10·2^(j·w−1), cap).
+		rounds := L/w + 1
+		runs = rounds
+		lo = float64(rounds)*r + series(rounds-1, func(n int64) float64 { return jobBackoff(n*w, out.BackoffCap) })
+	}
+	if out.OnFailure.Action != "" && out.NotCounted == "" && !slices.Contains(paths, out.OnFailure.Path) {
+		paths = append(paths, out.OnFailure.Path)
 	}
 	if out.NotCounted != "" {
 		// Failures never reach the limit: nothing but a deadline ends it.
@@ -236,6 +329,39 @@ func (k *computer) job() *Job {
 	return out
 }
 
+// jobWidth is how many Pods of the Job run at once, min(parallelism,
+// completions) after defaulting (both 1 when unset; parallelism alone
+// leaves completions unset: a work queue), and how many indexes an Indexed
+// Job has (0 otherwise).
+func jobWidth(js *batchv1.JobSpec, jp workload.Path) (width Value, indexes int64) {
+	width = Value{V: 1, Path: jp.Join("parallelism")}
+	if js.Parallelism != nil {
+		width.V, width.Set = math.Max(float64(*js.Parallelism), 0), true
+	}
+	if js.Completions != nil {
+		c := math.Max(float64(*js.Completions), 0)
+		if c < width.V {
+			width = Value{V: c, Path: jp.Join("completions"), Set: true}
+		}
+		if js.CompletionMode != nil && *js.CompletionMode == batchv1.IndexedCompletion {
+			indexes = int64(c)
+		}
+	}
+	return width, indexes
+}
+
+// indexGroups is how many times in a row the Job runs Parallelism indexes
+// until it fails, when every index fails: all of them, or the first
+// maxFailedIndexes + 1 (MaxFailedIndexesExceeded).
+func (j *Job) indexGroups() int64 {
+	w := max(int64(j.Parallelism.V), 1)
+	n := max(j.Indexes, 1)
+	if j.MaxFailedIndexes != nil {
+		n = min(n, int64(j.MaxFailedIndexes.V)+1)
+	}
+	return (n + w - 1) / w
+}
+
 // restartsInPlace reports whether the kubelet restarts every regular
 // container of the Job's Pod after a failure, so that a failing
 // container never fails the Pod.
@@ -250,17 +376,42 @@ func (k *computer) restartsInPlace() bool {
 }
 
 // jobFailureRule is the podFailurePolicy's verdict on a crash of the Job's
-// Pod: the same for every regular container, else none (each failure then
-// counts, as without a policy, because podlint cannot tell which container
-// fails).
-func (k *computer) jobFailureRule() FailureRule {
-	var out FailureRule
-	for i, c := range k.t.ContainersOf(Regular) {
-		f := JobFailureRule(k.w.Job, k.w.JobPath, c.Name, k.v)
-		if i > 0 && f.Action != out.Action {
-			return FailureRule{}
+// Pod: the same for every regular container that can fail, else none (each
+// failure then counts, as without a policy, because podlint cannot tell
+// which container fails). A container whose command states its exit code
+// (StatedExit) is matched with that code, and one that states exit 0 never
+// fails the Pod. outcomes lists what the policy can do when some code is
+// unknown (FailureOutcomes), or the one verdict when all are known.
+func (k *computer) jobFailureRule() (verdict FailureRule, outcomes []batchv1.PodFailurePolicyAction) {
+	first := true
+	spec := k.w.Spec
+	for _, c := range k.t.ContainersOf(Regular) {
+		code, known := StatedExit(&spec.Containers[c.Index])
+		if known && code == 0 {
+			continue
 		}
-		out = f
+		f := JobFailureRuleFor(k.w.Job, k.w.JobPath, c.Name, code, known, k.v)
+		possible := []batchv1.PodFailurePolicyAction{f.Action}
+		if f.Action == "" {
+			possible[0] = batchv1.PodFailurePolicyActionCount
+		}
+		if !known {
+			possible = FailureOutcomes(k.w.Job, c.Name, k.v)
+		}
+		for _, a := range possible {
+			if !slices.Contains(outcomes, a) {
+				outcomes = append(outcomes, a)
+			}
+		}
+		if !first && f.Action != verdict.Action {
+			verdict = FailureRule{}
+		} else if first {
+			verdict = f
+		}
+		first = false
 	}
-	return out
+	if k.w.Job.PodFailurePolicy == nil || !k.v.JobPodFailurePolicy() {
+		outcomes = nil
+	}
+	return verdict, outcomes
 }

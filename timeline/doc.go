@@ -70,9 +70,13 @@
 //	tl.Pod.QOSClass                BestEffort | Burstable | Guaranteed, as the kubelet computes it
 //	tl.Pod.ActiveDeadline          spec.activeDeadlineSeconds, from pod start (pulls count)
 //	tl.Deployment.PodReady / .ProgressDeadline / .MayExceedDeadline / .Rollout   (F-13, E-9)
-//	tl.StatefulSet.Creation / .RollingUpdate                                   (F-14, E-10)
+//	tl.Deployment.OldPodsGone      Recreate: new Pods only once the old ones are gone
+//	tl.StatefulSet.Creation / .RollingUpdate / .MaxUnavailable                 (F-14, E-10)
+//	tl.DaemonSet.Rollout / .Invalid    waves over Params.Nodes; strategy the API server rejects
 //	tl.Job.Retries / .ActiveDeadline / .GivesUp / .DeadlineFirst / .BackoffCap   (F-12, E-8)
-//	tl.Job.OnFailure / .NotCounted / .CountsRestarts   podFailurePolicy verdict, uncounted failures (§5.3)
+//	tl.Job.Parallelism / .Indexes / .MaxFailedIndexes   Pods failing together, indexes in groups
+//	tl.Job.OnFailure / .FailureOutcomes / .NotCounted / .CountsRestarts   podFailurePolicy (§5.3)
+//	tl.CronJob.Period / .Overlaps / .SkippedStarts / .LateStart / .ReplacedAt / .ConcurrentRuns
 //	tl.Notes                       fields ignored on this version, coerced values, rejected sleeps
 //	tl.Errors                      malformed podlint.dev/expected-* annotations (*AnnotationError)
 //
@@ -89,7 +93,7 @@
 //
 // A healthy kubelet; a probe that answers at once (d = 0) unless the field
 // says Hang; ε is a typical latency, not a bound; crash-loop back-off
-// 10 s → 300 s unless Params say otherwise; StatefulSet maxUnavailable is
-// not modelled (gate off by default). Probe errors (P-17) are not modelled:
-// an erroring probe never counts.
+// 10 s → 300 s unless Params say otherwise; a container's exit code is
+// known only when its command states it (StatedExit). Probe errors (P-17)
+// are not modelled: an erroring probe never counts.
 package timeline

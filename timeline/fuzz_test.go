@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 var batchJob = batchv1.JobSpec{}
@@ -54,15 +55,41 @@ func FuzzCompute(f *testing.F) {
 			}
 		}
 		w := &workload.Workload{Kind: "Pod", SpecPath: "spec", Spec: spec, Annotations: map[string]string{AnnotationExpectedStartup: ann, AnnotationExpectedShutdown: ann}}
+		params := DefaultParams()
 		switch kind % 4 {
+		case 0:
+			if ft%2 != 0 {
+				surge, unavail := intstr.FromInt32(to), intstr.FromInt32(st)
+				if d%2 != 0 {
+					surge = intstr.FromString(ann)
+				}
+				w.DaemonSet = &appsv1.DaemonSetSpec{MinReadySeconds: d,
+					UpdateStrategy: appsv1.DaemonSetUpdateStrategy{RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxSurge: &surge, MaxUnavailable: &unavail}}}
+				params.Nodes = int(replicas)
+			}
 		case 1:
 			w.Deployment = &appsv1.DeploymentSpec{Replicas: &replicas, ProgressDeadlineSeconds: &limit, MinReadySeconds: d}
+			if shape&1 != 0 {
+				w.Deployment.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+			}
 		case 2:
-			w.StatefulSet = &appsv1.StatefulSetSpec{Replicas: &replicas, MinReadySeconds: d}
+			mu := intstr.FromInt32(to)
+			w.StatefulSet = &appsv1.StatefulSetSpec{Replicas: &replicas, MinReadySeconds: d,
+				UpdateStrategy: appsv1.StatefulSetUpdateStrategy{RollingUpdate: &appsv1.RollingUpdateStatefulSetStrategy{MaxUnavailable: &mu}}}
+			if shape&1 != 0 {
+				w.StatefulSet.PodManagementPolicy = appsv1.ParallelPodManagement
+			}
 		case 3:
-			w.Job = &batchv1.JobSpec{BackoffLimit: &limit, ActiveDeadlineSeconds: &sleep}
+			w.Job = &batchv1.JobSpec{BackoffLimit: &limit, ActiveDeadlineSeconds: &sleep, Parallelism: &replicas, Completions: &d}
+			if shape&2 != 0 {
+				indexed := batchv1.IndexedCompletion
+				w.Job.CompletionMode, w.Job.BackoffLimitPerIndex, w.Job.MaxFailedIndexes = &indexed, &to, &st
+			}
+			if shape&4 != 0 {
+				policies := []batchv1.ConcurrencyPolicy{"", batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent}
+				w.CronJob = &batchv1.CronJobSpec{Schedule: ann, ConcurrencyPolicy: policies[int(ft&3)%3], StartingDeadlineSeconds: &grace}
+			}
 		}
-		params := DefaultParams()
 		if kind&4 != 0 {
 			params.JobRun = Seconds(float64(st))
 			params.CrashRun = Seconds(float64(ft))

@@ -2,7 +2,10 @@ package timeline
 
 import "github.com/podlint/podlint/workload"
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+)
 
 // ContainerType distinguishes the three kinds of containers whose lifecycles
 // differ.
@@ -33,10 +36,13 @@ type Timeline struct {
 	// then regular containers.
 	Containers []*Container
 
-	// At most one controller part is set.
+	// At most one controller part is set (a CronJob sets Job and CronJob).
 	Deployment  *Deployment
 	StatefulSet *StatefulSet
+	DaemonSet   *DaemonSet
 	Job         *Job
+	// CronJob is set beside Job for a CronJob.
+	CronJob *CronJob
 
 	// Notes are remarks of the model (ignored fields on this version,
 	// coerced values, assumptions).
@@ -340,6 +346,9 @@ type Deployment struct {
 	Paused                   bool
 	// PodReady is creation → Ready of one new pod (Pod.Ready).
 	PodReady Span
+	// OldPodsGone is delete → gone of an old Pod (Pod.Terminated): under
+	// Recreate no new Pod is created before every old one is gone.
+	OldPodsGone Span
 	// MayExceedDeadline is true when PodReady's upper edge passes
 	// ProgressDeadline, or has no bound at all (nothing in the spec limits
 	// how late the Pod can become Ready).
@@ -361,8 +370,12 @@ type StatefulSet struct {
 	// Creation: OrderedReady Σ_i (PodReady + minReadySeconds); Parallel
 	// one such term.
 	Creation Span
-	// RollingUpdate: Σ over updated ordinals of (Terminated + PodReady +
-	// minReadySeconds), one pod at a time; nil for OnDelete.
+	// MaxUnavailable is how many Pods a rolling update replaces at once:
+	// 1 unless MaxUnavailableStatefulSet is on (1.37) and the field set.
+	MaxUnavailable Value
+	// RollingUpdate: the updated ordinals in waves of MaxUnavailable, each
+	// Terminated + (PodReady + minReadySeconds) per Pod of the wave under
+	// OrderedReady, once under Parallel; nil for OnDelete.
 	RollingUpdate *Span
 }
 
@@ -383,6 +396,21 @@ type Job struct {
 	// container exited with a code no rule names (zero without a policy,
 	// or when the containers restart in place).
 	OnFailure FailureRule
+	// FailureOutcomes lists the actions the podFailurePolicy can take on a
+	// failed Pod, in rule order, Count standing for a failure no rule
+	// matches: one action when every failing container states its exit
+	// code (a literal exit N), several when some code is unknown; nil
+	// without a policy on this version.
+	FailureOutcomes []batchv1.PodFailurePolicyAction
+	// Parallelism is how many Pods run at once: min(parallelism,
+	// completions) after defaulting; its Path is the field that bounds it.
+	Parallelism Value
+	// Indexes is the number of indexes of an Indexed Job (completions), 0
+	// otherwise.
+	Indexes int64
+	// MaxFailedIndexes is spec.maxFailedIndexes where backoffLimitPerIndex
+	// applies (nil otherwise).
+	MaxFailedIndexes *Value
 	// CountsRestarts: failures are container restarts in place, counted
 	// against backoffLimit (Pod restartPolicy OnFailure and no container
 	// that says Never); otherwise each failure fails the Pod.

@@ -133,11 +133,15 @@ func ComputeRollout(d *Deployment, r Replicas, maxSurge, maxUnavailable *intstr.
 	for _, n := range counts {
 		c := RolloutCase{Replicas: n}
 		if d.Strategy != "RollingUpdate" {
+			// Recreate scales the old Pods to 0 and creates the new ones
+			// only once none of them is running (oldPodsRunning in
+			// recreate.go), that is after their shutdown.
 			c.MinAvailable = 0
 			c.MaxPods = n
-			c.Duration = per
+			start := d.OldPodsGone.Interval
+			c.Duration = start.Add(per)
 			if n > 0 {
-				c.Waves = []Wave{{N: 1, Removed: n, Created: n, Start: At(0), Ready: per}}
+				c.Waves = []Wave{{N: 1, Removed: n, Created: n, Start: start, Ready: c.Duration}}
 			}
 			out.Cases = append(out.Cases, c)
 			continue

@@ -1,6 +1,9 @@
 package timeline
 
 import (
+	"path"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/internal/shellread"
@@ -47,3 +50,56 @@ func StatedSleep(cmd []string) (seconds float64, text string, ok bool) {
 	s := shellread.StatedSleep(cmd, shellread.Env{})
 	return s.Min, s.Text, s.OK
 }
+
+// StatedExit is the exit code a container's command certainly ends with,
+// when the manifest says it: `false`, or a shell script (sh -c) whose last
+// top-level statement is `exit N` with a literal N and that cannot leave
+// earlier (no other exit, no exec, no errexit). ok is false otherwise: the
+// image's entrypoint, a code that depends on what ran, anything the reader
+// does not follow. A process killed by a signal exits otherwise, but the
+// crash podlint models is the command running to its end.
+func StatedExit(c *corev1.Container) (code int32, ok bool) {
+	if c == nil || len(c.Command) == 0 {
+		return 0, false
+	}
+	cmd := append(append([]string(nil), c.Command...), c.Args...)
+	call := shellread.Invocation(cmd)
+	if call.Script < 0 {
+		if call.Rest == len(cmd)-1 && path.Base(cmd[call.Rest]) == "false" {
+			return 1, true
+		}
+		return 0, false
+	}
+	if call.Errexit || call.Script != len(cmd)-1 && call.Script != len(cmd)-2 {
+		// Words after the script only set $0; more would be odd enough
+		// not to guess.
+		return 0, false
+	}
+	script := cmd[call.Script]
+	s := shellread.Parse(script, call.Lang)
+	if s.Err != nil || s.SetsErrexit() || execWord.MatchString(script) {
+		// exec replaces the shell, whose exit then never runs.
+		return 0, false
+	}
+	cs := s.Commands()
+	exits := 0
+	for _, cm := range cs {
+		if cm.Name == "exit" || cm.Name == "return" {
+			exits++
+		}
+	}
+	if len(cs) == 0 || exits != 1 {
+		return 0, false
+	}
+	last := cs[len(cs)-1]
+	if last.Name != "exit" || len(last.Words) != 2 || !last.Final || !last.LastOfList || last.AfterOr || last.Nested || last.Background || last.PipedIn {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(last.Words[1], 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int32(n % 256), true
+}
+
+var execWord = regexp.MustCompile(`(^|[^A-Za-z0-9_-])exec($|[^A-Za-z0-9_-])`)

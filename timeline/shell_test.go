@@ -3,6 +3,8 @@ package timeline
 import (
 	"math"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 func TestStatedSleep(t *testing.T) {
@@ -43,6 +45,38 @@ func TestStatedSleep(t *testing.T) {
 		got, _, ok := StatedSleep(tc.cmd)
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("StatedSleep(%q) = %v, %v; want %v, %v", tc.cmd, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestStatedExit: only a command that certainly ends with a literal code
+// states it; anything that may leave earlier or elsewhere does not.
+func TestStatedExit(t *testing.T) {
+	tests := []struct {
+		cmd, args []string
+		code      int32
+		ok        bool
+	}{
+		{cmd: []string{"sh", "-c", "exit 42"}, code: 42, ok: true},
+		{cmd: []string{"/bin/bash", "-c"}, args: []string{"echo start; sleep 5\nexit 3"}, code: 3, ok: true},
+		{cmd: []string{"sh", "-c", "exit 300"}, code: 44, ok: true},
+		{cmd: []string{"false"}, code: 1, ok: true},
+		{cmd: []string{"sh", "-c", "exit 0"}, code: 0, ok: true},
+		{cmd: []string{"sh", "-c", "run || exit 2"}},
+		{cmd: []string{"sh", "-c", "exit 2; exit 3"}},
+		{cmd: []string{"sh", "-c", "if x; then exit 1; fi; exit 2"}},
+		{cmd: []string{"sh", "-ec", "migrate; exit 4"}},
+		{cmd: []string{"sh", "-c", "set -e; migrate; exit 4"}},
+		{cmd: []string{"sh", "-c", "exec app; exit 4"}},
+		{cmd: []string{"sh", "-c", "exit $CODE"}},
+		{cmd: []string{"sh", "-c", "exit"}},
+		{cmd: []string{"app", "--exit", "3"}},
+		{args: []string{"sh", "-c", "exit 1"}}, // args alone run the image's entrypoint
+	}
+	for _, tc := range tests {
+		code, ok := StatedExit(&corev1.Container{Command: tc.cmd, Args: tc.args})
+		if ok != tc.ok || code != tc.code {
+			t.Errorf("%q %q: (%d, %v), want (%d, %v)", tc.cmd, tc.args, code, ok, tc.code, tc.ok)
 		}
 	}
 }

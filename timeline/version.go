@@ -156,6 +156,13 @@ func (v Version) JobBackoffLimitPerIndex() Stage { return v.stage(28, 29) }
 // Pod counts as available as soon as it is Ready.
 func (v Version) StatefulSetMinReadySeconds() Stage { return v.stage(22, 23) }
 
+// MaxUnavailableStatefulSet: a StatefulSet's
+// updateStrategy.rollingUpdate.maxUnavailable (alpha 1.24; beta in 1.35 but
+// off by default from 1.35.4 and in 1.36, kubernetes#137904; on by default
+// from 1.37, kubernetes#139466). Off or absent, the field is dropped and a
+// rolling update replaces one Pod at a time.
+func (v Version) MaxUnavailableStatefulSet() Stage { return v.stage(24, 37) }
+
 // KubeletCrashLoopBackOffMax: the kubelet reads
 // crashLoopBackOff.maxContainerRestartPeriod (Params.CrashLoopMax) only
 // with this gate (alpha 1.32, beta on 1.35); before, the maximum is 300 s

@@ -45,4 +45,7 @@ type Workload struct {
 	// field path ("spec" or "spec.jobTemplate.spec", List-prefixed).
 	Job     *batchv1.JobSpec
 	JobPath Path
+	// CronJob is set for a CronJob; CronJobPath is its spec's field path.
+	CronJob     *batchv1.CronJobSpec
+	CronJobPath Path
 }

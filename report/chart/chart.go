@@ -27,6 +27,15 @@ type Item struct {
 	Drain   *timeline.Drain
 }
 
+// rollout is the Item's rollout: the release view's (Deployments), or a
+// DaemonSet's, which needs no other object, only --nodes.
+func (it Item) rollout() *timeline.Rollout {
+	if it.Rollout == nil && it.Timeline != nil && it.Timeline.DaemonSet != nil {
+		return it.Timeline.DaemonSet.Rollout
+	}
+	return it.Rollout
+}
+
 // title is "Deployment shop/web (deploy.yaml:3)".
 func (it Item) title() string {
 	s := it.Kind
@@ -335,7 +344,7 @@ func summary(tl *timeline.Timeline) []string {
 	if s := tl.StatefulSet; s != nil {
 		line := fmt.Sprintf("StatefulSet (%s): creating %s takes %s", s.PodManagementPolicy, replicas(s.Replicas.V), between(s.Creation.Interval))
 		if s.RollingUpdate != nil {
-			line += ", a rolling update " + between(s.RollingUpdate.Interval)
+			line += fmt.Sprintf(", a rolling update %s (%s Pod(s) at a time)", between(s.RollingUpdate.Interval), number(s.MaxUnavailable.V))
 		}
 		out = append(out, line+plus(s.Creation.Plus))
 	}
@@ -349,6 +358,34 @@ func summary(tl *timeline.Timeline) []string {
 		}
 		if j.DeadlineFirst && j.ActiveDeadline != nil {
 			line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
+		}
+		if j.Parallelism.V > 1 {
+			line += fmt.Sprintf("; %s Pods run and fail at once", number(j.Parallelism.V))
+		}
+		if len(j.FailureOutcomes) > 1 {
+			var as []string
+			for _, a := range j.FailureOutcomes {
+				as = append(as, string(a))
+			}
+			line += "; by exit code its podFailurePolicy may " + strings.Join(as, ", ") + " a failure"
+		}
+		out = append(out, line)
+	}
+	if d := tl.DaemonSet; d != nil && d.Invalid != "" {
+		out = append(out, "DaemonSet: the API server rejects its update strategy: "+d.Invalid)
+	}
+	if c := tl.CronJob; c != nil && c.Period.Set {
+		line := fmt.Sprintf("CronJob (%s): starts every %s at the shortest", c.ConcurrencyPolicy, secs(c.Period.V))
+		switch {
+		case !c.Overlaps:
+		case c.ReplacedAt != nil:
+			line += fmt.Sprintf("; a run still active at the next start is deleted %s after it starts", secs(c.ReplacedAt.Lo))
+		case c.LateStart != nil:
+			line += fmt.Sprintf("; a run can outlast the period, skipping %d start(s), and the latest missed start runs %s late", c.SkippedStarts, between(*c.LateStart))
+		case c.ConcurrentRuns > 0:
+			line += fmt.Sprintf("; runs can overlap, up to %d at once", c.ConcurrentRuns)
+		default:
+			line += "; runs can overlap"
 		}
 		out = append(out, line)
 	}

@@ -119,9 +119,15 @@ type jsonController struct {
 	ProgressDeadline  *float64           `json:"progressDeadline,omitempty"`
 	MayExceedDeadline *bool              `json:"mayExceedDeadline,omitempty"`
 	Rollout           *timeline.Interval `json:"rollout,omitempty"`
+	// DaemonSet: its updateStrategy type, and why the API server rejects
+	// the strategy ("" when it does not).
+	Strategy string `json:"strategy,omitempty"`
+	Invalid  string `json:"invalid,omitempty"`
 	// StatefulSet
 	Creation      *timeline.Interval `json:"creation,omitempty"`
 	RollingUpdate *timeline.Interval `json:"rollingUpdate,omitempty"`
+	// MaxUnavailable: the Pods a StatefulSet rolling update replaces at once.
+	MaxUnavailable *float64 `json:"maxUnavailable,omitempty"`
 	// Job
 	BackoffLimit   *float64           `json:"backoffLimit,omitempty"`
 	BackoffCap     *float64           `json:"backoffCap,omitempty"`
@@ -134,6 +140,23 @@ type jsonController struct {
 	// rule names; JobNotCounted why failures never reach backoffLimit.
 	JobFailureAction string `json:"jobFailureAction,omitempty"`
 	JobNotCounted    string `json:"jobNotCounted,omitempty"`
+	// JobFailureOutcomes: every action the podFailurePolicy can take on a
+	// failed Pod (Count: no rule matches); JobParallelism the Pods that
+	// run and fail at once; MaxFailedIndexes with backoffLimitPerIndex.
+	JobFailureOutcomes []string `json:"jobFailureOutcomes,omitempty"`
+	JobParallelism     *float64 `json:"jobParallelism,omitempty"`
+	MaxFailedIndexes   *float64 `json:"maxFailedIndexes,omitempty"`
+	// CronJob: the schedule's shortest period, the concurrency policy,
+	// startingDeadlineSeconds, how long a run can last (the Job's
+	// jobGivesUp) and what the policy does when it outlasts the period.
+	SchedulePeriod    *float64           `json:"schedulePeriod,omitempty"`
+	ConcurrencyPolicy string             `json:"concurrencyPolicy,omitempty"`
+	StartingDeadline  *float64           `json:"startingDeadline,omitempty"`
+	RunOverlaps       *bool              `json:"runOverlaps,omitempty"`
+	ConcurrentRuns    *int               `json:"concurrentRuns,omitempty"`
+	SkippedStarts     *int               `json:"skippedStarts,omitempty"`
+	LateStart         *timeline.Interval `json:"lateStart,omitempty"`
+	ReplacedAt        *timeline.Interval `json:"replacedAt,omitempty"`
 	// Pods restarted by the kubelet (a container restarted after a failure)
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
 }
@@ -326,7 +349,7 @@ func objectJSON(it Item) jsonObject {
 		o.Pod = jp
 	}
 	o.Controller = controllerJSON(it.Kind, tl)
-	o.Rollout = rolloutJSON(it.Rollout)
+	o.Rollout = rolloutJSON(it.rollout())
 	o.Drain = drainJSON(it.Drain)
 	for _, n := range tl.Notes {
 		o.Notes = append(o.Notes, jsonNote{Path: string(n.Path), Text: n.Text})
@@ -357,10 +380,16 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.Rollout = ptr(d.Rollout.Interval)
 		used = true
 	}
+	if d := tl.DaemonSet; d != nil {
+		c.Strategy = d.Strategy
+		c.Invalid = d.Invalid
+		used = true
+	}
 	if s := tl.StatefulSet; s != nil {
 		c.Creation = ptr(s.Creation.Interval)
 		if s.RollingUpdate != nil {
 			c.RollingUpdate = ptr(s.RollingUpdate.Interval)
+			c.MaxUnavailable = ptr(s.MaxUnavailable.V)
 		}
 		used = true
 	}
@@ -372,8 +401,39 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		c.JobUnknowns = j.GivesUp.Plus
 		c.DeadlineFirst = ptr(j.DeadlineFirst)
 		c.JobFailureAction, c.JobNotCounted = string(j.OnFailure.Action), j.NotCounted
+		for _, a := range j.FailureOutcomes {
+			c.JobFailureOutcomes = append(c.JobFailureOutcomes, string(a))
+		}
+		c.JobParallelism = ptr(j.Parallelism.V)
+		if j.MaxFailedIndexes != nil {
+			c.MaxFailedIndexes = ptr(j.MaxFailedIndexes.V)
+		}
 		if j.ActiveDeadline != nil {
 			c.ActiveDeadline = ptr(j.ActiveDeadline.V)
+		}
+		used = true
+	}
+	if cj := tl.CronJob; cj != nil {
+		if cj.Period.Set {
+			c.SchedulePeriod = ptr(cj.Period.V)
+		}
+		c.ConcurrencyPolicy = cj.ConcurrencyPolicy
+		if cj.StartingDeadline != nil {
+			c.StartingDeadline = ptr(cj.StartingDeadline.V)
+		}
+		if cj.Period.Set && tl.Job != nil {
+			c.RunOverlaps = ptr(cj.Overlaps)
+		}
+		if cj.Overlaps {
+			switch {
+			case cj.ReplacedAt != nil:
+				c.ReplacedAt = ptr(cj.ReplacedAt.Interval)
+			case cj.LateStart != nil:
+				c.SkippedStarts = ptr(cj.SkippedStarts)
+				c.LateStart = cj.LateStart
+			default:
+				c.ConcurrentRuns = ptr(cj.ConcurrentRuns)
+			}
 		}
 		used = true
 	}

@@ -99,7 +99,7 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 // releaseSummary describes the rollout waves and the node drain in words.
 func releaseSummary(it Item) []string {
 	var out []string
-	if r := it.Rollout; r != nil {
+	if r := it.rollout(); r != nil {
 		for _, c := range r.Cases {
 			line := fmt.Sprintf("rollout (%s) at %d replicas (%s): maxSurge %d, maxUnavailable %d (%d to %d Pods), %d wave(s)",
 				r.Strategy, c.Replicas, r.Replicas.Source, c.MaxSurge, c.MaxUnavailable, c.MinAvailable, c.MaxPods, len(c.Waves))

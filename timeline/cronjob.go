@@ -1,0 +1,145 @@
+package timeline
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/podlint/podlint/workload"
+	"github.com/robfig/cron/v3"
+	batchv1 "k8s.io/api/batch/v1"
+)
+
+// CronJob is what the CronJob controller does with runs that last longer
+// than the schedule's period (§CronJob): Allow runs them side by side,
+// Forbid skips the starts that fall while one is active, Replace deletes
+// the active Job at the next start; startingDeadlineSeconds bounds how late
+// a start may still happen.
+type CronJob struct {
+	Path              workload.Path
+	Schedule          string
+	ConcurrencyPolicy string // Allow (default), Forbid, Replace
+	Suspend           bool
+	// Period is the shortest gap between two scheduled times (Set false
+	// and V 0 when the schedule does not parse).
+	Period Value
+	// StartingDeadline is startingDeadlineSeconds (nil when unset).
+	StartingDeadline *Value
+	// RunLasts is how long one run can last at worst: the Job's GivesUp
+	// (every Pod failing until backoffLimit or activeDeadlineSeconds).
+	RunLasts Span
+	// Overlaps: RunLasts can exceed Period.
+	Overlaps bool
+	// ConcurrentRuns (Allow): the most runs active at once,
+	// ⌈RunLasts / Period⌉, RunLasts being its upper edge, or its lower one
+	// (a minimum) when run times are unknown and no activeDeadlineSeconds
+	// bounds it; 0 when unbounded.
+	ConcurrentRuns int
+	// SkippedStarts (Forbid): scheduled starts skipped while one run is
+	// active, ⌈RunLasts / Period⌉ − 1, likewise.
+	SkippedStarts int
+	// LateStart (Forbid): the latest missed start runs when the active run
+	// ends, at most startingDeadlineSeconds after its time (otherwise it is
+	// recorded as missed); the interval is how late it starts after its
+	// scheduled time, nil when no start is missed.
+	LateStart *Interval
+	// ReplacedAt (Replace): a run still active at the next scheduled time
+	// is deleted then (the controller wakes 100 ms after it), so no run
+	// outlasts Period; nil unless a run can overlap.
+	ReplacedAt *Span
+}
+
+// CronJobWakeDelay is how long after a scheduled time the controller
+// re-queues itself (nextScheduleTimeDuration: + 100 ms).
+const CronJobWakeDelay = 0.1
+
+func (k *computer) cronJob() *CronJob {
+	cs, cp := k.w.CronJob, k.w.CronJobPath
+	out := &CronJob{Path: cp, Schedule: cs.Schedule, ConcurrencyPolicy: string(cs.ConcurrencyPolicy), Suspend: cs.Suspend != nil && *cs.Suspend}
+	if out.ConcurrencyPolicy == "" {
+		out.ConcurrencyPolicy = string(batchv1.AllowConcurrent)
+	}
+	out.Period = Value{Path: cp.Join("schedule")}
+	if period, ok := SchedulePeriod(cs.Schedule); ok {
+		out.Period.V, out.Period.Set = period, true
+	}
+	if cs.StartingDeadlineSeconds != nil {
+		out.StartingDeadline = &Value{V: math.Max(float64(*cs.StartingDeadlineSeconds), 0), Path: cp.Join("startingDeadlineSeconds"), Set: true}
+	}
+	if k.t.Job == nil {
+		return out
+	}
+	out.RunLasts = k.t.Job.GivesUp
+	P := out.Period.V
+	if !out.Period.Set || P <= 0 {
+		return out
+	}
+	worst, bounded := out.RunLasts.Hi, !out.RunLasts.HiUnbounded
+	if len(out.RunLasts.Plus) > 0 {
+		// Unknown run times only lengthen the run: activeDeadlineSeconds
+		// still bounds it, else Lo is a certain minimum.
+		if ads := k.t.Job.ActiveDeadline; ads != nil {
+			worst = ads.V
+		} else {
+			worst, bounded = out.RunLasts.Lo, false
+		}
+	}
+	out.Overlaps = worst > P || out.RunLasts.HiUnbounded
+	if !out.Overlaps {
+		return out
+	}
+	n := 0
+	if !out.RunLasts.HiUnbounded {
+		n = int(math.Min(math.Ceil(worst/P), math.MaxInt32))
+	}
+	switch batchv1.ConcurrencyPolicy(out.ConcurrencyPolicy) {
+	case batchv1.ForbidConcurrent:
+		out.SkippedStarts = max(n-1, 0)
+		// The active run ends somewhere in the period after the last
+		// start it overlapped: that start runs that much late.
+		late := Between(0, P)
+		if bounded {
+			late = Between(0, math.Min(P, worst-float64(n-1)*P))
+		}
+		if d := out.StartingDeadline; d != nil {
+			late = Earlier(late, At(d.V))
+		}
+		out.LateStart = &late
+	case batchv1.ReplaceConcurrent:
+		at := span(At(P+CronJobWakeDelay), out.Period.Path, cp.Join("concurrencyPolicy"))
+		out.ReplacedAt = &at
+	default:
+		out.ConcurrentRuns = n
+	}
+	return out
+}
+
+// SchedulePeriod is the shortest gap between consecutive times of a cron
+// schedule, parsed as the controller parses it (cron.ParseStandard),
+// looking at the times of about a year from a fixed date so the result does
+// not depend on the clock.
+func SchedulePeriod(schedule string) (float64, bool) {
+	s, err := cron.ParseStandard(strings.TrimSpace(schedule))
+	if err != nil {
+		return 0, false
+	}
+	start := time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+	end := start.AddDate(1, 0, 7)
+	prev := s.Next(start)
+	if prev.IsZero() {
+		return 0, false
+	}
+	best := math.Inf(1)
+	for i := 0; i < 1100 && best > 60; i++ { // a minute is the finest a schedule can be
+		next := s.Next(prev)
+		if next.IsZero() || next.After(end) {
+			break
+		}
+		best = math.Min(best, next.Sub(prev).Seconds())
+		prev = next
+	}
+	if math.IsInf(best, 1) {
+		return 0, false
+	}
+	return best, true
+}
