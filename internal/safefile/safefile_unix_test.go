@@ -29,4 +29,3 @@ func TestReadFileRefusesWhatIsNotAPlainFile(t *testing.T) {
 		t.Errorf("ReadFile(/dev/zero) = %v, want ErrNotRegular", err)
 	}
 }
-
