@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -84,7 +85,7 @@ func Open(root, from string) (*Root, error) {
 		return nil, err
 	}
 	if _, ok := within(root, real); !ok {
-		return nil, fmt.Errorf("%s: %w", from, ErrOutside)
+		return nil, fail(from, ErrOutside)
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
@@ -123,17 +124,17 @@ func within(dir, p string) (string, bool) {
 func (r *Root) Rel(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", p, ErrOutside)
+		return "", fail(p, ErrOutside)
 	}
-	cand := abs
+	if rel, ok := within(r.dir, abs); ok {
+		return filepath.ToSlash(rel), nil
+	}
 	if rel, err := filepath.Rel(r.lex, abs); err == nil && !filepath.IsAbs(rel) {
-		cand = filepath.Join(r.real, rel)
+		if rel, ok := within(r.dir, filepath.Join(r.real, rel)); ok {
+			return filepath.ToSlash(rel), nil
+		}
 	}
-	rel, ok := within(r.dir, cand)
-	if !ok {
-		return "", fmt.Errorf("%s: %w", p, ErrOutside)
-	}
-	return filepath.ToSlash(rel), nil
+	return "", fail(p, ErrOutside)
 }
 
 // Contains reports whether p, links resolved inside the root, stays in it
@@ -147,13 +148,34 @@ func (r *Root) Contains(p string) bool {
 	return err == nil
 }
 
+// escapes is os.Root's error for a name or link leading out of the root
+// (its variable is not exported; TestNothingOutsideTheRootIsRead pins it).
+const escapes = "path escapes from parent"
+
+// fail makes every refusal a *fs.PathError naming p, so that callers can
+// name the file their own way and show only why.
+func fail(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if err.Error() == escapes {
+		err = ErrOutside
+	}
+	return &fs.PathError{Op: "open", Path: p, Err: err}
+}
+
 // Stat is os.Stat confined to the root: a link is followed only inside it.
 func (r *Root) Stat(p string) (fs.FileInfo, error) {
 	rel, err := r.Rel(p)
 	if err != nil {
 		return nil, err
 	}
-	return r.r.Stat(rel)
+	fi, err := r.r.Stat(rel)
+	if err != nil {
+		return nil, fail(p, err)
+	}
+	return fi, nil
 }
 
 // Lstat is os.Lstat confined to the root.
@@ -162,32 +184,39 @@ func (r *Root) Lstat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.r.Lstat(rel)
+	fi, err := r.r.Lstat(rel)
+	if err != nil {
+		return nil, fail(p, err)
+	}
+	return fi, nil
 }
 
-// ReadDir lists a folder of the root.
+// ReadDir lists a folder of the root, sorted by name as os.ReadDir.
 func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	f, err := r.openDir(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return f.ReadDir(-1)
+	es, err := f.ReadDir(-1)
+	sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
+	return es, err
 }
 
 func (r *Root) openDir(p string) (*os.File, error) {
-	rel, err := r.Rel(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := r.r.Stat(rel)
+	fi, err := r.Stat(p)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a folder", p)
+		return nil, fail(p, errors.New("not a folder"))
 	}
-	return r.r.Open(rel)
+	rel, _ := r.Rel(p)
+	f, err := r.r.Open(rel)
+	if err != nil {
+		return nil, fail(p, err)
+	}
+	return f, nil
 }
 
 // ErrNotRegular is returned for what is not a plain file: a folder, device,
@@ -205,39 +234,36 @@ var ErrTooBig = errors.New("file too large")
 // on Linux: not a kernel file system) before anything is read, so that a
 // file swapped in between is refused too.
 func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
-	rel, err := r.Rel(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := r.r.Stat(rel); err != nil {
+	if fi, err := r.Stat(p); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(fi.Mode()))
+		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode())))
 	}
+	rel, _ := r.Rel(p)
 	f, err := r.r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return nil, err
+		return nil, fail(p, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fail(p, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(fi.Mode()))
+		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode())))
 	}
 	if err := checkFS(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, fail(p, err)
 	}
 	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", p, ErrTooBig, fi.Size(), max)
+		return nil, fail(p, fmt.Errorf("%w (%d bytes, at most %d)", ErrTooBig, fi.Size(), max))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		return nil, fail(p, err)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w (grew past %d bytes while read)", p, ErrTooBig, max)
+		return nil, fail(p, fmt.Errorf("%w (it grew past %d bytes while read)", ErrTooBig, max))
 	}
 	return data, nil
 }

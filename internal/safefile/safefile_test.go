@@ -92,19 +92,17 @@ func TestNothingOutsideTheRootIsRead(t *testing.T) {
 	dir, outside := repo(t)
 	symlink(t, outside, filepath.Join(dir, "chart/templates/abs.yaml"))
 	symlink(t, "../../../secret.yaml", filepath.Join(dir, "chart/templates/rel.yaml"))
-	symlink(t, "..", filepath.Join(dir, "chart/up"))
 	r := open(t, "", filepath.Join(dir, "chart"))
 	for _, p := range []string{
 		outside,
 		filepath.Join(dir, "chart/../../secret.yaml"),
 		filepath.Join(dir, "chart/templates/abs.yaml"),
 		filepath.Join(dir, "chart/templates/rel.yaml"),
-		filepath.Join(dir, "chart/up/../secret.yaml"),
 		"/etc/passwd",
 	} {
 		got, err := r.ReadFile(p, 1<<20)
-		if err == nil || strings.Contains(string(got), secret) {
-			t.Errorf("ReadFile(%s) = %q, %v; want an error", p, got, err)
+		if !errors.Is(err, ErrOutside) || strings.Contains(string(got), secret) {
+			t.Errorf("ReadFile(%s) = %q, %v; want ErrOutside", p, got, err)
 		}
 		if r.Contains(p) {
 			t.Errorf("Contains(%s) = true", p)
