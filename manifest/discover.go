@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 )
 
@@ -32,6 +33,12 @@ type Source struct {
 	Render  string
 	Named   []string
 	Through []string
+	// Root is the repository root of the path given that this source was
+	// found from (the folder holding .git at or above it, else the path
+	// itself, links resolved): every file podlint derives from the source
+	// (a chart's files, a kustomization's bases and patches) must be in it.
+	// "" stands for the repository root of Path itself.
+	Root string
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart
@@ -80,6 +87,9 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			}
 			if render {
 				if root, ok := enclosingRoot(p, kinds); ok {
+					// The root holds the file named: what it derives is
+					// bounded by its own repository (or itself).
+					root.Root = repoRoot(root.Path)
 					srcs = append(srcs, root)
 					continue
 				}
@@ -87,6 +97,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			srcs = append(srcs, Source{Path: p, Explicit: true})
 			continue
 		}
+		repo := repoRoot(p)
 		var found []string
 		roots := 0 // charts and kustomizations to render
 		// The tree's real location: a symbolic link found in the walk may
@@ -119,7 +130,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 					return fs.SkipDir
 				}
 				if k := RootKind(path); render && k != "" {
-					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p})
+					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p, Root: repo})
 					roots++
 					return fs.SkipDir
 				}
@@ -157,10 +168,20 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			srcs = append(srcs, Source{Path: f})
+			srcs = append(srcs, Source{Path: f, Root: repo})
 		}
 	}
 	return srcs, hints, errs
+}
+
+// repoRoot is safefile.RepoRoot, or "" (the source's own) when the path
+// cannot be resolved, which its walk reports.
+func repoRoot(p string) string {
+	r, err := safefile.RepoRoot(p)
+	if err != nil {
+		return ""
+	}
+	return r
 }
 
 // systemDirs are the kernel's file systems: their files claim to be
