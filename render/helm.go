@@ -29,9 +29,11 @@ type HelmOptions struct {
 	ReleaseName string // default "release-name", as helm template
 	Namespace   string // default "default"
 	// ConfigValues are values files named in a configuration, which may
-	// come with the pull request being checked: they are read only inside
-	// the repository root, before Values.
+	// come with the pull request being checked: they are read, before
+	// Values, only inside ConfigRoot, the repository holding the
+	// configuration ("" is the chart's Root).
 	ConfigValues []string
+	ConfigRoot   string
 	Values       []string // values files named by the user, read as given; later ones win
 	Set          []string // k=v, after the values files
 	// KubeVersion is .Capabilities.KubeVersion, "1.30" or "v1.30.0".
@@ -149,9 +151,17 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	out.Problems = append(out.Problems, dropExternalSchemas(ch, dir)...)
 
 	vals := map[string]any{}
+	cfgRoot := root
+	if opt.ConfigRoot != "" && len(opt.ConfigValues) > 0 {
+		if cfgRoot, err = safefile.Open(opt.ConfigRoot, opt.ConfigRoot); err != nil {
+			out.Problems = append(out.Problems, rootProblem(chartFile, err))
+			return out
+		}
+		defer cfgRoot.Close()
+	}
 	read := func(f string, confined bool) ([]byte, error) {
 		if confined {
-			return root.ReadFile(f, maxSourceFile)
+			return cfgRoot.ReadFile(f, maxSourceFile)
 		}
 		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
 		if err == nil && tooBig {

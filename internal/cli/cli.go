@@ -283,7 +283,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 			return nil, &exitError{ExitError, err.Error()}
 		}
 		if p != "" {
-			cfg, err := loadConfig(p)
+			cfg, err := loadFoundConfig(p)
 			if err != nil {
 				return nil, &exitError{ExitError, err.Error()}
 			}

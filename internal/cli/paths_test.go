@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Issue 21: what a pull request derives (a configuration found in the
+// repository, the values files it names) is read only inside the
+// repository, and a path whose place cannot be worked out is refused.
+
+// TestFoundConfigLinkOutIsNotQuoted: a .podlint.yaml that is a link to a
+// file outside the repository had its parse error quote that file.
+func TestFoundConfigLinkOutIsNotQuoted(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	writeFiles(t, top, map[string]string{
+		"secret.yaml":    "TOPSECRET: hunter2\n",
+		"repo/.git/HEAD": "ref: refs/heads/main\n",
+		"repo/pod.yaml":  findingPod,
+	})
+	if err := os.Symlink(filepath.Join(top, "secret.yaml"), filepath.Join(repo, ".podlint.yaml")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	code, stdout, stderr := run(t, repo, nil, "check", "pod.yaml")
+	if code != ExitError || !strings.Contains(stderr, "symbolic link out of the repository") {
+		t.Errorf("exit %d, stderr %q; want exit 2 refusing the link", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "hunter2") || strings.Contains(stdout+stderr, "TOPSECRET") {
+		t.Errorf("the linked file's content reached the output: %s%s", stdout, stderr)
+	}
+	// Named with --config, the same file is the user's choice.
+	if code, _, stderr := run(t, repo, nil, "check", "--config", filepath.Join(top, "secret.yaml"), "pod.yaml"); code != ExitError || !strings.Contains(stderr, "TOPSECRET") {
+		t.Errorf("--config: exit %d, stderr %q; want its own parse error", code, stderr)
+	}
+}
+
+// TestConfigValuesThatDoNotResolveAreRefused: a values path that resolves
+// to no file (a pipe's /proc/self/fd/N) passed the inside-the-repository
+// check (fail open); a FIFO inside the repository is refused too.
+func TestConfigValuesThatDoNotResolveAreRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/fd is Linux's")
+	}
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	chart, _ := filepath.Abs(filepath.Join(renderData, "helm", "podinfo"))
+	writeFiles(t, top, map[string]string{"repo/.git/HEAD": "ref: refs/heads/main\n"})
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	pipe := fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+	if _, err := filepath.EvalSymlinks(pipe); err == nil {
+		t.Skip("the pipe resolves to a path here")
+	}
+	cfg := "charts:\n  " + chart + ":\n    values: [" + pipe + "]\n"
+	if err := os.WriteFile(filepath.Join(repo, ".podlint.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, repo, nil, "check", "--format", "json", chart)
+	if code != ExitError || !strings.Contains(stderr, "values file") {
+		t.Errorf("exit %d, stderr %q; want the values file refused", code, stderr)
+	}
+}
