@@ -3,8 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -63,7 +61,7 @@ type kOrigin struct {
 	name string
 }
 
-var quietLog sync.Once
+var offlineOnce sync.Once
 
 type offline struct{}
 
@@ -292,11 +290,10 @@ func RenderKustomization(dir string) *Rendered { return renderKustomization(dir,
 // renderKustomization builds dir reading only inside rootDir (from
 // safefile.RepoRoot; "" is dir's own repository).
 func renderKustomization(dir, rootDir string) *Rendered {
-	// kustomize prints deprecation warnings ("'commonLabels' is
-	// deprecated") through the standard logger; podlint's output is its
-	// report, and the logger is used by nothing else.
-	quietLog.Do(func() {
-		log.SetOutput(io.Discard)
+	// What kustomize and Helm print through the standard logger reaches
+	// standard error escaped, one line per record (internal/cli routes
+	// it): it quotes names and values from the pull request.
+	offlineOnce.Do(func() {
 		// kustomize fetches a URL named anywhere it reads a file (a patch,
 		// an OpenAPI schema, a generator's file) with an http.Client on the
 		// default transport. podlint never uses the network: any such

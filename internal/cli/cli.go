@@ -62,6 +62,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	env := &runEnv{stdin: stdin, stdout: stdout, stderr: stderr, code: ExitOK}
+	routeLibraryLogs(stderr)
 	app := newApp(env)
 	err := app.Run(reorderArgs(app, args))
 	if err != nil {
