@@ -69,3 +69,32 @@ func TestConfigValuesThatDoNotResolveAreRefused(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the values file refused", code, stderr)
 	}
 }
+
+// TestPreCommitFileNamesAreNeverOptions (issue 21 item 6): pre-commit
+// appends the staged file names after the hook's args, and the argument
+// reordering that lets flags follow paths took a staged file named
+// --output=victim.yaml as the flag, overwriting victim.yaml with the
+// report. With the hook's --pre-commit, a name of an existing file is a
+// path; the hook's own args still work.
+func TestPreCommitFileNamesAreNeverOptions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"--output=victim.yaml": findingPod,
+		"-":                    findingPod,
+		"--":                   findingPod,
+		"victim.yaml":          "keep: me\n",
+	})
+	code, stdout, stderr := run(t, dir, nil, "check", "--pre-commit", "--format", "json", "--fail-on", "warning",
+		"--output=victim.yaml", "-", "--", "victim.yaml")
+	if data, _ := os.ReadFile(filepath.Join(dir, "victim.yaml")); string(data) != "keep: me\n" {
+		t.Errorf("victim.yaml was overwritten: %q", data)
+	}
+	if code != ExitFindings || !strings.HasPrefix(strings.TrimSpace(stdout), "{") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the JSON report (the hook's args) with findings", code, stdout, stderr)
+	}
+	for _, name := range []string{"--output=victim.yaml", "./-", "--"} {
+		if !strings.Contains(stdout, fmt.Sprintf("%q", name)) {
+			t.Errorf("the staged file %s was not linted: %s", name, stdout)
+		}
+	}
+}
