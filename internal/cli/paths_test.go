@@ -98,3 +98,31 @@ func TestPreCommitFileNamesAreNeverOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineLongNamesFitTheFileSystem (issue 21 item 6): a valid object
+// name of 253 characters in a namespace of 63 made `timeline -o DIR`
+// fail with "file name too long" and write nothing. Two such names that
+// differ only at the end stay two files.
+func TestTimelineLongNamesFitTheFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	ns := strings.Repeat("n", 63)
+	var pods string
+	for _, last := range []string{"a", "b"} {
+		name := strings.Repeat("x", 252) + last
+		pods += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: " + ns + "}\nspec: {containers: [{name: c, image: nginx}]}\n"
+	}
+	writeFiles(t, dir, map[string]string{"pods.yaml": pods})
+	code, _, stderr := run(t, dir, nil, "timeline", "--no-config", "-f", "svg", "-o", "out/", "pods.yaml")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("out/ holds %v (%v); want two charts", entries, err)
+	}
+	for _, e := range entries {
+		if len(e.Name()) > 255-20 {
+			t.Errorf("%s: %d bytes, no room for the temporary file", e.Name(), len(e.Name()))
+		}
+	}
+}
