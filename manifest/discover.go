@@ -270,6 +270,32 @@ func pathError(p string, err error) error {
 	return fmt.Errorf("%s: %v", p, err)
 }
 
+// Read reads a source that is not standard input. A file found by walking
+// a folder is a derived path: it is read only inside the repository root
+// (internal/safefile: no link out of it, no device, FIFO or kernel file,
+// even one swapped in after the walk looked). A file named on the command
+// line is read as given (ReadSource).
+func (s Source) Read(max int64) (data []byte, tooBig bool, err error) {
+	if s.Explicit || s.Root == "" || s.Render != "" {
+		return ReadSource(s.Path, max)
+	}
+	root, err := safefile.Open(s.Root, filepath.Dir(s.Path))
+	if err != nil {
+		return nil, false, pathError(s.Path, err)
+	}
+	defer root.Close()
+	data, err = root.ReadFile(s.Path, max)
+	switch {
+	case errors.Is(err, safefile.ErrTooBig):
+		return nil, true, nil
+	case errors.Is(err, safefile.ErrOutside):
+		return nil, false, fmt.Errorf("%s: outside the repository being checked; not read", s.Path)
+	case err != nil:
+		return nil, false, pathError(s.Path, err)
+	}
+	return data, false, nil
+}
+
 // ReadSource reads a file, refusing more than max bytes. tooBig is set when
 // the file was cut; the error is for I/O failures.
 func ReadSource(path string, max int64) (data []byte, tooBig bool, err error) {

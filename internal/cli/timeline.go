@@ -94,7 +94,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 		}
 		data := src.Data
 		if data == nil {
-			d, tooBig, err := manifest.ReadSource(src.Path, s.an.Limits.MaxFileSize)
+			d, tooBig, err := src.Read(s.an.Limits.MaxFileSize)
 			if err != nil {
 				errs = append(errs, err)
 				continue

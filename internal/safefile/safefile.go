@@ -258,9 +258,20 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, fail(p, fmt.Errorf("%w (%d bytes, at most %d)", ErrTooBig, fi.Size(), max))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fail(p, err)
+	// One buffer of the size fstat gave, plus a byte to see the file grew.
+	data := make([]byte, 0, fi.Size()+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), max+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF || int64(len(data)) > max {
+			break
+		}
+		if err != nil {
+			return nil, fail(p, err)
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, fail(p, fmt.Errorf("%w (it grew past %d bytes while read)", ErrTooBig, max))
