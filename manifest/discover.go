@@ -149,7 +149,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 				// a symbolic link is followed only to a regular file inside
 				// the tree; what is left out is said, not silently dropped.
 				if d.Type()&fs.ModeSymlink == 0 {
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), fileType(d.Type()))})
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), safefile.Kind(d.Type()))})
 					return nil
 				}
 				if why := linkProblem(root, path); why != "" {
@@ -216,28 +216,11 @@ func linkProblem(root, path string) string {
 		return "broken symbolic link"
 	}
 	if !fi.Mode().IsRegular() {
-		return "symbolic link to something that is not a regular file (" + fileType(fi.Mode().Type()) + ")"
+		return "symbolic link to something that is not a regular file (" + safefile.Kind(fi.Mode().Type()) + ")"
 	}
 	return ""
 }
 
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	}
-	return "irregular file"
-}
 
 func hasManifestExt(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))

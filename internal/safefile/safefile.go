@@ -237,7 +237,7 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	if fi, err := r.Stat(p); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode())))
+		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode())))
 	}
 	rel, _ := r.Rel(p)
 	f, err := r.r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
@@ -250,7 +250,7 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 		return nil, fail(p, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode())))
+		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode())))
 	}
 	if err := checkFS(f); err != nil {
 		return nil, fail(p, err)
@@ -279,11 +279,11 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names a file type for a message: "named pipe", "character
+// device", …
+func Kind(m fs.FileMode) string {
 	switch {
-	case m.IsDir():
-		return "folder"
-	case m&fs.ModeCharDevice != 0:
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
 		return "character device"
 	case m&fs.ModeDevice != 0:
 		return "block device"
@@ -291,6 +291,10 @@ func kind(m fs.FileMode) string {
 		return "named pipe"
 	case m&fs.ModeSocket != 0:
 		return "socket"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
 	}
 	return "irregular file"
 }
