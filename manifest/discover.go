@@ -221,7 +221,6 @@ func linkProblem(root, path string) string {
 	return ""
 }
 
-
 func hasManifestExt(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))
 	return ext == ".yaml" || ext == ".yml" || ext == ".json"
