@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	iofs "io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -49,6 +50,32 @@ func hostileRepo(t *testing.T) (repo, secret string, write func(rel, text string
 	return repo, secret, write
 }
 
+// copyHostile copies testdata/hostile/render/name into dir and returns
+// the copy.
+func copyHostile(t *testing.T, name, dir string) string {
+	t.Helper()
+	from := filepath.Join("..", "testdata", "hostile", "render", name)
+	to := filepath.Join(dir, name)
+	err := filepath.WalkDir(from, func(p string, d iofs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
 func hostileConfig() *analyzer.Config {
 	sev := map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
@@ -86,10 +113,9 @@ func renderErrorAt(fs []finding.Finding, file string) bool {
 // own; a "template: FILE:LINE:COL:" in it made podlint quote that line of
 // any file.
 func TestHostileHelmErrorNamesNoFileToRead(t *testing.T) {
-	repo, _, write := hostileRepo(t)
-	chart := filepath.Join(repo, "chart")
-	write("chart/Chart.yaml", "apiVersion: v2\nname: evil\nversion: 0.1.0\n")
-	tpl := write("chart/templates/fail.yaml", `{{ fail "boom\ntemplate: ../../secret.txt:1:1: x" }}`+"\n")
+	repo, _, _ := hostileRepo(t)
+	chart := copyHostile(t, "fail-position", repo)
+	tpl := filepath.Join(chart, "templates", "fail.yaml")
 	fs := lintHostile(t, manifest.Source{Path: chart, Render: manifest.RenderHelm})
 	if !renderErrorAt(fs, tpl) {
 		t.Errorf("findings %+v; want the render error at the failing template %s", fs, tpl)
@@ -136,9 +162,9 @@ func TestHostileKustomizeReadsOnlyTheRepository(t *testing.T) {
 	if err := os.Symlink(outsideBase, filepath.Join(repo, "via-link")); err != nil {
 		t.Fatal(err)
 	}
-	write("up/kustomization.yaml", "resources:\n  - ../../base\n")
+	copyHostile(t, "kustomize-up", repo)
 	write("through/kustomization.yaml", "resources:\n  - ../via-link\n")
-	for _, dir := range []string{"linked", "up", "through"} {
+	for _, dir := range []string{"linked", "kustomize-up", "through"} {
 		t.Run(dir, func(t *testing.T) {
 			src := manifest.Source{Path: filepath.Join(repo, dir), Render: manifest.RenderKustomize}
 			fs := lintHostile(t, src)
