@@ -51,7 +51,11 @@ func hostileRepo(t *testing.T) (repo, secret string, write func(rel, text string
 }
 
 // copyHostile copies testdata/hostile/render/name into dir and returns
-// the copy.
+// the copy. Of those roots, fail-position is a chart whose {{ fail }} text
+// holds "template: ../../secret.txt:1:1:", and kustomize-up a
+// kustomization whose base is two folders up: both lead to the secret
+// beside the repository. Inputs that need links, FIFOs, a listener or
+// absolute paths are made by the tests themselves.
 func copyHostile(t *testing.T, name, dir string) string {
 	t.Helper()
 	from := filepath.Join("..", "testdata", "hostile", "render", name)
