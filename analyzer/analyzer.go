@@ -312,7 +312,7 @@ func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err
 	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(splitBytes) {
 		return nil, false, nil, false
 	}
-	data, tooBig, err = manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
+	data, tooBig, err = src.Read(cfg.Limits.MaxFileSize)
 	return data, tooBig, err, true
 }
 
@@ -346,7 +346,7 @@ func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summa
 	}
 	data := src.Data
 	if data == nil {
-		d, tooBig, err := manifest.ReadSource(src.Path, cfg.Limits.MaxFileSize)
+		d, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
 		if err != nil {
 			return nil, finding.Summary{}, nil, err
 		}

@@ -247,7 +247,7 @@ func sourceReader(cfg *Config, srcs []manifest.Source) func(string) []byte {
 		if src.Data != nil {
 			return src.Data
 		}
-		data, tooBig, err := manifest.ReadSource(path, cfg.Limits.MaxFileSize)
+		data, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
 		if err != nil || tooBig {
 			return nil
 		}

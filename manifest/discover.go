@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 )
 
@@ -32,6 +33,12 @@ type Source struct {
 	Render  string
 	Named   []string
 	Through []string
+	// Root is the repository root of the path given that this source was
+	// found from (the folder holding .git at or above it, else the path
+	// itself, links resolved): every file podlint derives from the source
+	// (a chart's files, a kustomization's bases and patches) must be in it.
+	// "" stands for the repository root of Path itself.
+	Root string
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart
@@ -80,6 +87,9 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			}
 			if render {
 				if root, ok := enclosingRoot(p, kinds); ok {
+					// The root holds the file named: what it derives is
+					// bounded by its own repository (or itself).
+					root.Root = repoRoot(root.Path)
 					srcs = append(srcs, root)
 					continue
 				}
@@ -87,6 +97,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			srcs = append(srcs, Source{Path: p, Explicit: true})
 			continue
 		}
+		repo := repoRoot(p)
 		var found []string
 		roots := 0 // charts and kustomizations to render
 		// The tree's real location: a symbolic link found in the walk may
@@ -119,7 +130,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 					return fs.SkipDir
 				}
 				if k := RootKind(path); render && k != "" {
-					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p})
+					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p, Root: repo})
 					roots++
 					return fs.SkipDir
 				}
@@ -138,7 +149,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 				// a symbolic link is followed only to a regular file inside
 				// the tree; what is left out is said, not silently dropped.
 				if d.Type()&fs.ModeSymlink == 0 {
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), fileType(d.Type()))})
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), safefile.Kind(d.Type()))})
 					return nil
 				}
 				if why := linkProblem(root, path); why != "" {
@@ -157,10 +168,20 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			srcs = append(srcs, Source{Path: f})
+			srcs = append(srcs, Source{Path: f, Root: repo})
 		}
 	}
 	return srcs, hints, errs
+}
+
+// repoRoot is safefile.RepoRoot, or "" (the source's own) when the path
+// cannot be resolved, which its walk reports.
+func repoRoot(p string) string {
+	r, err := safefile.RepoRoot(p)
+	if err != nil {
+		return ""
+	}
+	return r
 }
 
 // systemDirs are the kernel's file systems: their files claim to be
@@ -195,27 +216,9 @@ func linkProblem(root, path string) string {
 		return "broken symbolic link"
 	}
 	if !fi.Mode().IsRegular() {
-		return "symbolic link to something that is not a regular file (" + fileType(fi.Mode().Type()) + ")"
+		return "symbolic link to something that is not a regular file (" + safefile.Kind(fi.Mode().Type()) + ")"
 	}
 	return ""
-}
-
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	}
-	return "irregular file"
 }
 
 func hasManifestExt(name string) bool {
@@ -247,6 +250,32 @@ func pathError(p string, err error) error {
 		return fmt.Errorf("%s: permission denied", p)
 	}
 	return fmt.Errorf("%s: %v", p, err)
+}
+
+// Read reads a source that is not standard input. A file found by walking
+// a folder is a derived path: it is read only inside the repository root
+// (internal/safefile: no link out of it, no device, FIFO or kernel file,
+// even one swapped in after the walk looked). A file named on the command
+// line is read as given (ReadSource).
+func (s Source) Read(max int64) (data []byte, tooBig bool, err error) {
+	if s.Explicit || s.Root == "" || s.Render != "" {
+		return ReadSource(s.Path, max)
+	}
+	root, err := safefile.Open(s.Root, filepath.Dir(s.Path))
+	if err != nil {
+		return nil, false, pathError(s.Path, err)
+	}
+	defer root.Close()
+	data, err = root.ReadFile(s.Path, max)
+	switch {
+	case errors.Is(err, safefile.ErrTooBig):
+		return nil, true, nil
+	case errors.Is(err, safefile.ErrOutside):
+		return nil, false, fmt.Errorf("%s: outside the repository being checked; not read", s.Path)
+	case err != nil:
+		return nil, false, pathError(s.Path, err)
+	}
+	return data, false, nil
 }
 
 // ReadSource reads a file, refusing more than max bytes. tooBig is set when

@@ -13,9 +13,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/releaseutil"
@@ -25,12 +26,21 @@ import (
 
 // HelmOptions are what `helm template` takes on its command line.
 type HelmOptions struct {
-	ReleaseName string   // default "release-name", as helm template
-	Namespace   string   // default "default"
-	Values      []string // values files, later ones win
-	Set         []string // k=v, after the values files
+	ReleaseName string // default "release-name", as helm template
+	Namespace   string // default "default"
+	// ConfigValues are values files named in a configuration, which may
+	// come with the pull request being checked: they are read, before
+	// Values, only inside ConfigRoot, the repository holding the
+	// configuration ("" is the chart's Root).
+	ConfigValues []string
+	ConfigRoot   string
+	Values       []string // values files named by the user, read as given; later ones win
+	Set          []string // k=v, after the values files
 	// KubeVersion is .Capabilities.KubeVersion, "1.30" or "v1.30.0".
 	KubeVersion string
+	// Root is the repository root every file of the chart must be in
+	// (safefile.RepoRoot of the path given); "" is the chart's own.
+	Root string
 }
 
 // Problem is a render failure with its position in a source file.
@@ -84,9 +94,14 @@ func sentence(s string) string {
 type Rendered struct {
 	Docs     []Doc
 	Problems []Problem
-	// values files in precedence order (chart values.yaml first), for
-	// related locations.
-	valuesFiles []string
+	// values files in precedence order (chart values.yaml first), as
+	// read for rendering, for related locations.
+	valuesFiles []valuesFile
+}
+
+type valuesFile struct {
+	path string
+	data []byte
 }
 
 // Doc is one rendered document.
@@ -119,21 +134,46 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 			"podlint never reads files outside the chart being rendered. Replace the link with the file itself, or vendor it into the chart."))
 		return out
 	}
-	ch, err := loader.LoadDir(dir)
+	root, err := safefile.Open(opt.Root, dir)
+	if err != nil {
+		out.Problems = append(out.Problems, rootProblem(chartFile, err))
+		return out
+	}
+	defer root.Close()
+	ch, err := loadChartDir(dir, root)
 	if err != nil {
 		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot load the chart", err.Error(),
 			"Nothing in the chart was linted."))
 		return out
 	}
-	out.valuesFiles = append(out.valuesFiles, filepath.Join(dir, "values.yaml"))
+	out.valuesFiles = append(out.valuesFiles, valuesFile{filepath.Join(dir, "values.yaml"), rawFile(ch, "values.yaml")})
 	out.Problems = append(out.Problems, missingDependencies(ch, chartFile)...)
+	out.Problems = append(out.Problems, dropExternalSchemas(ch, dir)...)
 
 	vals := map[string]any{}
-	for _, f := range opt.Values {
-		data, err := os.ReadFile(f)
+	cfgRoot := root
+	if opt.ConfigRoot != "" && len(opt.ConfigValues) > 0 {
+		if cfgRoot, err = safefile.Open(opt.ConfigRoot, opt.ConfigRoot); err != nil {
+			out.Problems = append(out.Problems, rootProblem(chartFile, err))
+			return out
+		}
+		defer cfgRoot.Close()
+	}
+	read := func(f string, confined bool) ([]byte, error) {
+		if confined {
+			return cfgRoot.ReadFile(f, maxSourceFile)
+		}
+		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
+		if err == nil && tooBig {
+			err = fmt.Errorf("larger than %d bytes", maxSourceFile)
+		}
+		return data, err
+	}
+	for i, f := range append(append([]string{}, opt.ConfigValues...), opt.Values...) {
+		data, err := read(f, i < len(opt.ConfigValues))
 		if err != nil {
 			out.Problems = append(out.Problems, problem(chartFile, 1, 1, "a values file for this chart cannot be read",
-				fmt.Sprintf("%s: %v", f, unwrap(err)), "The chart was rendered without it."))
+				fmt.Sprintf("%s: %v", f, reason(err)), "The chart was rendered without it."))
 			continue
 		}
 		cur := map[string]any{}
@@ -143,7 +183,7 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 			continue
 		}
 		vals = mergeMaps(vals, cur)
-		out.valuesFiles = append(out.valuesFiles, f)
+		out.valuesFiles = append(out.valuesFiles, valuesFile{f, data})
 	}
 	for _, s := range opt.Set {
 		if err := strvals.ParseInto(s, vals); err != nil {
@@ -218,6 +258,12 @@ func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) 
 			return files
 		}
 		name, line, col, msg := templateError(err.Error())
+		if findTemplate(ch, name) == nil {
+			// The error's text is partly the chart's own ({{ fail }}): a
+			// position in it is trusted only when it names a template of
+			// this chart, never a file to read.
+			name = ""
+		}
 		p := problem(filepath.Join(dir, "Chart.yaml"), 1, 1, "Helm cannot render the chart", err.Error(), "Nothing in the chart was linted.")
 		if name != "" {
 			p = problem(templatePath(ch, dir, name), max(line, 1), max(col, 1), "Helm cannot render this template", msg,
@@ -233,10 +279,12 @@ func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) 
 
 // Helm reports "parse error at (chart/templates/x.yaml:6): unexpected …"
 // and "execution error at (chart/templates/x.yaml:3:11): …", or
-// "template: chart/templates/x.yaml:3:11: executing …".
+// "template: chart/templates/x.yaml:3:11: executing …". The position is
+// the first one on the first line, which Helm writes; what follows may be
+// the chart's own text ({{ fail "…" }}), positions included.
 var (
-	helmErrAt  = lazyRegexp(`\(([^():]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)\s*:?\s*(.*)$`)
-	helmErrTpl = lazyRegexp(`template: ([^:]+):(\d+)(?::(\d+))?: (.*)$`)
+	helmErrAt  = lazyRegexp(`^[^\n(]*\(([^():\n]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)[ \t]*:?[ \t]*((?s:.*))$`)
+	helmErrTpl = lazyRegexp(`^[^\n]*?template: ([^:\n]+):(\d+)(?::(\d+))?: ((?s:.*))$`)
 )
 
 var startedAt = lazyRegexp(`started at ([^:\s]+):(\d+)`)
@@ -300,19 +348,30 @@ func (out *Rendered) addHelmDoc(ch *chart.Chart, dir, name, content string) {
 }
 
 func templateText(ch *chart.Chart, name string) []byte {
+	if t := findTemplate(ch, name); t != nil {
+		return t.Data
+	}
+	return nil
+}
+
+// findTemplate returns the template Helm names name ("podinfo/templates/x.yaml",
+// "podinfo/charts/redis/templates/y.yaml"), or nil.
+func findTemplate(ch *chart.Chart, name string) *chart.File {
 	rest, ok := strings.CutPrefix(name, ch.Name()+"/")
 	if !ok {
 		return nil
 	}
 	for _, t := range ch.Templates {
 		if t.Name == rest {
-			return t.Data
+			return t
 		}
 	}
 	if sub, ok := strings.CutPrefix(rest, "charts/"); ok {
 		for _, d := range ch.Dependencies() {
 			if strings.HasPrefix(sub, d.Name()+"/") {
-				return templateText(d, sub)
+				if t := findTemplate(d, sub); t != nil {
+					return t
+				}
 			}
 		}
 	}
@@ -353,12 +412,18 @@ func missingDependencies(ch *chart.Chart, chartFile string) []Problem {
 }
 
 func chartYAML(ch *chart.Chart) *yaml.Node {
+	var n yaml.Node
+	if data := rawFile(ch, "Chart.yaml"); data != nil && yaml.Unmarshal(data, &n) == nil {
+		return deref(&n)
+	}
+	return nil
+}
+
+// rawFile is a file of the chart as loaded, or nil.
+func rawFile(ch *chart.Chart, name string) []byte {
 	for _, f := range ch.Raw {
-		if f.Name == "Chart.yaml" {
-			var n yaml.Node
-			if yaml.Unmarshal(f.Data, &n) == nil {
-				return deref(&n)
-			}
+		if f.Name == name {
+			return f.Data
 		}
 	}
 	return nil
@@ -448,12 +513,15 @@ func linkOutOfTree(root string) (link, target string) {
 			link, target = path, "a missing or looping target"
 			return filepath.SkipAll
 		}
+		// The refusal names the link and what it says, never what it
+		// resolves to (or holds).
+		said, _ := os.Readlink(path)
 		rel, err := filepath.Rel(realRoot, t)
 		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 		fi, statErr := os.Stat(t)
 		regular := statErr == nil && (fi.Mode().IsRegular() || fi.IsDir())
 		if !inside || !regular {
-			link, target = path, t
+			link, target = path, said
 			return filepath.SkipAll
 		}
 		return nil

@@ -1,9 +1,8 @@
 package render
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/podlint/podlint/internal/safefile"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -61,7 +61,7 @@ type kOrigin struct {
 	name string
 }
 
-var quietLog sync.Once
+var offlineOnce sync.Once
 
 type offline struct{}
 
@@ -75,7 +75,11 @@ var remoteRef = lazyRegexp(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}
 
 // loadKust reads the kustomization in dir and, recursively, the local
 // kustomizations it uses. seen guards against cycles.
-func loadKust(dir string, seen map[string]*kust) *kust {
+//
+// Every file is read through root: a kustomization, base or patch that is
+// a link out of the repository, or a path leading out of it, is a problem
+// at the entry, never read.
+func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 	abs, _ := filepath.Abs(dir)
 	if k, ok := seen[abs]; ok {
 		return k
@@ -85,9 +89,9 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 	if k.file == "" {
 		return k
 	}
-	data, err := os.ReadFile(k.file)
+	data, err := root.ReadFile(k.file, maxSourceFile)
 	if err != nil {
-		k.problems = append(k.problems, problem(k.file, 1, 1, "cannot read the kustomization", unwrap(err).Error(), ""))
+		k.problems = append(k.problems, problem(k.file, 1, 1, "cannot read the kustomization", reason(err).Error(), "It was not built."))
 		return k
 	}
 	var doc yaml.Node
@@ -95,11 +99,11 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 		k.problems = append(k.problems, problem(k.file, yamlErrLine(err), 1, "the kustomization is not valid YAML", err.Error(), ""))
 		return k
 	}
-	root := deref(&doc)
+	top := deref(&doc)
 	// Every list whose entries kustomize loads as resources: a remote one
 	// would be cloned with git or fetched over HTTP.
 	for _, field := range []string{"resources", "bases", "components", "generators", "transformers", "validators"} {
-		_, list := mapGet(root, field)
+		_, list := mapGet(top, field)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
 		}
@@ -108,15 +112,19 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 				continue
 			}
 			p := filepath.Join(dir, filepath.FromSlash(e.Value))
-			fi, err := os.Stat(p)
+			fi, err := root.Stat(p)
 			switch {
 			case err == nil && fi.IsDir():
-				c := loadKust(p, seen)
+				c := loadKust(p, seen, root)
 				k.children = append(k.children, c)
 				if field == "components" {
 					k.components = append(k.components, c)
 				}
 			case err == nil:
+			case errors.Is(err, safefile.ErrOutside) && !remoteRef().MatchString(e.Value):
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry leads outside the repository, which podlint never reads", field),
+					Detail:  fmt.Sprintf("%q is outside the repository holding %s (through .. or a symbolic link); a pull request could otherwise render any file of the machine into the report. This kustomization was not built. Move the base into the repository.", e.Value, dir)})
 			case remoteRef().MatchString(e.Value):
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
 					Message: fmt.Sprintf("%s entry is a remote base, which podlint never fetches", field),
@@ -128,13 +136,13 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 			}
 		}
 	}
-	k.patches = readPatches(k, root, data)
+	k.patches = readPatches(k, top, data, root)
 	return k
 }
 
 // readPatches lists the patches of a kustomization in the order kustomize
 // applies them.
-func readPatches(k *kust, root *yaml.Node, data []byte) []*kPatch {
+func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*kPatch {
 	var out []*kPatch
 	add := func(entry *yaml.Node, pathOrInline *yaml.Node, inline bool) {
 		p := &kPatch{file: k.file}
@@ -160,7 +168,9 @@ func readPatches(k *kust, root *yaml.Node, data []byte) []*kPatch {
 			}
 		} else {
 			p.file = filepath.Join(k.dir, filepath.FromSlash(pathOrInline.Value))
-			data, err := os.ReadFile(p.file)
+			// kustomize itself reports a patch it cannot read, through the
+			// same confined file system.
+			data, err := root.ReadFile(p.file, maxSourceFile)
 			if err != nil {
 				return
 			}
@@ -168,13 +178,13 @@ func readPatches(k *kust, root *yaml.Node, data []byte) []*kPatch {
 		}
 		out = append(out, p)
 	}
-	if _, l := mapGet(root, "patchesStrategicMerge"); l != nil && l.Kind == yaml.SequenceNode {
+	if _, l := mapGet(top, "patchesStrategicMerge"); l != nil && l.Kind == yaml.SequenceNode {
 		for _, e := range l.Content {
 			add(nil, e, strings.Contains(e.Value, "\n"))
 		}
 	}
 	for _, field := range []string{"patches", "patchesJson6902"} {
-		_, l := mapGet(root, field)
+		_, l := mapGet(top, field)
 		if l == nil || l.Kind != yaml.SequenceNode {
 			continue
 		}
@@ -273,13 +283,17 @@ func (o originFS) ReadFile(p string) ([]byte, error) {
 }
 
 // RenderKustomization builds dir as `kustomize build` does. Remote bases are
-// refused before anything is built.
-func RenderKustomization(dir string) *Rendered {
-	// kustomize prints deprecation warnings ("'commonLabels' is
-	// deprecated") through the standard logger; podlint's output is its
-	// report, and the logger is used by nothing else.
-	quietLog.Do(func() {
-		log.SetOutput(io.Discard)
+// refused before anything is built, and only files of the repository
+// holding dir are read.
+func RenderKustomization(dir string) *Rendered { return renderKustomization(dir, "") }
+
+// renderKustomization builds dir reading only inside rootDir (from
+// safefile.RepoRoot; "" is dir's own repository).
+func renderKustomization(dir, rootDir string) *Rendered {
+	// What kustomize and Helm print through the standard logger reaches
+	// standard error escaped, one line per record (internal/cli routes
+	// it): it quotes names and values from the pull request.
+	offlineOnce.Do(func() {
 		// kustomize fetches a URL named anywhere it reads a file (a patch,
 		// an OpenAPI schema, a generator's file) with an http.Client on the
 		// default transport. podlint never uses the network: any such
@@ -287,7 +301,13 @@ func RenderKustomization(dir string) *Rendered {
 		http.DefaultTransport = offline{}
 	})
 	out := &Rendered{}
-	k := loadKust(dir, map[string]*kust{})
+	root, err := safefile.Open(rootDir, dir)
+	if err != nil {
+		out.Problems = append(out.Problems, rootProblem(firstOf(kustFile(dir), dir), err))
+		return out
+	}
+	defer root.Close()
+	k := loadKust(dir, map[string]*kust{}, root)
 	if k.file == "" {
 		out.Problems = append(out.Problems, Problem{File: dir, Line: 1, Column: 1, Message: "no kustomization file in this folder"})
 		return out
@@ -302,7 +322,7 @@ func RenderKustomization(dir string) *Rendered {
 		return out
 	}
 	top, _ := filepath.Abs(k.file)
-	fs := originFS{FileSystem: filesys.MakeFsOnDisk(), top: top}
+	fs := originFS{FileSystem: confinedFS{FileSystem: filesys.MakeFsOnDisk(), root: root}, top: top}
 	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, absDir)
 	if err != nil {
 		out.Problems = append(out.Problems, kustomizeProblem(k, err))

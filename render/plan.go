@@ -3,6 +3,7 @@ package render
 import (
 	"path/filepath"
 
+	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
 )
 
@@ -26,11 +27,16 @@ func Plan(srcs []manifest.Source) []manifest.Source {
 			continue
 		}
 		r := &root{abs: abs, uses: map[string]bool{}}
-		loadKust(s.Path, map[string]*kust{}).walk(func(k *kust) {
+		confined, err := safefile.Open(s.Root, s.Path)
+		if err != nil {
+			continue // rendering it reports why
+		}
+		loadKust(s.Path, map[string]*kust{}, confined).walk(func(k *kust) {
 			if a, err := filepath.Abs(k.dir); err == nil && a != abs {
 				r.uses[a] = true
 			}
 		})
+		confined.Close()
 		roots[i] = r
 	}
 	dropped := map[int]bool{}

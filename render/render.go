@@ -11,7 +11,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -72,7 +71,7 @@ func (o *Options) Manifests(src manifest.Source) (*Output, error) {
 		return nil, err
 	}
 	stream, starts := r.stream()
-	return &Output{Stream: stream, Problems: r.Problems, m: &mapper{r: r, starts: starts, root: src.Path}}, nil
+	return &Output{Stream: stream, Problems: r.Problems, m: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src)}}, nil
 }
 
 // Locate maps a position in Stream to the template, patch or resource file
@@ -102,10 +101,11 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 		if ho.KubeVersion == "" {
 			ho.KubeVersion = o.KubeVersion
 		}
+		ho.Root = src.Root
 		r = RenderChart(src.Path, ho)
 		label += " (helm chart)"
 	case manifest.RenderKustomize:
-		r = RenderKustomization(src.Path)
+		r = renderKustomization(src.Path, src.Root)
 		label += " (kustomization)"
 	default:
 		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
@@ -121,9 +121,14 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label string) ([]finding.Finding, finding.Summary, error) {
 	sum := finding.Summary{Rendered: []string{label}}
 	var out []finding.Finding
+	// Quoted lines and suppression comments come only from files inside
+	// the repository: a problem's file may be a link out of it (the link
+	// guard's own finding is at the link).
+	files := newSourceFiles(src)
+	defer files.close()
 	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
 		for _, p := range r.Problems {
-			data, _ := os.ReadFile(p.File)
+			data := files.read(p.File)
 			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message, Detail: p.Detail,
 				SourceLine: lineOf(data, p.Line)}
@@ -133,7 +138,7 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		}
 	}
 	stream, starts := r.stream()
-	m := &mapper{r: r, starts: starts, root: src.Path}
+	m := &mapper{r: r, starts: starts, root: src.Path, files: files}
 	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
 		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
 			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
@@ -151,11 +156,11 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		}
 		out = append(out, fs...)
 	}
-	files := map[string]bool{}
+	sources := map[string]bool{}
 	for _, d := range r.Docs {
-		files[d.Source] = true
+		sources[d.Source] = true
 	}
-	sum.Files = len(files)
+	sum.Files = len(sources)
 	if len(src.Named) > 0 {
 		// Findings keep the spelling the file was named with.
 		named := map[string]string{}
@@ -232,7 +237,7 @@ type mapper struct {
 	root   string
 	nodes  map[int]*yaml.Node
 	tmpls  map[int][]tline
-	files  map[string][]byte
+	files  *sourceFiles
 }
 
 // where is a position in a source file.
@@ -268,17 +273,7 @@ func (m *mapper) node(i int) *yaml.Node {
 	return &n
 }
 
-func (m *mapper) file(p string) []byte {
-	if m.files == nil {
-		m.files = map[string][]byte{}
-	}
-	if d, ok := m.files[p]; ok {
-		return d
-	}
-	d, _ := os.ReadFile(p)
-	m.files[p] = d
-	return d
-}
+func (m *mapper) file(p string) []byte { return m.files.read(p) }
 
 // locate maps a stream position to the source.
 func (m *mapper) locate(line, col int) where {
@@ -338,8 +333,8 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 		best, bestDepth := (*finding.Location)(nil), 0
 		for j := len(m.r.valuesFiles) - 1; j >= 0; j-- {
 			vf := m.r.valuesFiles[j]
-			if l, c, dep := locateValues(vf, keys); dep > bestDepth && dep >= len(vp) {
-				best, bestDepth = &finding.Location{File: vf, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
+			if l, c, dep := locateValues(vf.data, keys); dep > bestDepth && dep >= len(vp) {
+				best, bestDepth = &finding.Location{File: vf.path, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
 			}
 		}
 		w.values = best

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 	"strings"
 
@@ -383,12 +382,9 @@ func enclosingWith(tl []tline, idx int) []string {
 	return nil
 }
 
-// locateValues finds keys in a values file: the deepest of them present.
-func locateValues(file string, keys []string) (line, col, depth int) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0, 0, 0
-	}
+// locateValues finds keys in a values file (as read for rendering): the
+// deepest of them present.
+func locateValues(data []byte, keys []string) (line, col, depth int) {
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil {
 		return 0, 0, 0

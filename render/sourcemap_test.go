@@ -154,7 +154,7 @@ func TestInlineJSONPatch(t *testing.T) {
 	if len(r.Problems) > 0 || len(r.Docs) != 1 {
 		t.Fatalf("problems %v, %d docs", r.Problems, len(r.Docs))
 	}
-	m := &mapper{r: r, starts: []int{1}}
+	m := &mapper{r: r, starts: []int{1}, files: newSourceFiles(manifest.Source{Path: "testdata/kustomize/probe-patch/overlay"})}
 	for _, tc := range []struct {
 		path      string
 		file      string

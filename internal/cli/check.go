@@ -23,6 +23,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringFlag{Name: "category", Usage: "SARIF analysis category `NAME` (automationDetails.id): code scanning keeps runs of different categories apart"},
+		&ucli.BoolFlag{Name: preCommitFlag, Usage: "the arguments end with file names from pre-commit: given first, it makes an argument that names an existing file a path even when it starts with -"},
 		&ucli.StringFlag{Name: "src-root", Usage: "make sarif, github, junit, codeclimate and markdown paths relative to `DIR` (default: the working directory)"},
 	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{

@@ -62,6 +62,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	env := &runEnv{stdin: stdin, stdout: stdout, stderr: stderr, code: ExitOK}
+	routeLibraryLogs(stderr)
 	app := newApp(env)
 	err := app.Run(reorderArgs(app, args))
 	if err != nil {
@@ -164,15 +165,14 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 // reorderArgs moves flags given after paths (`podlint check ./k8s -f json`)
 // in front of them: urfave/cli, like the flag package, stops at the first
 // path.
+//
+// `podlint check --pre-commit` (the hook's entry) is followed by the hook's
+// args and then the staged file names pre-commit appends. A staged file
+// named --output=victim.yaml was taken as a flag there and overwrote
+// victim.yaml; so with --pre-commit an argument that names an existing
+// file is always a path, while the hook's args still parse as flags.
 func reorderArgs(app *ucli.App, args []string) []string {
 	if len(args) < 2 {
-		return args
-	}
-	// Shell completion appends --generate-bash-completion, which urfave/cli
-	// honours only as the last argument and not after a "--"; reordering
-	// `podlint check k8s/ --f<TAB>` broke it. Completion reads the words as
-	// typed anyway.
-	if args[len(args)-1] == "--generate-bash-completion" {
 		return args
 	}
 	var cmd *ucli.Command
@@ -183,6 +183,14 @@ func reorderArgs(app *ucli.App, args []string) []string {
 			ci = i
 			break
 		}
+	}
+	preCommit := cmd != nil && ci+1 < len(args) && args[ci+1] == "--"+preCommitFlag
+	// Shell completion appends --generate-bash-completion, which urfave/cli
+	// honours only as the last argument and not after a "--"; reordering
+	// `podlint check k8s/ --f<TAB>` broke it. Completion reads the words as
+	// typed anyway.
+	if args[len(args)-1] == "--generate-bash-completion" && !preCommit {
+		return args
 	}
 	if cmd == nil || cmd.SkipFlagParsing {
 		return args
@@ -199,6 +207,11 @@ func reorderArgs(app *ucli.App, args []string) []string {
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
+		case preCommit && i > 0 && stagedFile(a):
+			if a == "-" {
+				a = "./-" // a file, not standard input
+			}
+			paths = append(paths, a)
 		case a == "--":
 			paths = append(paths, rest[i+1:]...)
 			i = len(rest)
@@ -220,6 +233,19 @@ func reorderArgs(app *ucli.App, args []string) []string {
 		out = append(out, paths...)
 	}
 	return out
+}
+
+// preCommitFlag is the flag the pre-commit hooks' entry starts with.
+const preCommitFlag = "pre-commit"
+
+// stagedFile reports whether a, an argument starting with -, names a file
+// or folder (a link included, even a broken one: pre-commit passes those).
+func stagedFile(a string) bool {
+	if !strings.HasPrefix(a, "-") {
+		return false
+	}
+	_, err := os.Lstat(a)
+	return err == nil
 }
 
 // commonFlags are shared by check and timeline.
@@ -283,7 +309,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 			return nil, &exitError{ExitError, err.Error()}
 		}
 		if p != "" {
-			cfg, err := loadConfig(p)
+			cfg, err := loadFoundConfig(p)
 			if err != nil {
 				return nil, &exitError{ExitError, err.Error()}
 			}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
@@ -135,6 +136,7 @@ func discoverConfig(wd string, paths []string) (string, error) {
 	return findConfig(wd, root)
 }
 
+// loadConfig reads the configuration named with --config, as given.
 func loadConfig(path string) (*Config, error) {
 	data, tooBig, err := manifest.ReadSource(path, maxConfigSize)
 	if err != nil {
@@ -143,6 +145,33 @@ func loadConfig(path string) (*Config, error) {
 	if tooBig {
 		return nil, fmt.Errorf("config %s: larger than %d bytes; this is not a podlint configuration", textsafe.Quote(path), maxConfigSize)
 	}
+	return parseConfig(path, data)
+}
+
+// loadFoundConfig reads a configuration podlint found itself, which comes
+// with the repository (maybe the pull request) being checked: only as a
+// regular file inside that repository. A .podlint.yaml linked to a file
+// elsewhere had its parse error quote that file.
+func loadFoundConfig(path string) (*Config, error) {
+	root, err := safefile.Open("", filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), unwrapPathErr(err))
+	}
+	defer root.Close()
+	data, err := root.ReadFile(path, maxConfigSize)
+	switch {
+	case errors.Is(err, safefile.ErrOutside):
+		return nil, fmt.Errorf("config %s: a symbolic link out of the repository, which podlint does not read; "+
+			"replace it with the file itself, or name the file with --config", textsafe.Quote(path))
+	case errors.Is(err, safefile.ErrTooBig):
+		return nil, fmt.Errorf("config %s: larger than %d bytes; this is not a podlint configuration", textsafe.Quote(path), maxConfigSize)
+	case err != nil:
+		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), unwrapPathErr(err))
+	}
+	return parseConfig(path, data)
+}
+
+func parseConfig(path string, data []byte) (*Config, error) {
 	c := &Config{path: path, dir: filepath.Dir(path)}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 
 	"github.com/podlint/podlint/render"
@@ -58,7 +61,10 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		cc := charts[absPath(dir)]
 		var ho render.HelmOptions
 		for _, v := range cc.Values {
-			ho.Values = append(ho.Values, s.configRel(v))
+			ho.ConfigValues = append(ho.ConfigValues, s.configRel(v))
+		}
+		if len(ho.ConfigValues) > 0 {
+			ho.ConfigRoot = repoRoot(absPath(s.cfg.dir))
 		}
 		ho.Values = append(ho.Values, flagValues...)
 		ho.Set = append(append(ho.Set, cc.Set...), flagSet...)
@@ -78,36 +84,45 @@ func absPath(p string) string {
 	return filepath.Clean(p)
 }
 
-// valuesInRepo refuses a values file named by the configuration that
-// resolves, symbolic links followed, outside the repository holding the
-// configuration. The configuration travels with the pull request podlint
-// checks, so a values file elsewhere (/etc, a CI secret, ../..) could be
-// rendered into the manifests and quoted in the report. A file the user
-// names with --values is theirs to choose.
+// valuesInRepo refuses a values file named by the configuration that is
+// not a regular file inside the repository holding the configuration
+// (symbolic links followed only inside it), or whose place cannot be
+// worked out (/dev/stdin resolves to no file: refused, not let through).
+// The configuration travels with the pull request podlint checks, so a
+// values file elsewhere (/etc, a CI secret, ../..) could be rendered into
+// the manifests and quoted in the report. A file the user names with
+// --values is theirs to choose. A values file that does not exist is
+// reported by rendering, at the chart; rendering reads the others through
+// the same confinement.
 func (s *settings) valuesInRepo(chart, file string) error {
 	if s.cfg.dir == "" {
-		return nil
-	}
-	root, err := filepath.EvalSymlinks(repoRoot(absPath(s.cfg.dir)))
-	if err != nil {
 		return nil
 	}
 	p := file
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.cfg.dir, p)
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		// A missing or unreadable file is reported by rendering, at the chart.
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if rel, err := filepath.Rel(root, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil
+	why := "is outside the repository"
+	root, err := safefile.Open(repoRoot(absPath(s.cfg.dir)), s.cfg.dir)
+	if err == nil {
+		defer root.Close()
+		fi, serr := root.Stat(p)
+		switch {
+		case serr == nil && fi.Mode().IsRegular():
+			return nil
+		case serr == nil:
+			why = "is not a regular file"
+		case !errors.Is(serr, safefile.ErrOutside):
+			why = "cannot be resolved inside the repository"
+		}
 	}
-	return &exitError{ExitError, fmt.Sprintf("config %s: charts: %s: values file %s resolves to %s, outside the repository %s; "+
-		"a configuration may come from the pull request being checked, so podlint reads only values files inside the repository. "+
+	return &exitError{ExitError, fmt.Sprintf("config %s: charts: %s: values file %s %s; "+
+		"a configuration may come from the pull request being checked, so podlint reads only regular files inside the repository as its values files. "+
 		"Move the file into the repository, or name it on the command line with --values",
-		textsafe.Quote(s.cfg.path), textsafe.Quote(chart), textsafe.Quote(file), textsafe.Quote(real), textsafe.Quote(root))}
+		textsafe.Quote(s.cfg.path), textsafe.Quote(chart), textsafe.Quote(file), why)}
 }
 
 // configRel turns a path of the config file (relative to its folder) into

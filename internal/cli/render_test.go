@@ -372,11 +372,18 @@ func TestChartConfigValuesStayInRepo(t *testing.T) {
 		{"../secret.yaml", true},
 		{"link.yaml", true},
 		{filepath.Join(top, "secret.yaml"), true},
+		// Issue 21: a path that resolves to no file was let through
+		// (fail open), and rendering then read standard input.
+		{"/dev/stdin", true},
+		{"/proc/self/environ", true},
 	} {
 		configure(tc.values)
-		code, _, stderr := run(t, repo, nil, "check", "--format", "json", chart)
+		code, stdout, stderr := run(t, repo, nil, "check", "--format", "json", chart)
 		if refused := code == ExitError && strings.Contains(stderr, "outside the repository"); refused != tc.refused {
 			t.Errorf("values %s: exit %d, stderr %q; want refused=%v", tc.values, code, stderr, tc.refused)
+		}
+		if strings.Contains(stdout+stderr, filepath.Join(top, "secret.yaml")) && !strings.Contains(tc.values, top) {
+			t.Errorf("values %s: the refusal names the link's target: %s", tc.values, stderr)
 		}
 	}
 	// A file named on the command line is the user's choice.

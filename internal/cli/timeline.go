@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -92,7 +94,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 		}
 		data := src.Data
 		if data == nil {
-			d, tooBig, err := manifest.ReadSource(src.Path, s.an.Limits.MaxFileSize)
+			d, tooBig, err := src.Read(s.an.Limits.MaxFileSize)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -205,7 +207,7 @@ func svgNames(items []chart.Item) []string {
 		if it.Namespace != "" {
 			base = it.Namespace + "-" + base
 		}
-		base = strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_")
+		base = boundName(strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_"))
 		name := base
 		for n := 2; taken[strings.ToLower(name)]; n++ {
 			name = fmt.Sprintf("%s-%d", base, n)
@@ -214,6 +216,21 @@ func svgNames(items []chart.Item) []string {
 		names[i] = name + ".svg"
 	}
 	return names
+}
+
+// maxSVGBase bounds a chart's file name before "-N" and ".svg": an object
+// name may be 253 characters and a namespace 63, and file systems take 255
+// bytes (NAME_MAX), which createOutput's temporary ".NAME.svg.123.tmp"
+// needs about 20 more of. A longer name keeps its start and a hash of the
+// whole, so that two long names stay two files.
+const maxSVGBase = 180
+
+func boundName(base string) string {
+	if len(base) <= maxSVGBase {
+		return base
+	}
+	sum := sha256.Sum256([]byte(base))
+	return base[:maxSVGBase-9] + "-" + hex.EncodeToString(sum[:4])
 }
 
 func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []chart.Item, srcs []manifest.Source) error {

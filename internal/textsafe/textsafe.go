@@ -191,3 +191,22 @@ func (w Writer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// LogWriter is where a library's logger writes (Go's log package, klog):
+// each Write is one record, printed as one line that starts with prefix,
+// with everything escaped but the record's final line break. A record
+// holding "\n::error …" or an escape sequence from a manifest or values key
+// must not start a workflow command or reach the terminal raw; Writer
+// keeps line breaks and so cannot be used for it.
+type LogWriter struct {
+	W      io.Writer
+	Prefix string
+}
+
+func (w LogWriter) Write(p []byte) (int, error) {
+	line := w.Prefix + Escape(strings.TrimSuffix(string(p), "\n")) + "\n"
+	if _, err := io.WriteString(w.W, line); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

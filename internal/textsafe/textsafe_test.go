@@ -1,6 +1,7 @@
 package textsafe
 
 import (
+	"log"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,15 @@ func TestWriter(t *testing.T) {
 	}
 	if got := b.String(); got != "usage:\tx\n\\x1b[2J\\u202e\n" {
 		t.Errorf("wrote %q", got)
+	}
+}
+
+func TestLogWriterKeepsARecordOnOneLine(t *testing.T) {
+	var b strings.Builder
+	l := log.New(LogWriter{W: &b, Prefix: "podlint: "}, "", 0)
+	l.Printf("warning: key %s", "a\n::error::x\x1b[2J")
+	l.Print("second")
+	if want := "podlint: warning: key a\\n::error::x\\x1b[2J\npodlint: second\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

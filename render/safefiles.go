@@ -1,0 +1,202 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/manifest"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/ignore"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// maxSourceFile bounds every file a render reads, as --max-file-size's
+// default bounds a manifest: a chart file or patch is a few KB.
+const maxSourceFile = 64 << 20
+
+// maxChartFiles bounds the files of one chart: links inside the chart to
+// its own folders (a -> ., b -> .) would otherwise list the same files an
+// exponential number of times.
+const maxChartFiles = 10000
+
+// sourceFiles reads the files findings quote and suppression comments are
+// read from: only inside the repository root of the source, never through
+// a link out of it, never a device or a kernel file. A file it cannot read
+// that way is quoted as nothing.
+type sourceFiles struct {
+	root *safefile.Root
+	data map[string][]byte
+}
+
+func newSourceFiles(src manifest.Source) *sourceFiles {
+	root, _ := safefile.Open(src.Root, src.Path)
+	return &sourceFiles{root: root, data: map[string][]byte{}}
+}
+
+func (s *sourceFiles) read(p string) []byte {
+	if d, ok := s.data[p]; ok || s.root == nil {
+		return d
+	}
+	d, _ := s.root.ReadFile(p, maxSourceFile)
+	s.data[p] = d
+	return d
+}
+
+func (s *sourceFiles) close() {
+	if s.root != nil {
+		s.root.Close()
+	}
+}
+
+// rootProblem is the problem of a root whose repository cannot be worked
+// out: nothing derived from it can be read then (fail closed).
+func rootProblem(file string, err error) Problem {
+	return problem(file, 1, 1, "cannot confine rendering to the repository", err.Error(),
+		"podlint reads the files of a chart or kustomization only inside the repository that holds it (the folder with .git, else the path given); nothing was rendered.")
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// loadChartDir is Helm's loader.LoadDir reading through root: a file is
+// read only inside the repository, and only when it is a regular file of a
+// disk file system (Helm's loader opens devices, FIFOs and /proc files
+// behind a link and follows links anywhere).
+func loadChartDir(dir string, root *safefile.Root) (*chart.Chart, error) {
+	rules := ignore.Empty()
+	if ifile := filepath.Join(dir, ignore.HelmIgnore); exists(root, ifile) {
+		data, err := root.ReadFile(ifile, maxSourceFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", ignore.HelmIgnore, reason(err))
+		}
+		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
+			return nil, err
+		}
+	}
+	rules.AddDefaults()
+	var files []*loader.BufferedFile
+	var walk func(d, rel string, ancestors []fs.FileInfo) error
+	walk = func(d, rel string, ancestors []fs.FileInfo) error {
+		entries, err := root.ReadDir(d)
+		if err != nil {
+			return fmt.Errorf("%s: %v", firstOf(rel, "."), reason(err))
+		}
+		for _, e := range entries {
+			p, n := filepath.Join(d, e.Name()), path.Join(rel, e.Name())
+			fi, err := root.Stat(p)
+			if err != nil {
+				return fmt.Errorf("%s: %v", n, reason(err))
+			}
+			if rules.Ignore(n, fi) {
+				continue
+			}
+			if fi.IsDir() {
+				if isAncestor(ancestors, fi) {
+					continue // a link to a folder holding it: a loop
+				}
+				if err := walk(p, n, append(ancestors, fi)); err != nil {
+					return err
+				}
+				continue
+			}
+			if len(files) >= maxChartFiles {
+				return fmt.Errorf("the chart holds more than %d files", maxChartFiles)
+			}
+			data, err := root.ReadFile(p, min(maxSourceFile, loader.MaxDecompressedFileSize))
+			if err != nil {
+				return fmt.Errorf("%s: %v", n, reason(err))
+			}
+			files = append(files, &loader.BufferedFile{Name: n, Data: bytes.TrimPrefix(data, utf8BOM)})
+		}
+		return nil
+	}
+	top, err := root.Stat(dir)
+	if err != nil {
+		return nil, reason(err)
+	}
+	if err := walk(dir, "", []fs.FileInfo{top}); err != nil {
+		return nil, err
+	}
+	return loader.LoadFiles(files)
+}
+
+func exists(root *safefile.Root, p string) bool {
+	_, err := root.Lstat(p)
+	return err == nil
+}
+
+func isAncestor(ancestors []fs.FileInfo, fi fs.FileInfo) bool {
+	for _, a := range ancestors {
+		if os.SameFile(a, fi) {
+			return true
+		}
+	}
+	return false
+}
+
+// reason is why a file could not be read, without the path (the caller
+// names the file as the chart or kustomization names it).
+func reason(err error) error {
+	if errors.Is(err, safefile.ErrOutside) {
+		return errors.New("it is outside the repository (through a symbolic link or ..), and podlint never reads there")
+	}
+	return unwrap(err)
+}
+
+// confinedFS is the disk as kustomize sees it when podlint builds a
+// kustomization: files are read only inside the repository, never through
+// a link out of it, never a device, FIFO or kernel file (a patch at
+// ../../dev/zero, /proc/self/fd/1 as a resource), and nothing is written.
+// kustomize's own load restrictions do not cover bases, and follow links.
+type confinedFS struct {
+	filesys.FileSystem
+	root *safefile.Root
+}
+
+var errReadOnly = errors.New("podlint renders without writing or opening files for kustomize")
+
+func (c confinedFS) ReadFile(p string) ([]byte, error) { return c.root.ReadFile(p, maxSourceFile) }
+
+func (c confinedFS) Exists(p string) bool {
+	_, err := c.root.Stat(p)
+	return err == nil
+}
+
+func (c confinedFS) IsDir(p string) bool {
+	fi, err := c.root.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func (c confinedFS) ReadDir(p string) ([]string, error) {
+	es, err := c.root.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+func (c confinedFS) Walk(p string, fn filepath.WalkFunc) error {
+	if !c.IsDir(p) {
+		return c.FileSystem.Walk(p, func(string, fs.FileInfo, error) error { return errOutsideWalk })
+	}
+	return c.FileSystem.Walk(p, fn)
+}
+
+var errOutsideWalk = errors.New("podlint walks only folders of the repository")
+
+func (c confinedFS) Open(string) (filesys.File, error)   { return nil, errReadOnly }
+func (c confinedFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+func (c confinedFS) WriteFile(string, []byte) error      { return errReadOnly }
+func (c confinedFS) Mkdir(string) error                  { return errReadOnly }
+func (c confinedFS) MkdirAll(string) error               { return errReadOnly }
+func (c confinedFS) RemoveAll(string) error              { return errReadOnly }
