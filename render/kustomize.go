@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -76,7 +75,7 @@ var remoteRef = lazyRegexp(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}
 // loadKust reads the kustomization in dir and, recursively, the local
 // kustomizations it uses. seen guards against cycles.
 func loadKust(dir string, seen map[string]*kust) *kust {
-	abs, _ := filepath.Abs(dir)
+	abs := realDir(dir)
 	if k, ok := seen[abs]; ok {
 		return k
 	}
@@ -360,11 +359,8 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 	if pt.targetKind != "" && pt.targetKind != o.kind {
 		return 0, 0, false
 	}
-	if pt.targetName != "" {
-		re, err := regexp.Compile("^(?:" + pt.targetName + ")$")
-		if err != nil || !nameMatch(o.name, re.MatchString) {
-			return 0, 0, false
-		}
+	if pt.targetName != "" && !nameMatch(o.name, pt.targetName) {
+		return 0, 0, false
 	}
 	docs := yamlDocs(pt.text)
 	if len(docs) == 0 {
