@@ -214,6 +214,18 @@ func TestHostileKustomizationChain(t *testing.T) {
 
 // TestHostileLongName: a patch target name against a resource name of
 // 100 000 parts: matching every part against every part was cubic.
+func TestKustomizeClones(t *testing.T) {
+	for entry, want := range map[string]bool{
+		"github.com/org/repo": true, "GitHub.com/org/repo": true, "github.com:org/repo": true, "git::https://x/y": true,
+		"https://example.com/r": true, "ssh://git@example.com/r": true, "file:///srv/repo": true, "git@example.com:org/repo": true,
+		"./github.com/org/repo": false, "base": false, "../base": false, "my.app/base": false, "gitlab.com/org/repo": false,
+	} {
+		if got := kustomizeClones(entry); got != want {
+			t.Errorf("kustomizeClones(%q) = %v, want %v", entry, got, want)
+		}
+	}
+}
+
 func TestHostileLongName(t *testing.T) {
 	name := strings.Repeat("a-", 50_000) + "a"
 	var got bool
@@ -252,8 +264,9 @@ func TestNeverExecutes(t *testing.T) {
 	if data, err := os.ReadFile(record); err == nil {
 		t.Fatalf("rendering ran programs:\n%s", data)
 	}
-	if len(fs) != 1 || fs[0].RuleID != rules.ChartRenderError.ID || fs[0].File != filepath.Join(dir, "kustomization.yaml") {
-		t.Errorf("want one chart-render-error at the kustomization, got:\n%s", dump(fs))
+	if len(fs) != 1 || fs[0].RuleID != rules.ChartRenderError.ID || fs[0].File != filepath.Join(dir, "kustomization.yaml") || fs[0].Line != 4 ||
+		!strings.Contains(fs[0].Message, "git repository to kustomize") || !strings.Contains(fs[0].Detail, `write "./github.com/org/repo"`) {
+		t.Errorf("want one chart-render-error at the entry, saying how to name the folder, got:\n%s", dump(fs))
 	}
 	// A chart next to it runs nothing either.
 	lintRoot(t, filepath.Join("testdata", "helm", "podinfo"), manifest.RenderHelm, &Options{KubeVersion: "1.30"})

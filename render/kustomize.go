@@ -109,6 +109,11 @@ func loadKust(dir string, seen map[string]*kust) *kust {
 			p := filepath.Join(dir, filepath.FromSlash(e.Value))
 			fi, err := os.Stat(p)
 			switch {
+			case err == nil && kustomizeClones(e.Value):
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry is a git repository to kustomize, which podlint never clones", field),
+					Detail: fmt.Sprintf("kustomize build reads %q as a repository URL and clones it with git, although a folder of that name exists here; podlint does not, so this kustomization was not built. To use the folder, write %q.",
+						e.Value, "./"+e.Value)})
 			case err == nil && fi.IsDir():
 				c := loadKust(p, seen)
 				k.children = append(k.children, c)
