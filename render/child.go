@@ -100,7 +100,15 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	// kustomize clones a resource that looks like a git URL with the git
 	// found on PATH; the child has no PATH, so nothing is found to run.
 	os.Unsetenv("PATH")
-	confine(req.Readable)
+	readable := req.Readable
+	if req.Kind == manifest.RenderKustomize {
+		// Bases and components may sit outside the repository the
+		// parent found (no .git, a root outside the working folder);
+		// podlint's own reading of the tree, which refuses remote
+		// entries, names their folders.
+		loadKust(req.Root, map[string]*kust{}).walk(func(k *kust) { readable = append(readable, absPath(k.dir)) })
+	}
+	confine(readable)
 
 	r := renderRoot(req.Kind, req.Root, req.Helm)
 	if err := gob.NewEncoder(stdout).Encode(r.wire()); err != nil {
@@ -152,6 +160,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	stderr.max = 16 << 10
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
+	cmd.SysProcAttr = childProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -11,3 +11,5 @@ import "errors"
 func landlockReadOnly([]string) error {
 	return errors.New("landlock is applied only in builds with CGO_ENABLED=0")
 }
+
+const landlockBuilt = false

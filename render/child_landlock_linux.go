@@ -25,3 +25,6 @@ func landlockReadOnly(readable []string) error {
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSReadFile|llsys.AccessFSReadDir), dirs...),
 		landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSReadFile), files...))
 }
+
+// landlockBuilt: this build applies Landlock (see child_landlock_cgo.go).
+const landlockBuilt = true

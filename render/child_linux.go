@@ -2,6 +2,7 @@ package render
 
 import (
 	"runtime"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -76,4 +77,10 @@ func denySyscalls() error {
 		return e
 	}
 	return nil
+}
+
+// childProcAttr has the kernel kill the child when the podlint that started
+// it dies, so an interrupted run leaves no renderer behind.
+func childProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
