@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -65,26 +64,11 @@ func confineProbe() int {
 // cannot connect anywhere or run a program (seccomp; independent of
 // Landlock), and where Landlock applies it cannot read outside the root.
 func TestConfine(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip("no loopback listener:", err)
-	}
-	defer ln.Close()
-	var connections atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			connections.Add(1)
-			c.Close()
-		}
-	}()
+	addr, connections := loopbackListener(t)
 	root, outside := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(root, "Chart.yaml"), "name: x\n")
 	writeFile(t, filepath.Join(outside, "secret"), "s3cr3t\n")
-	req, _ := json.Marshal(probeRequest{Readable: root, Inside: filepath.Join(root, "Chart.yaml"), Outside: filepath.Join(outside, "secret"), Dial: ln.Addr().String()})
+	req, _ := json.Marshal(probeRequest{Readable: root, Inside: filepath.Join(root, "Chart.yaml"), Outside: filepath.Join(outside, "secret"), Dial: addr})
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

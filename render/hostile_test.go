@@ -279,23 +279,8 @@ func TestNeverExecutes(t *testing.T) {
 // at a loopback listener that must see no connection. The child panics on
 // any name lookup, and on Linux cannot create a socket at all.
 func TestNeverConnects(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip("no loopback listener:", err)
-	}
-	defer ln.Close()
-	var connections atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			connections.Add(1)
-			c.Close()
-		}
-	}()
-	url := "http://" + ln.Addr().String()
+	addr, connections := loopbackListener(t)
+	url := "http://" + addr
 	kust := t.TempDir()
 	writeFile(t, filepath.Join(kust, "kustomization.yaml"), fmt.Sprintf("resources:\n  - pod.yaml\npatches:\n  - path: %s/patch.yaml\nopenapi:\n  path: %s/schema.json\n", url, url))
 	writeFile(t, filepath.Join(kust, "pod.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: web, image: nginx}]\n")
@@ -327,4 +312,27 @@ func writeFile(t *testing.T, p, content string) {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// loopbackListener listens on a loopback port for the test's duration and
+// counts the connections it accepts.
+func loopbackListener(t *testing.T) (addr string, connections *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip("no loopback listener:", err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	connections = new(atomic.Int32)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			connections.Add(1)
+			c.Close()
+		}
+	}()
+	return ln.Addr().String(), connections
 }
