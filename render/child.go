@@ -196,7 +196,25 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	if err := gob.NewDecoder(&reply).Decode(&w); err != nil {
 		return crashedChild(src, cmd.ProcessState), nil
 	}
-	return w.rendered(), nil
+	r := w.rendered()
+	capProblems(src, r)
+	return r, nil
+}
+
+// maxProblems bounds the problems one root reports. Each is a finding the
+// user reads, and each costs the parent a look at its file (the line to
+// quote, suppression comments): a kustomization listing 100 000 missing
+// entries must not cost 100 000 passes over itself.
+const maxProblems = 200
+
+func capProblems(src manifest.Source, r *Rendered) {
+	if len(r.Problems) <= maxProblems {
+		return
+	}
+	n := len(r.Problems) - maxProblems
+	r.Problems = append(r.Problems[:maxProblems:maxProblems], Problem{File: rootFile(src), Line: 1, Column: 1,
+		Message: fmt.Sprintf("%d more problems of this root were not reported", n),
+		Detail:  fmt.Sprintf("podlint reports at most %d problems per chart or kustomization; fix the ones above and lint again.", maxProblems)})
 }
 
 // outOfMemory recognizes the Go runtime's own fatal errors, which under

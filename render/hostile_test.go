@@ -212,6 +212,30 @@ func TestHostileKustomizationChain(t *testing.T) {
 	}
 }
 
+// TestHostileManyProblems: a kustomization of 5 000 missing entries (250
+// KB) is 5 000 problems in one file; quoting each one's line and looking
+// for suppression comments read the whole file each time.
+func TestHostileManyProblems(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("resources:\n")
+	for i := range 5_000 {
+		fmt.Fprintf(&b, "  - missing-resource-file-number-%05d.yaml\n", i)
+	}
+	writeFile(t, filepath.Join(dir, "kustomization.yaml"), b.String())
+	var fs []finding.Finding
+	n := alloctest.Bytes(func() { fs = lintRoot(t, dir, manifest.RenderKustomize, &Options{}) })
+	if len(fs) != maxProblems+1 || !strings.Contains(fs[maxProblems].Message, "4800 more problems") {
+		t.Fatalf("%d findings, want %d and one saying how many more", len(fs), maxProblems+1)
+	}
+	t.Logf("%d bytes allocated", n)
+	// About 8 MB; reading and scanning the file once per problem was
+	// over 1 GB.
+	if n > 64<<20 {
+		t.Errorf("linting the problems allocated %d bytes", n)
+	}
+}
+
 // TestHostileLongName: a patch target name against a resource name of
 // 100 000 parts: matching every part against every part was cubic.
 func TestKustomizeClones(t *testing.T) {

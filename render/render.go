@@ -142,9 +142,13 @@ func (o *Options) limits() Limits {
 func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label string) ([]finding.Finding, finding.Summary, error) {
 	sum := finding.Summary{Rendered: []string{label}}
 	var out []finding.Finding
+	stream, starts := r.stream()
+	m := &mapper{r: r, starts: starts, root: src.Path}
 	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
 		for _, p := range r.Problems {
-			data, _ := os.ReadFile(p.File)
+			// Read once per file: a kustomization with 100 000 missing
+			// entries has as many problems in one file.
+			data := m.file(p.File)
 			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message, Detail: p.Detail,
 				SourceLine: lineOf(data, p.Line)}
@@ -153,8 +157,6 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 			}
 		}
 	}
-	stream, starts := r.stream()
-	m := &mapper{r: r, starts: starts, root: src.Path}
 	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
 		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
 			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
