@@ -140,6 +140,13 @@ func renderRoot(kind, root string, ho HelmOptions) (r *Rendered) {
 
 // renderInChild renders src in a child process within lim.
 func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwork bool) (*Rendered, error) {
+	if IsChild() {
+		// A binary that links podlint without dispatching to ChildMain
+		// (a test binary without the TestMain of main_test.go) would
+		// otherwise start itself again and again.
+		return nil, fmt.Errorf("%s: %s is set, so this process is a render child and renders nothing itself; "+
+			"the executable does not dispatch to render.ChildMain", src.Path, ChildEnv)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
@@ -179,6 +186,8 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	switch {
 	case overOutput:
 		limit = "output"
+	case waitErr == nil:
+		// Finished, even if the deadline passed while it was exiting.
 	case ctx.Err() != nil:
 		limit = "wall"
 	case cpuExhausted(cmd.ProcessState, lim.CPU):

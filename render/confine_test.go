@@ -8,7 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
 
 	"golang.org/x/sys/unix"
 )
@@ -102,5 +107,24 @@ func TestConfine(t *testing.T) {
 	}
 	if r.ReadOutside == "" {
 		t.Error("the confined process read a file outside the render root")
+	}
+}
+
+// TestWallClockLimit: a kustomization whose resource is a FIFO makes the
+// renderer wait for a writer forever, using no CPU; the wall-clock limit
+// ends it (unless the FIFO is refused before it is opened, which ends it
+// sooner).
+func TestWallClockLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "kustomization.yaml"), "resources: [pod.yaml]\n")
+	if err := unix.Mkfifo(filepath.Join(dir, "pod.yaml"), 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	fs := lintRoot(t, dir, manifest.RenderKustomize, &Options{Limits: Limits{CPU: 30 * time.Second, Memory: 256 << 20, Wall: 2 * time.Second, Output: 1 << 20}})
+	if len(fs) != 1 || fs[0].RuleID != rules.ChartRenderError.ID {
+		t.Fatalf("want one chart-render-error, got:\n%s", dump(fs))
+	}
+	if limitHit.MatchString(fs[0].Message) && !strings.Contains(fs[0].Message, "took longer than 2s") {
+		t.Errorf("want the wall-clock limit, got: %s", fs[0].Message)
 	}
 }
