@@ -71,9 +71,9 @@ type childRequest struct {
 	// Readable are the folders and files the child may read when the OS
 	// can confine it: the repository of the root and the values files.
 	Readable []string
-	// PanicOnNetwork makes any attempt to use the network a crash
-	// instead of an error, so that a test sees it whatever the library
-	// does with the error.
+	// PanicOnNetwork makes a name lookup a crash instead of an error, so
+	// that a test sees a library that brings its own HTTP transport
+	// whatever it does with the error (isolateNetwork).
 	PanicOnNetwork bool
 }
 
