@@ -30,7 +30,7 @@ import (
 var hostileRender = filepath.Join("..", "testdata", "hostile", "render")
 
 // testLimits are tight, so that the hostile tests cost little CPU.
-var testLimits = Limits{CPU: 2 * time.Second, Memory: 256 << 20, Wall: 60 * time.Second, Output: 16 << 20}
+var testLimits = Limits{CPU: time.Second, Memory: 160 << 20, Wall: 60 * time.Second, Output: 16 << 20}
 
 func lintConfig() *analyzer.Config {
 	return &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ChartRenderError: finding.Error, rules.LimitExceeded: finding.Error},
@@ -95,26 +95,35 @@ func TestHostileSubchartArchives(t *testing.T) {
 }
 
 // zipBombChart is a chart archive of 19 templates of 5 MiB of spaces each
-// (Helm's per-file bound), 95 MiB unpacked.
+// (Helm's per-file bound), 95 MiB unpacked. gzip readers, Helm's too, read
+// concatenated members as one stream, so the 5 MiB block is compressed
+// once and repeated after each file's header.
 func zipBombChart(t *testing.T) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	tw := tar.NewWriter(gz)
-	add := func(name string, data []byte) {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		gz.Write(b)
+		gz.Close()
+		return buf.Bytes()
+	}
+	header := func(name string, size int) []byte {
+		var buf bytes.Buffer
+		if err := tar.NewWriter(&buf).WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(size), Typeflag: tar.TypeReg}); err != nil {
 			t.Fatal(err)
 		}
-		tw.Write(data)
+		return buf.Bytes()
 	}
-	add("sub/Chart.yaml", []byte("apiVersion: v2\nname: sub\nversion: 0.1.0\n"))
-	blank := bytes.Repeat([]byte(" "), 5<<20-1)
+	padded := func(b []byte) []byte { return append(b, make([]byte, (512-len(b)%512)%512)...) }
+	chart := []byte("apiVersion: v2\nname: sub\nversion: 0.1.0\n")
+	out := member(append(header("sub/Chart.yaml", len(chart)), padded(chart)...))
+	const size = 5<<20 - 1
+	block := member(padded(bytes.Repeat([]byte(" "), size)))
 	for i := range 19 {
-		add(fmt.Sprintf("sub/templates/t%02d.yaml", i), blank)
+		out = append(out, member(header(fmt.Sprintf("sub/templates/t%02d.yaml", i), size))...)
+		out = append(out, block...)
 	}
-	tw.Close()
-	gz.Close()
-	return buf.Bytes()
+	return append(out, member(make([]byte, 1024))...)
 }
 
 // TestHostileKustomizeAliasBomb: --max-nodes bounds what podlint parses,
