@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -80,7 +79,7 @@ var remoteRef = lazyRegexp(`^(?:[a-z][a-z0-9+.-]*://|git@|[a-z0-9.-]+\.[a-z]{2,}
 // a link out of the repository, or a path leading out of it, is a problem
 // at the entry, never read.
 func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
-	abs, _ := filepath.Abs(dir)
+	abs := realDir(dir)
 	if k, ok := seen[abs]; ok {
 		return k
 	}
@@ -114,6 +113,11 @@ func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 			p := filepath.Join(dir, filepath.FromSlash(e.Value))
 			fi, err := root.Stat(p)
 			switch {
+			case err == nil && kustomizeClones(e.Value):
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry is a git repository to kustomize, which podlint never clones", field),
+					Detail: fmt.Sprintf("kustomize build reads %q as a repository URL and clones it with git, although a folder of that name exists here; podlint does not, so this kustomization was not built. To use the folder, write %q.",
+						e.Value, "./"+e.Value)})
 			case err == nil && fi.IsDir():
 				c := loadKust(p, seen, root)
 				k.children = append(k.children, c)
@@ -380,11 +384,8 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 	if pt.targetKind != "" && pt.targetKind != o.kind {
 		return 0, 0, false
 	}
-	if pt.targetName != "" {
-		re, err := regexp.Compile("^(?:" + pt.targetName + ")$")
-		if err != nil || !nameMatch(o.name, re.MatchString) {
-			return 0, 0, false
-		}
+	if pt.targetName != "" && !nameMatch(o.name, pt.targetName) {
+		return 0, 0, false
 	}
 	docs := yamlDocs(pt.text)
 	if len(docs) == 0 {

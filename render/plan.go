@@ -2,6 +2,7 @@ package render
 
 import (
 	"path/filepath"
+	"sort"
 
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
@@ -12,39 +13,43 @@ import (
 // that use them, which is what gets deployed, and on their own only when no
 // overlay of the run uses them. Named files of a dropped base move to its
 // overlays, and each overlay lists the bases it stands for.
+//
+// Its cost is linear in the kustomizations of the run plus what the kept
+// overlays list: each kustomization is read once for all roots (a chain of
+// a thousand overlays is not read a thousand times), and a folder reached
+// again through a symbolic link (a -> .) is the same kustomization.
 func Plan(srcs []manifest.Source) []manifest.Source {
-	type root struct {
-		abs  string
-		uses map[string]bool
-	}
-	roots := map[int]*root{}
+	cache := map[string]*kust{}
+	// What Plan reads stays inside the repository of the path given, as
+	// rendering does; the roots stay open while the shared cache is built.
+	var confined []*safefile.Root
+	defer func() {
+		for _, r := range confined {
+			r.Close()
+		}
+	}()
+	roots := map[int]*kust{}
+	rootOf := map[*kust]int{}
 	for i, s := range srcs {
 		if s.Render != manifest.RenderKustomize {
 			continue
 		}
-		abs, err := filepath.Abs(s.Path)
-		if err != nil {
-			continue
-		}
-		r := &root{abs: abs, uses: map[string]bool{}}
-		confined, err := safefile.Open(s.Root, s.Path)
+		r, err := safefile.Open(s.Root, s.Path)
 		if err != nil {
 			continue // rendering it reports why
 		}
-		loadKust(s.Path, map[string]*kust{}, confined).walk(func(k *kust) {
-			if a, err := filepath.Abs(k.dir); err == nil && a != abs {
-				r.uses[a] = true
-			}
-		})
-		confined.Close()
-		roots[i] = r
+		confined = append(confined, r)
+		k := loadKust(s.Path, cache, r)
+		roots[i] = k
+		if _, dup := rootOf[k]; !dup {
+			rootOf[k] = i
+		}
 	}
+	reached := reachedFrom(roots)
 	dropped := map[int]bool{}
-	for i, r := range roots {
-		for j, o := range roots {
-			if i != j && o.uses[r.abs] {
-				dropped[i] = true
-			}
+	for i, k := range roots {
+		if by, ok := reached[k]; ok && by != i {
+			dropped[i] = true
 		}
 	}
 	if len(dropped) == 0 {
@@ -56,10 +61,14 @@ func Plan(srcs []manifest.Source) []manifest.Source {
 			continue
 		}
 		if o := roots[i]; o != nil {
-			for j := range srcs {
-				if !dropped[j] || !o.uses[roots[j].abs] {
-					continue
+			var bases []int
+			o.walk(func(n *kust) {
+				if j, ok := rootOf[n]; ok && n != o && dropped[j] {
+					bases = append(bases, j)
 				}
+			})
+			sort.Ints(bases)
+			for _, j := range bases {
 				s.Through = append(s.Through, srcs[j].Path)
 				// A base named whole is linted whole through its overlay.
 				if srcs[j].Named == nil {
@@ -72,4 +81,58 @@ func Plan(srcs []manifest.Source) []manifest.Source {
 		out = append(out, s)
 	}
 	return out
+}
+
+// usedByMany marks a kustomization reached from two roots or more.
+const usedByMany = -1
+
+// reachedFrom maps each kustomization that some root uses (through one
+// step or more) to that root's index, or to usedByMany. Each kustomization
+// is visited at most twice, so the cost is linear in the tree.
+func reachedFrom(roots map[int]*kust) map[*kust]int {
+	reached := map[*kust]int{}
+	var queue []*kust
+	mark := func(n *kust, by int) {
+		cur, ok := reached[n]
+		switch {
+		case !ok:
+			reached[n] = by
+		case cur != by && cur != usedByMany:
+			reached[n] = usedByMany
+		default:
+			return
+		}
+		queue = append(queue, n)
+	}
+	// Roots in index order, so that the result does not depend on map
+	// order (it does not, but the queue's work then is the same each run).
+	order := make([]int, 0, len(roots))
+	for i := range roots {
+		order = append(order, i)
+	}
+	sort.Ints(order)
+	for _, i := range order {
+		for _, c := range roots[i].children {
+			mark(c, i)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, c := range n.children {
+			mark(c, reached[n])
+		}
+	}
+	return reached
+}
+
+// realDir is the key of a folder for loadKust: its path with symbolic
+// links resolved, so that a folder holding links to itself (a -> ., b -> .)
+// is read once instead of once per path through the links.
+func realDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	abs, _ := filepath.Abs(dir)
+	return abs
 }

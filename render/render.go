@@ -1,5 +1,6 @@
 // Package render lints Helm charts and Kustomize directories: it renders
-// them in process (Helm's engine, kustomize's krusty; never the network),
+// them with Helm's engine and kustomize's krusty in a limited child process
+// (child.go; never the network, never another program),
 // lints the rendered objects with the analyzer, and maps every finding back
 // to the template, patch or resource file the user edits.
 //
@@ -12,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +32,11 @@ type Options struct {
 	Helm func(dir string) HelmOptions
 	// KubeVersion is .Capabilities.KubeVersion ("1.30").
 	KubeVersion string
+	// Limits bound the process that renders each root; zero fields take
+	// DefaultLimits.
+	Limits Limits
+	// panicOnNetwork is for tests: see childRequest.
+	panicOnNetwork bool
 }
 
 // Lint renders one root and lints its output. It has the signature of
@@ -81,20 +88,14 @@ func (out *Output) Locate(line, col int) (file string, l, c int) {
 	return w.file, w.line, w.col
 }
 
-// render renders one root. A panic inside Helm or kustomize becomes a
-// problem at the root's file.
+// render renders one root in a child process bounded by o.Limits
+// (child.go); what the child could not do, a hit limit included, is a
+// problem at the root.
 func (o *Options) render(src manifest.Source) (r *Rendered, label string, err error) {
-	// Helm and kustomize are large libraries fed whatever a repository
-	// holds; a panic in one of them must not take the other inputs down.
-	defer func() {
-		if p := recover(); p != nil {
-			r, label, err = crashed(src, p), src.Path, nil
-		}
-	}()
 	label = src.Path
+	var ho HelmOptions
 	switch src.Render {
 	case manifest.RenderHelm:
-		var ho HelmOptions
 		if o.Helm != nil {
 			ho = o.Helm(src.Path)
 		}
@@ -102,10 +103,8 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 			ho.KubeVersion = o.KubeVersion
 		}
 		ho.Root = src.Root
-		r = RenderChart(src.Path, ho)
 		label += " (helm chart)"
 	case manifest.RenderKustomize:
-		r = renderKustomization(src.Path, src.Root)
 		label += " (kustomization)"
 	default:
 		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
@@ -113,7 +112,29 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 	if len(src.Through) > 0 {
 		label += ", also rendering " + strings.Join(src.Through, ", ")
 	}
+	r, err = renderInChild(src, ho, o.limits(), o.panicOnNetwork)
+	if err != nil {
+		return nil, "", err
+	}
 	return r, label, nil
+}
+
+// limits are o.Limits, each unset one at its default.
+func (o *Options) limits() Limits {
+	l := o.Limits
+	if l.CPU <= 0 {
+		l.CPU = DefaultLimits.CPU
+	}
+	if l.Memory <= 0 {
+		l.Memory = DefaultLimits.Memory
+	}
+	if l.Wall <= 0 {
+		l.Wall = DefaultLimits.Wall
+	}
+	if l.Output <= 0 {
+		l.Output = DefaultLimits.Output
+	}
+	return l
 }
 
 // lintRendered lints the rendered stream and positions findings in the
@@ -126,9 +147,13 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 	// guard's own finding is at the link).
 	files := newSourceFiles(src)
 	defer files.close()
+	stream, starts := r.stream()
+	m := &mapper{r: r, starts: starts, root: src.Path, files: files}
 	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
 		for _, p := range r.Problems {
-			data := files.read(p.File)
+			// Read once per file: a kustomization with 100 000 missing
+			// entries has as many problems in one file.
+			data := m.file(p.File)
 			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
 				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message, Detail: p.Detail,
 				SourceLine: lineOf(data, p.Line)}
@@ -137,8 +162,6 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 			}
 		}
 	}
-	stream, starts := r.stream()
-	m := &mapper{r: r, starts: starts, root: src.Path, files: files}
 	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
 		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
 			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
@@ -449,15 +472,31 @@ func kindName(doc *yaml.Node, o *kOrigin) bool {
 	return n == nil || strings.Contains(o.name, n.Value)
 }
 
-// nameMatch tries match on the rendered name and on every part of it that
-// prefixes and suffixes could have been added to.
-func nameMatch(name string, match func(string) bool) bool {
-	for i := 0; i <= len(name); i++ {
-		for j := len(name); j > i; j-- {
-			if (i == 0 || name[i-1] == '-') && (j == len(name) || name[j] == '-') && match(name[i:j]) {
-				return true
-			}
+// nameMatch reports whether a patch's target name (a regular expression,
+// anchored, as kustomize reads it) matches the rendered name or a part of
+// it that prefixes and suffixes could have been added to: name[i:j] with i
+// at the start or after a '-', and j at the end or before a '-'. One
+// automaton run per start checks every end at once, so the cost is
+// quadratic in a name of at most maxNameLen bytes (trying every part
+// separately was cubic); a longer name, which Kubernetes would refuse, is
+// matched whole only.
+func nameMatch(name, target string) bool {
+	if len(name) > maxNameLen {
+		re, err := regexp.Compile("^(?:" + target + ")$")
+		return err == nil && re.MatchString(name)
+	}
+	re, err := regexp.Compile("^(?:" + target + ")(?:-|$)")
+	if err != nil {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if (i == 0 || name[i-1] == '-') && re.MatchString(name[i:]) {
+			return true
 		}
 	}
 	return false
 }
+
+// maxNameLen is the longest object name Kubernetes accepts (a DNS
+// subdomain).
+const maxNameLen = 253

@@ -214,7 +214,7 @@ func TestNameMatch(t *testing.T) {
 		{"prod-api-v2", "pi", false},
 		{"api", "api", true},
 	} {
-		if got := nameMatch(tc.name, func(s string) bool { return s == tc.part }); got != tc.want {
+		if got := nameMatch(tc.name, regexp.QuoteMeta(tc.part)); got != tc.want {
 			t.Errorf("nameMatch(%q, %q) = %v", tc.name, tc.part, got)
 		}
 	}

@@ -20,6 +20,7 @@ targets=(
 	"./timeline FuzzCompute"
 	"./internal/cli FuzzRun"
 	"./report FuzzWriters"
+	"./render FuzzRenderTree"
 )
 
 failed=0

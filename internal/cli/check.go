@@ -35,10 +35,11 @@ func checkCommand(env *runEnv) *ucli.Command {
 input, e.g. helm template my-release ./chart | podlint check -
 
 A folder holding Chart.yaml (a Helm chart) or kustomization.yaml (a
-kustomization) is rendered in process, as helm template and kustomize build
-would, without network access; findings point at the template, patch or
-resource file that set the field. A file named inside one renders it and
-reports that file's findings. --render=never lints such files one by one.
+kustomization) is rendered as helm template and kustomize build would, in a
+separate podlint process without network access and within the --render-*
+limits; findings point at the template, patch or resource file that set the
+field. A file named inside one renders it and reports that file's findings.
+--render=never lints such files one by one.
 
 Findings can be suppressed, with a reason, by the annotation
 ignore-check.podlint.dev/<rule>: "<reason>" on the workload or its pod

@@ -55,6 +55,11 @@ func (e *exitError) Error() string { return e.msg }
 // Run runs podlint with args (args[0] is the program name) and returns the
 // exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if render.IsChild() {
+		// podlint re-executed itself to render one chart or kustomization
+		// within limits (render/child.go).
+		return render.ChildMain(stdin, stdout, stderr)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "podlint: internal error: %s\n%s\nplease report this bug\n", textsafe.Escape(fmt.Sprint(r)), debug.Stack())

@@ -40,6 +40,11 @@ type Config struct {
 	// Rendering of Helm charts and kustomizations.
 	Render string                 `yaml:"render"` // auto | never
 	Charts map[string]ChartConfig `yaml:"charts"` // chart folder → Helm options
+	// Limits of the process that renders each chart or kustomization.
+	RenderCPU       string `yaml:"render-cpu"`        // duration
+	RenderMemory    string `yaml:"render-memory"`     // size
+	RenderTimeout   string `yaml:"render-timeout"`    // duration
+	RenderMaxOutput string `yaml:"render-max-output"` // size
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative

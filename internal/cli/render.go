@@ -6,6 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
@@ -30,7 +33,79 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "set", Usage: "Helm value `KEY=VALUE` for every chart (repeatable)"},
 		&ucli.StringFlag{Name: "release-name", Usage: "Helm release `NAME` (default release-name, as helm template)"},
 		&ucli.StringFlag{Name: "namespace", Usage: "Helm release `NAMESPACE` (default default)"},
+		&ucli.StringFlag{Name: "render-cpu", Usage: "stop rendering a chart or kustomization after `DURATION` of CPU time (default " + render.DefaultLimits.CPU.String() + ")"},
+		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
+		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + render.DefaultLimits.Wall.String() + ")"},
+		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
 	}
+}
+
+// renderLimits reads the render limits from the flags, else the
+// configuration; an unset one keeps its default.
+func (s *settings) renderLimits(c *ucli.Context) (render.Limits, error) {
+	lim := render.DefaultLimits
+	for _, d := range []struct {
+		key, config string
+		dst         *time.Duration
+	}{{"render-cpu", s.cfg.RenderCPU, &lim.CPU}, {"render-timeout", s.cfg.RenderTimeout, &lim.Wall}} {
+		v := firstNonEmpty(c.String(d.key), d.config)
+		if v == "" {
+			continue
+		}
+		dur, err := time.ParseDuration(v)
+		if err != nil || dur <= 0 {
+			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: want a positive duration such as 10s or 1m", d.key, textsafe.Quote(v))}
+		}
+		*d.dst = dur
+	}
+	for _, z := range []struct {
+		key, config string
+		dst         *int64
+	}{{"render-memory", s.cfg.RenderMemory, &lim.Memory}, {"render-max-output", s.cfg.RenderMaxOutput, &lim.Output}} {
+		v := firstNonEmpty(c.String(z.key), z.config)
+		if v == "" {
+			continue
+		}
+		n, err := parseSize(v)
+		if err != nil {
+			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: %v", z.key, textsafe.Quote(v), err)}
+		}
+		*z.dst = n
+	}
+	return lim, nil
+}
+
+// parseSize reads a size in bytes, optionally with a binary unit: 512MiB,
+// 2GiB, 64KiB.
+func parseSize(v string) (int64, error) {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"KiB", 10}, {"MiB", 20}, {"GiB", 30}}
+	num, shift := v, uint(0)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(v, u.suffix); ok {
+			num, shift = n, u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)>>shift {
+		return 0, errors.New("want a positive size in bytes, or with KiB, MiB or GiB (512MiB)")
+	}
+	return n << shift, nil
+}
+
+func sizeString(n int64) string {
+	switch {
+	case n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // renderSetup reads --render and the Helm options, and hands rendering to
@@ -55,9 +130,13 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		}
 		charts[absPath(s.configRel(k))] = v
 	}
+	lim, err := s.renderLimits(c)
+	if err != nil {
+		return err
+	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	release, ns := c.String("release-name"), c.String("namespace")
-	opts := &render.Options{KubeVersion: s.an.Version.String(), Helm: func(dir string) render.HelmOptions {
+	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Helm: func(dir string) render.HelmOptions {
 		cc := charts[absPath(dir)]
 		var ho render.HelmOptions
 		for _, v := range cc.Values {

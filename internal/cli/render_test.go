@@ -392,3 +392,34 @@ func TestChartConfigValuesStayInRepo(t *testing.T) {
 		t.Errorf("--values outside the repository: exit %d; stderr: %s", code, stderr)
 	}
 }
+
+// TestRenderLimitFlags: the --render-* flags and their configuration keys
+// reach the render process, a hit limit is a finding naming its flag, and
+// a value that is not a duration or size is a usage error.
+func TestRenderLimitFlags(t *testing.T) {
+	chart := filepath.Join(renderData, "helm", "podinfo")
+	out, code, _ := checkJSON(t, "--render-max-output", "1KiB", chart)
+	if code != 1 || len(out.Findings) != 1 || out.Findings[0].ID != "PL012" ||
+		!strings.Contains(out.Findings[0].Message, "produced more than 1 KiB of output") || !strings.Contains(out.Findings[0].Detail, "--render-max-output") {
+		t.Errorf("--render-max-output 1KiB: exit %d, %+v", code, out.Findings)
+	}
+	cfg := filepath.Join(t.TempDir(), "podlint.yaml")
+	if err := os.WriteFile(cfg, []byte("render-max-output: 2KiB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code, _ = checkJSON(t, "--config", cfg, chart)
+	if code != 1 || len(out.Findings) != 1 || !strings.Contains(out.Findings[0].Message, "more than 2 KiB") {
+		t.Errorf("render-max-output: 2KiB in the config: exit %d, %+v", code, out.Findings)
+	}
+	out, code, _ = checkJSON(t, "--config", cfg, "--render-max-output", "64MiB", chart)
+	if code != 0 || len(out.Findings) != 0 {
+		t.Errorf("the flag should win over the config: exit %d, %+v", code, out.Findings)
+	}
+	for _, args := range [][]string{{"--render-cpu", "5"}, {"--render-timeout", "-1s"}, {"--render-memory", "0"}, {"--render-memory", "1TB"}, {"--render-max-output", "many"}} {
+		var stdout, stderr bytes.Buffer
+		code := Run(append([]string{"podlint", "check", "--no-config"}, append(args, chart)...), nil, &stdout, &stderr)
+		if code != ExitError || !strings.Contains(stderr.String(), args[0]) {
+			t.Errorf("%v: exit %d, want %d naming the flag: %s", args, code, ExitError, stderr.String())
+		}
+	}
+}

@@ -1,0 +1,18 @@
+package integration
+
+import (
+	"os"
+	"testing"
+
+	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/render"
+)
+
+// TestMain lets the test binary serve as the render child of the podlint
+// runs made in process (runCLI): os.Executable is the test binary.
+func TestMain(m *testing.M) {
+	if render.IsChild() {
+		os.Exit(cli.Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}

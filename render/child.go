@@ -1,0 +1,339 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/manifest"
+)
+
+// Helm's engine cannot be cancelled and Go cannot stop a goroutine, so a
+// chart that loops, recurses or allocates without end would take the whole
+// run with it. Each root is therefore rendered by a child podlint process
+// (the running executable, re-executed with ChildEnv set) that the parent
+// can bound and kill: it reads one childRequest on standard input, renders
+// that root only, and writes the Rendered result (documents, provenance,
+// problems; never findings) on standard output.
+
+// ChildEnv marks a process as a render child; its value is the protocol
+// version, so a podlint of another version never misreads a request.
+const ChildEnv = "PODLINT_RENDER_CHILD"
+
+const childProtocol = "1"
+
+// Child exit codes the parent tells apart from a crash.
+const (
+	childExitCPU        = 3 // the CPU-time limit was reached (SIGXCPU)
+	childExitBadRequest = 4
+	childExitMemory     = 5 // watchMemory saw the memory limit passed
+)
+
+// Limits bound the child that renders one root.
+type Limits struct {
+	// CPU is the CPU time the child may use, all threads together; the
+	// kernel stops it there (RLIMIT_CPU), however busy the machine is.
+	CPU time.Duration
+	// Memory bounds the child's heap and other anonymous memory
+	// (RLIMIT_DATA on Linux).
+	Memory int64
+	// Wall is the wall-clock time after which the child is killed, for
+	// what CPU time does not see (a child that waits).
+	Wall time.Duration
+	// Output bounds the child's reply: rendered documents, their
+	// templates and patches.
+	Output int64
+}
+
+// DefaultLimits cost a hostile chart a few seconds; real charts render in
+// well under a second of CPU and a few tens of MiB (docs/ci.md).
+var DefaultLimits = Limits{CPU: 5 * time.Second, Memory: 512 << 20, Wall: 30 * time.Second, Output: 64 << 20}
+
+// IsChild reports whether this process was started to render one root.
+func IsChild() bool { return os.Getenv(ChildEnv) != "" }
+
+// childRequest is what the parent asks of a child.
+type childRequest struct {
+	Protocol string
+	Kind     string // manifest.RenderHelm or manifest.RenderKustomize
+	Root     string
+	// Repo is the repository root that bounds what rendering reads
+	// (manifest.Source.Root).
+	Repo   string
+	Helm   HelmOptions
+	Limits Limits
+	// Readable are the folders and files the child may read when the OS
+	// can confine it: the repository of the root and the values files.
+	Readable []string
+	// PanicOnNetwork makes a name lookup a crash instead of an error, so
+	// that a test sees a library that brings its own HTTP transport
+	// whatever it does with the error (isolateNetwork).
+	PanicOnNetwork bool
+}
+
+// ChildMain is the whole life of a render child. cli.Run calls it when
+// IsChild, and so does the TestMain of every package whose tests render
+// (in `go test`, os.Executable is the test binary).
+func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
+	if v := os.Getenv(ChildEnv); v != childProtocol {
+		fmt.Fprintf(stderr, "podlint: render child protocol %q, want %q\n", v, childProtocol)
+		return childExitBadRequest
+	}
+	var req childRequest
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&req); err != nil || req.Protocol != childProtocol {
+		fmt.Fprintf(stderr, "podlint: bad render request: %v\n", err)
+		return childExitBadRequest
+	}
+	// Limits first, then confinement: nothing of the root has been read
+	// yet, and from here on it is untrusted input.
+	if err := applyLimits(req.Limits); err != nil {
+		fmt.Fprintf(stderr, "podlint: render limits: %v\n", err)
+		return childExitBadRequest
+	}
+	isolateNetwork(req.PanicOnNetwork)
+	// kustomize clones a resource that looks like a git URL with the git
+	// found on PATH; the child has no PATH, so nothing is found to run.
+	os.Unsetenv("PATH")
+	// Every base, patch and values file rendering reads is inside the
+	// repository (safefile refuses the rest), so that is all the child
+	// needs to read, with the values files the user named.
+	confine(req.Readable)
+
+	r := renderRoot(req.Kind, req.Root, req.Repo, req.Helm)
+	if err := gob.NewEncoder(stdout).Encode(r.wire()); err != nil {
+		fmt.Fprintf(stderr, "podlint: writing the rendered output: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// renderRoot renders one root in this process. A panic inside Helm or
+// kustomize becomes a problem at the root's file.
+func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
+	// Helm and kustomize are large libraries fed whatever a repository
+	// holds; a panic in one of them must not take the other inputs down.
+	src := manifest.Source{Path: root, Render: kind}
+	defer func() {
+		if p := recover(); p != nil {
+			r = crashed(src, p)
+		}
+	}()
+	switch kind {
+	case manifest.RenderHelm:
+		return RenderChart(root, ho)
+	case manifest.RenderKustomize:
+		return renderKustomization(root, repo)
+	}
+	return &Rendered{Problems: []Problem{{File: root, Line: 1, Column: 1, Message: fmt.Sprintf("unknown render kind %q", kind)}}}
+}
+
+// renderInChild renders src in a child process within lim.
+func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwork bool) (*Rendered, error) {
+	if IsChild() {
+		// A binary that links podlint without dispatching to ChildMain
+		// (a test binary without the TestMain of main_test.go) would
+		// otherwise start itself again and again.
+		return nil, fmt.Errorf("%s: %s is set, so this process is a render child and renders nothing itself; "+
+			"the executable does not dispatch to render.ChildMain", src.Path, ChildEnv)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
+	}
+	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
+		Readable: readable(src.Path, ho), PanicOnNetwork: panicOnNetwork})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lim.Wall)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe)
+	// Nothing of the environment: no secret of the CI runner can be read
+	// back through /proc/self/environ, and no PATH to find programs on.
+	cmd.Env = []string{ChildEnv + "=" + childProtocol}
+	cmd.Stdin = bytes.NewReader(req)
+	var stderr capped
+	stderr.max = 16 << 10
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = time.Second
+	cmd.SysProcAttr = childProcAttr()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
+	}
+	var reply bytes.Buffer
+	n, _ := io.Copy(&reply, io.LimitReader(stdout, lim.Output+1))
+	overOutput := n > lim.Output
+	if overOutput {
+		_ = cmd.Process.Kill()
+	}
+	waitErr := cmd.Wait()
+	limit := ""
+	switch {
+	case overOutput:
+		limit = "output"
+	case waitErr == nil:
+		// Finished, even if the deadline passed while it was exiting.
+	case ctx.Err() != nil:
+		limit = "wall"
+	case cpuExhausted(cmd.ProcessState, lim.CPU):
+		limit = "cpu"
+	case cmd.ProcessState.ExitCode() == childExitMemory || outOfMemory(stderr.String()):
+		limit = "memory"
+	}
+	if limit != "" {
+		return &Rendered{Problems: []Problem{limitProblem(src, limit, lim)}}, nil
+	}
+	if waitErr != nil {
+		return crashedChild(src, cmd.ProcessState), nil
+	}
+	var w wireRendered
+	if err := gob.NewDecoder(&reply).Decode(&w); err != nil {
+		return crashedChild(src, cmd.ProcessState), nil
+	}
+	r := w.rendered()
+	capProblems(src, r)
+	return r, nil
+}
+
+// maxProblems bounds the problems one root reports. Each is a finding the
+// user reads, and each costs the parent a look at its file (the line to
+// quote, suppression comments): a kustomization listing 100 000 missing
+// entries must not cost 100 000 passes over itself.
+const maxProblems = 200
+
+func capProblems(src manifest.Source, r *Rendered) {
+	if len(r.Problems) <= maxProblems {
+		return
+	}
+	n := len(r.Problems) - maxProblems
+	r.Problems = append(r.Problems[:maxProblems:maxProblems], Problem{File: rootFile(src), Line: 1, Column: 1,
+		Message: fmt.Sprintf("%d more problems of this root were not reported", n),
+		Detail:  fmt.Sprintf("podlint reports at most %d problems per chart or kustomization; fix the ones above and lint again.", maxProblems)})
+}
+
+// outOfMemory recognizes the Go runtime's own fatal errors, which under
+// the kernel's memory bound mean it was refused memory: "out of memory",
+// a recursion past the stack bound derived from the memory limit, or a
+// crash inside the runtime when a mapping failed. A panic in the renderer
+// is no fatal error: the child recovers it and reports it as a problem.
+func outOfMemory(stderr string) bool {
+	for _, s := range []string{"fatal error:", "goroutine stack exceeds", "SIGSEGV: segmentation violation"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitProblem is the chart-render-error of a root whose rendering hit a
+// limit: which one, and the flag and configuration key that raise it.
+func limitProblem(src manifest.Source, limit string, lim Limits) Problem {
+	what := "chart"
+	if src.Render == manifest.RenderKustomize {
+		what = "kustomization"
+	}
+	var head, flag string
+	switch limit {
+	case "cpu":
+		head, flag = fmt.Sprintf("rendering the %s used more than %s of CPU time, so it was stopped", what, lim.CPU), "render-cpu"
+	case "memory":
+		head, flag = fmt.Sprintf("rendering the %s needed more than %s of memory, so it was stopped", what, sizeText(lim.Memory)), "render-memory"
+	case "wall":
+		head, flag = fmt.Sprintf("rendering the %s took longer than %s, so it was stopped", what, lim.Wall), "render-timeout"
+	default:
+		head, flag = fmt.Sprintf("rendering the %s produced more than %s of output, so it was stopped", what, sizeText(lim.Output)), "render-max-output"
+	}
+	return Problem{File: rootFile(src), Line: 1, Column: 1, Message: head,
+		Detail: fmt.Sprintf("Nothing of this %s was linted. A template or kustomization that recurses, repeats or expands without end "+
+			"(tpl calling itself, include chains, sprig repeat or until, YAML aliases, archives that unpack to gigabytes, "+
+			"overlays that include a base many times) never finishes or exhausts the CI runner; podlint renders each root "+
+			"in a separate process with limits. If the %s is legitimately this large, raise --%s (%s: in .podlint.yaml).",
+			what, what, flag, flag)}
+}
+
+func crashedChild(src manifest.Source, ps *os.ProcessState) *Rendered {
+	// The child's standard error may hold text from the chart (a panic's
+	// value), so it is not quoted; the exit status is podlint's own.
+	status := "an unknown status"
+	if ps != nil {
+		status = ps.String()
+	}
+	return &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
+		Message: "rendering crashed, so nothing of this root was linted",
+		Detail:  fmt.Sprintf("The render process ended with %s. The other inputs were still linted. Please report this bug with the chart or kustomization.", status)}}}
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// readable lists what the child of a root needs to read: the repository
+// holding the root (kustomize bases sit beside the overlay, at ../base),
+// else the working directory when the root is in it, else the root; and
+// the values files, which the user may name anywhere.
+func readable(root string, ho HelmOptions) []string {
+	repo := ho.Root
+	if repo == "" {
+		repo, _ = safefile.RepoRoot(root)
+	}
+	if repo == "" {
+		repo = root
+	}
+	out := []string{absPath(repo)}
+	if ho.ConfigRoot != "" {
+		out = append(out, absPath(ho.ConfigRoot))
+	}
+	for _, v := range ho.Values {
+		out = append(out, absPath(v))
+	}
+	return out
+}
+
+// capped keeps the first and about the last max bytes written to it: the
+// Go runtime's fatal error comes after whatever the libraries logged, and
+// is followed by a traceback of every goroutine, which can be longer than
+// max.
+type capped struct {
+	head, buf []byte
+	max       int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := c.max - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) > c.max {
+		p = p[len(p)-c.max:]
+	}
+	c.buf = append(c.buf, p...)
+	if len(c.buf) > 2*c.max {
+		c.buf = append([]byte(nil), c.buf[len(c.buf)-c.max:]...)
+	}
+	return n, nil
+}
+
+func (c *capped) String() string { return string(c.head) + string(c.buf) }
+
+var errNetwork = errors.New("podlint never uses the network while rendering; vendor the file into the repository")

@@ -1,0 +1,27 @@
+{{- define "d0" -}}xxxxxxxx{{- end -}}
+{{- define "d1" -}}{{ include "d0" . }}{{ include "d0" . }}{{- end -}}
+{{- define "d2" -}}{{ include "d1" . }}{{ include "d1" . }}{{- end -}}
+{{- define "d3" -}}{{ include "d2" . }}{{ include "d2" . }}{{- end -}}
+{{- define "d4" -}}{{ include "d3" . }}{{ include "d3" . }}{{- end -}}
+{{- define "d5" -}}{{ include "d4" . }}{{ include "d4" . }}{{- end -}}
+{{- define "d6" -}}{{ include "d5" . }}{{ include "d5" . }}{{- end -}}
+{{- define "d7" -}}{{ include "d6" . }}{{ include "d6" . }}{{- end -}}
+{{- define "d8" -}}{{ include "d7" . }}{{ include "d7" . }}{{- end -}}
+{{- define "d9" -}}{{ include "d8" . }}{{ include "d8" . }}{{- end -}}
+{{- define "d10" -}}{{ include "d9" . }}{{ include "d9" . }}{{- end -}}
+{{- define "d11" -}}{{ include "d10" . }}{{ include "d10" . }}{{- end -}}
+{{- define "d12" -}}{{ include "d11" . }}{{ include "d11" . }}{{- end -}}
+{{- define "d13" -}}{{ include "d12" . }}{{ include "d12" . }}{{- end -}}
+{{- define "d14" -}}{{ include "d13" . }}{{ include "d13" . }}{{- end -}}
+{{- define "d15" -}}{{ include "d14" . }}{{ include "d14" . }}{{- end -}}
+{{- define "d16" -}}{{ include "d15" . }}{{ include "d15" . }}{{- end -}}
+{{- define "d17" -}}{{ include "d16" . }}{{ include "d16" . }}{{- end -}}
+{{- define "d18" -}}{{ include "d17" . }}{{ include "d17" . }}{{- end -}}
+{{- define "d19" -}}{{ include "d18" . }}{{ include "d18" . }}{{- end -}}
+{{- define "d20" -}}{{ include "d19" . }}{{ include "d19" . }}{{- end -}}
+{{- define "d21" -}}{{ include "d20" . }}{{ include "d20" . }}{{- end -}}
+{{- define "d22" -}}{{ include "d21" . }}{{ include "d21" . }}{{- end -}}
+{{- define "d23" -}}{{ include "d22" . }}{{ include "d22" . }}{{- end -}}
+{{- define "d24" -}}{{ include "d23" . }}{{ include "d23" . }}{{- end -}}
+{{- define "d25" -}}{{ include "d24" . }}{{ include "d24" . }}{{- end -}}
+{{- define "d26" -}}{{ include "d25" . }}{{ include "d25" . }}{{- end -}}
