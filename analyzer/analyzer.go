@@ -648,8 +648,11 @@ func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnost
 		rp, _ := o.Doc.Locate(rel.Path)
 		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
 	}
-	fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+	f := fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
 		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
+	if f != nil && d.Info {
+		f.Severity = min(f.Severity, finding.Info)
+	}
 }
 
 // withSource ends a detail with the chart template a document of `helm
