@@ -30,7 +30,7 @@ func Kept(apiVersion, kind string) bool {
 		return group == "autoscaling"
 	case "StorageClass":
 		return group == "storage.k8s.io"
-	case "PodMonitor":
+	case "PodMonitor", "ServiceMonitor":
 		return group == "monitoring.coreos.com"
 	case "PriorityClass":
 		return group == "scheduling.k8s.io"
@@ -61,7 +61,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&s, lim) {
 			return nil
 		}
-		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, PublishNotReady: s.Spec.PublishNotReadyAddresses}
+		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, Labels: s.Labels, PublishNotReady: s.Spec.PublishNotReadyAddresses}
 		if out.Type == corev1.ServiceTypeExternalName {
 			out.Selector = nil // the API ignores it
 		}
@@ -135,6 +135,25 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		}
 		p.PodMonitors = append(p.PodMonitors, out)
 		return &out.Object
+	case "ServiceMonitor":
+		var m serviceMonitor
+		if !o.Decode(&m, lim) {
+			return nil
+		}
+		out := &ServiceMonitor{Object: base(o, m.Annotations), Namespaces: m.Spec.NamespaceSelector.MatchNames, AnyNamespace: m.Spec.NamespaceSelector.Any}
+		if sel, err := metav1.LabelSelectorAsSelector(&m.Spec.Selector); err == nil {
+			out.Selector = sel
+		}
+		for _, e := range m.Spec.Endpoints {
+			switch {
+			case e.Port != "":
+				out.Ports = append(out.Ports, e.Port)
+			case e.TargetPort != nil:
+				out.Ports = append(out.Ports, e.TargetPort.String())
+			}
+		}
+		p.ServiceMonitors = append(p.ServiceMonitors, out)
+		return &out.Object
 	case "StorageClass":
 		var sc storagev1.StorageClass
 		if !o.Decode(&sc, lim) {
@@ -179,6 +198,23 @@ type podMonitor struct {
 	} `json:"spec"`
 }
 
+// serviceMonitor is the part of a monitoring.coreos.com/v1 ServiceMonitor
+// that the view keeps.
+type serviceMonitor struct {
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              struct {
+		Selector          metav1.LabelSelector `json:"selector"`
+		NamespaceSelector struct {
+			Any        bool     `json:"any"`
+			MatchNames []string `json:"matchNames"`
+		} `json:"namespaceSelector"`
+		Endpoints []struct {
+			Port       string              `json:"port"`
+			TargetPort *intstr.IntOrString `json:"targetPort"`
+		} `json:"endpoints"`
+	} `json:"spec"`
+}
+
 // summarize summarizes a loaded workload. Positions are resolved now, while
 // the file is in memory.
 func summarize(o *manifest.Object) *Workload {
@@ -199,6 +235,7 @@ func summarize(o *manifest.Object) *Workload {
 		tmplAnn = o.TemplateMeta.Annotations
 	}
 	out.ScrapePort = ScrapedPort(tmplAnn, objAnn)
+	out.Mesh = MeshInjected(tmplAnn, out.Labels)
 	var replicas *int32
 	switch {
 	case w.Deployment != nil:

@@ -78,6 +78,9 @@ type Workload struct {
 	// ScrapePort is the port the prometheus.io/port annotation names
 	// (ScrapedPort), or "".
 	ScrapePort string
+	// Mesh is the service mesh whose proxy the Pod template asks to have
+	// injected (MeshInjected): "linkerd", "istio" or "".
+	Mesh string
 	// Deployment only.
 	Deployment     bool
 	Strategy       string // RollingUpdate or Recreate after defaulting
@@ -144,6 +147,7 @@ type Service struct {
 	Object
 	Type     corev1.ServiceType
 	Selector map[string]string // nil or empty: selects nothing
+	Labels   map[string]string // of the Service, which ServiceMonitors select
 	Ports    []ServicePort
 	// PublishNotReady: endpoints include Pods that are not Ready.
 	PublishNotReady bool
@@ -222,6 +226,21 @@ type PodMonitor struct {
 	Ports []string
 }
 
+// ServiceMonitor is a Prometheus operator ServiceMonitor
+// (monitoring.coreos.com) of the run: which Services it scrapes, and on
+// which of their ports.
+type ServiceMonitor struct {
+	Object
+	// Selector is nil when the spec's selector is invalid: it selects
+	// nothing. An empty selector selects every Service.
+	Selector     labels.Selector
+	Namespaces   []string // namespaceSelector.matchNames; empty: its own
+	AnyNamespace bool
+	// Ports are the endpoints' port (a Service port name) and targetPort
+	// values, as written.
+	Ports []string
+}
+
 // Part is what one file contributes, in document order.
 type Part struct {
 	// File and the documents [From, To) of it that the part summarizes,
@@ -238,6 +257,7 @@ type Part struct {
 	HPAs            []*HPA
 	PVCs            []*PVC
 	PodMonitors     []*PodMonitor
+	ServiceMonitors []*ServiceMonitor
 	StorageClasses  map[string]string // name → volumeBindingMode
 	PriorityClasses map[string]int32  // name → value
 }
@@ -345,7 +365,7 @@ func (r *Relevance) Has(namespace string) bool { return r.all || r.namespaces[na
 
 // Empty reports whether the part holds nothing.
 func (p *Part) Empty() bool {
-	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
+	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.ServiceMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
 }
 
 // View is every object of a run, grouped by namespace.
@@ -355,6 +375,7 @@ type View struct {
 	StorageClasses  map[string]string
 	PriorityClasses map[string]int32
 	podMonitors     []*PodMonitor
+	serviceMonitors []*ServiceMonitor
 	others          int // objects that are not workloads
 }
 
@@ -437,13 +458,18 @@ func Build(parts []*Part) *View {
 				v.podMonitors = append(v.podMonitors, m)
 			}
 		}
+		for _, m := range p.ServiceMonitors {
+			if first(&m.Object) {
+				v.serviceMonitors = append(v.serviceMonitors, m)
+			}
+		}
 		for k, m := range p.StorageClasses {
 			v.StorageClasses[k] = m
 		}
 		for k, val := range p.PriorityClasses {
 			v.PriorityClasses[k] = val
 		}
-		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.PodMonitors) + len(p.StorageClasses) + len(p.PriorityClasses)
+		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.PodMonitors) + len(p.ServiceMonitors) + len(p.StorageClasses) + len(p.PriorityClasses)
 	}
 	for name := range v.namespaces {
 		v.names = append(v.names, name)
@@ -495,6 +521,45 @@ func (v *View) ScrapedPorts(w *Workload) []string {
 		}
 	}
 	return out
+}
+
+// ServiceScrapedPorts lists the ports (Service port names or target
+// ports, as the ServiceMonitors write them) that the ServiceMonitors of the
+// run scrape through the Service s.
+func (v *View) ServiceScrapedPorts(s *Service) []string {
+	var out []string
+	set := labels.Set(s.Labels)
+	for _, m := range v.serviceMonitors {
+		if m.Selector == nil || !m.Selector.Matches(set) {
+			continue
+		}
+		inNS := m.AnyNamespace || len(m.Namespaces) == 0 && m.Ref.Namespace == s.Ref.Namespace
+		for _, ns := range m.Namespaces {
+			inNS = inNS || ns == s.Ref.Namespace
+		}
+		if inNS {
+			out = append(out, m.Ports...)
+		}
+	}
+	return out
+}
+
+// MeshInjected names the service mesh whose proxy the annotations or
+// labels of a Pod template ask the mesh's admission webhook to inject:
+// "linkerd" for linkerd.io/inject enabled or ingress, "istio" for
+// sidecar.istio.io/inject "true"; "" otherwise. A namespace-wide injection
+// label is not in the manifests of a workload, so it is not seen.
+func MeshInjected(templateAnnotations, templateLabels map[string]string) string {
+	switch strings.TrimSpace(templateAnnotations["linkerd.io/inject"]) {
+	case "enabled", "ingress":
+		return "linkerd"
+	}
+	for _, m := range []map[string]string{templateLabels, templateAnnotations} {
+		if strings.TrimSpace(m["sidecar.istio.io/inject"]) == "true" {
+			return "istio"
+		}
+	}
+	return ""
 }
 
 // ScrapedPort is the port the prometheus.io/port annotation of the Pod
