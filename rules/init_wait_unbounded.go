@@ -2,10 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/shellread"
 	"github.com/podlint/podlint/timeline"
+	"math"
 )
 
 // progressDeadline is a Deployment's progressDeadlineSeconds after
