@@ -47,6 +47,9 @@ func base(o *manifest.Object, ann map[string]string) Object {
 // left out: the loader reports workloads that do not decode, and the
 // others are only context.
 func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
+	if o.Ref.Name != "" && (o.Workload != nil || Kept(o.Ref.APIVersion, o.Ref.Kind)) {
+		p.IDs = append(p.IDs, identity(o.Ref))
+	}
 	if o.Workload != nil {
 		w := summarize(o)
 		p.Workloads = append(p.Workloads, w)

@@ -258,6 +258,9 @@ type Part struct {
 	PVCs            []*PVC
 	PodMonitors     []*PodMonitor
 	ServiceMonitors []*ServiceMonitor
+	// IDs are the identities of the part's named workloads and kept
+	// objects, dropped or not, for Partition.
+	IDs             []uint64
 	StorageClasses  map[string]string // name → volumeBindingMode
 	PriorityClasses map[string]int32  // name → value
 }
@@ -310,6 +313,7 @@ func (p *Part) Compact() *Part {
 	if len(c.Workloads) == 0 {
 		c.Workloads = nil
 	}
+	c.IDs = slices.Clip(p.IDs)
 	return &c
 }
 
@@ -365,7 +369,7 @@ func (r *Relevance) Has(namespace string) bool { return r.all || r.namespaces[na
 
 // Empty reports whether the part holds nothing.
 func (p *Part) Empty() bool {
-	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.ServiceMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
+	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.ServiceMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0 && len(p.IDs) == 0
 }
 
 // View is every object of a run, grouped by namespace.
@@ -398,10 +402,11 @@ type Namespace struct {
 
 type labelPair struct{ k, v string }
 
-// Build joins the parts of a run in order. An object defined more than
-// once (same kind, namespace and name: alternative manifests of one folder,
-// or test fixtures) is one object in a cluster; the view keeps its first
-// definition, so it is not matched with itself.
+// Build joins the parts of one environment (Partition) in order. An
+// object defined twice in one environment can only be defined twice in one
+// file (two files that define it are in different environments); it is one
+// object in a cluster, and the view keeps its first definition, so that it
+// is not matched with itself.
 func Build(parts []*Part) *View {
 	v := &View{namespaces: map[string]*Namespace{}, StorageClasses: map[string]string{}, PriorityClasses: map[string]int32{}}
 	seen := map[finding.ObjectRef]bool{}
