@@ -122,6 +122,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	res := &finding.Result{Packed: finding.NewStore()}
 	var errs []error
 	var parts []*filePart
+	// Findings in rendered charts and kustomizations wait for the end of
+	// the merge: a file that several roots render is reported once
+	// (mergeOverlays). They are few: one per problem of a template.
+	var rendered []finding.Finding
 	merged := make(chan struct{})
 	go func() {
 		defer close(merged)
@@ -142,6 +146,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		}
 		addFindings := func(fs []finding.Finding) {
 			for j := range fs {
+				if fs[j].Rendered != nil {
+					rendered = append(rendered, fs[j]) // merged at the end
+					continue
+				}
 				res.Packed.Add(&fs[j])
 			}
 		}
@@ -231,6 +239,9 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	wg.Wait()
 	close(done)
 	<-merged
+	for _, f := range mergeOverlays(rendered) {
+		res.Packed.Add(&f)
+	}
 
 	// The files are one release: the cross-object rules run over all of them.
 	cfg.releaseFindings(parts, res.Packed, sourceReader(cfg, srcs))
