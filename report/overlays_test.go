@@ -21,7 +21,7 @@ func TestOverlayRoots(t *testing.T) {
 		}}}
 	}
 	for _, tc := range []struct {
-		res              *finding.Result
+		res               *finding.Result
 		text, json, sarif string
 	}{
 		{base("deploy/dev", "deploy/dev", "deploy/prod"), " (in overlays dev, prod) [PL601",
