@@ -122,10 +122,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&m, lim) {
 			return nil
 		}
-		out := &PodMonitor{Object: base(o, m.Annotations), Namespaces: m.Spec.NamespaceSelector.MatchNames, AnyNamespace: m.Spec.NamespaceSelector.Any}
-		if sel, err := metav1.LabelSelectorAsSelector(&m.Spec.Selector); err == nil {
-			out.Selector = sel
-		}
+		out := &PodMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
 		for _, e := range m.Spec.PodMetricsEndpoints {
 			switch {
 			case e.Port != nil && *e.Port != "":
@@ -143,10 +140,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&m, lim) {
 			return nil
 		}
-		out := &ServiceMonitor{Object: base(o, m.Annotations), Namespaces: m.Spec.NamespaceSelector.MatchNames, AnyNamespace: m.Spec.NamespaceSelector.Any}
-		if sel, err := metav1.LabelSelectorAsSelector(&m.Spec.Selector); err == nil {
-			out.Selector = sel
-		}
+		out := &ServiceMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
 		for _, e := range m.Spec.Endpoints {
 			switch {
 			case e.Port != "":
@@ -188,11 +182,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 type podMonitor struct {
 	metav1.ObjectMeta `json:"metadata"`
 	Spec              struct {
-		Selector          metav1.LabelSelector `json:"selector"`
-		NamespaceSelector struct {
-			Any        bool     `json:"any"`
-			MatchNames []string `json:"matchNames"`
-		} `json:"namespaceSelector"`
+		monitorSpec
 		PodMetricsEndpoints []struct {
 			Port       *string             `json:"port"`
 			PortNumber *int32              `json:"portNumber"`
@@ -201,16 +191,29 @@ type podMonitor struct {
 	} `json:"spec"`
 }
 
+// monitorSpec is what PodMonitors and ServiceMonitors select with.
+type monitorSpec struct {
+	Selector          metav1.LabelSelector `json:"selector"`
+	NamespaceSelector struct {
+		Any        bool     `json:"any"`
+		MatchNames []string `json:"matchNames"`
+	} `json:"namespaceSelector"`
+}
+
+func (s *monitorSpec) scope() MonitorScope {
+	out := MonitorScope{Namespaces: s.NamespaceSelector.MatchNames, AnyNamespace: s.NamespaceSelector.Any}
+	if sel, err := metav1.LabelSelectorAsSelector(&s.Selector); err == nil {
+		out.Selector = sel
+	}
+	return out
+}
+
 // serviceMonitor is the part of a monitoring.coreos.com/v1 ServiceMonitor
 // that the view keeps.
 type serviceMonitor struct {
 	metav1.ObjectMeta `json:"metadata"`
 	Spec              struct {
-		Selector          metav1.LabelSelector `json:"selector"`
-		NamespaceSelector struct {
-			Any        bool     `json:"any"`
-			MatchNames []string `json:"matchNames"`
-		} `json:"namespaceSelector"`
+		monitorSpec
 		Endpoints []struct {
 			Port       string              `json:"port"`
 			TargetPort *intstr.IntOrString `json:"targetPort"`

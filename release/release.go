@@ -214,16 +214,30 @@ func (c *PVC) AccessModesAt() Pos { return c.At("spec.accessModes") }
 // of the run: which Pods it scrapes, and on which ports.
 type PodMonitor struct {
 	Object
-	// Selector is nil when the spec's selector is invalid: it selects
-	// nothing. An empty selector selects every Pod.
-	Selector labels.Selector
-	// Namespaces are namespaceSelector.matchNames; empty means the
-	// PodMonitor's own namespace, unless AnyNamespace.
-	Namespaces   []string
-	AnyNamespace bool
+	MonitorScope
 	// Ports are the podMetricsEndpoints' port names, portNumbers and
 	// targetPorts, as written.
 	Ports []string
+}
+
+// MonitorScope is which objects a Prometheus operator monitor selects.
+type MonitorScope struct {
+	// Selector is nil when the spec's selector is invalid: it selects
+	// nothing. An empty selector selects every object.
+	Selector labels.Selector
+	// Namespaces are namespaceSelector.matchNames; empty means the
+	// monitor's own namespace, unless AnyNamespace.
+	Namespaces   []string
+	AnyNamespace bool
+}
+
+// selects reports whether a monitor in namespace own selects an object
+// with these labels in namespace ns.
+func (s *MonitorScope) selects(own, ns string, set labels.Set) bool {
+	if s.Selector == nil || !s.Selector.Matches(set) {
+		return false
+	}
+	return s.AnyNamespace || len(s.Namespaces) == 0 && own == ns || slices.Contains(s.Namespaces, ns)
 }
 
 // ServiceMonitor is a Prometheus operator ServiceMonitor
@@ -231,11 +245,7 @@ type PodMonitor struct {
 // which of their ports.
 type ServiceMonitor struct {
 	Object
-	// Selector is nil when the spec's selector is invalid: it selects
-	// nothing. An empty selector selects every Service.
-	Selector     labels.Selector
-	Namespaces   []string // namespaceSelector.matchNames; empty: its own
-	AnyNamespace bool
+	MonitorScope
 	// Ports are the endpoints' port (a Service port name) and targetPort
 	// values, as written.
 	Ports []string
@@ -512,16 +522,8 @@ func (v *View) Namespace(name string) *Namespace { return v.namespaces[name] }
 // them) that the PodMonitors of the run scrape on the Pods of w.
 func (v *View) ScrapedPorts(w *Workload) []string {
 	var out []string
-	set := labels.Set(w.Labels)
 	for _, m := range v.podMonitors {
-		if m.Selector == nil || !m.Selector.Matches(set) {
-			continue
-		}
-		inNS := m.AnyNamespace || len(m.Namespaces) == 0 && m.Ref.Namespace == w.Ref.Namespace
-		for _, ns := range m.Namespaces {
-			inNS = inNS || ns == w.Ref.Namespace
-		}
-		if inNS {
+		if m.selects(m.Ref.Namespace, w.Ref.Namespace, w.Labels) {
 			out = append(out, m.Ports...)
 		}
 	}
@@ -533,16 +535,8 @@ func (v *View) ScrapedPorts(w *Workload) []string {
 // run scrape through the Service s.
 func (v *View) ServiceScrapedPorts(s *Service) []string {
 	var out []string
-	set := labels.Set(s.Labels)
 	for _, m := range v.serviceMonitors {
-		if m.Selector == nil || !m.Selector.Matches(set) {
-			continue
-		}
-		inNS := m.AnyNamespace || len(m.Namespaces) == 0 && m.Ref.Namespace == s.Ref.Namespace
-		for _, ns := range m.Namespaces {
-			inNS = inNS || ns == s.Ref.Namespace
-		}
-		if inNS {
+		if m.selects(m.Ref.Namespace, s.Ref.Namespace, s.Labels) {
 			out = append(out, m.Ports...)
 		}
 	}
