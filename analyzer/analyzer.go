@@ -122,6 +122,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	res := &finding.Result{Packed: finding.NewStore()}
 	var errs []error
 	var parts []*filePart
+	// Findings in rendered charts and kustomizations wait for the end of
+	// the merge: a file that several roots render is reported once
+	// (mergeOverlays). They are few: one per problem of a template.
+	var rendered []finding.Finding
 	merged := make(chan struct{})
 	go func() {
 		defer close(merged)
@@ -142,6 +146,10 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		}
 		addFindings := func(fs []finding.Finding) {
 			for j := range fs {
+				if fs[j].Rendered != nil {
+					rendered = append(rendered, fs[j]) // merged at the end
+					continue
+				}
 				res.Packed.Add(&fs[j])
 			}
 		}
@@ -231,6 +239,9 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	wg.Wait()
 	close(done)
 	<-merged
+	for _, f := range mergeOverlays(rendered) {
+		res.Packed.Add(&f)
+	}
 
 	// The files are one release: the cross-object rules run over all of them.
 	cfg.releaseFindings(parts, res.Packed, sourceReader(cfg, srcs))
@@ -648,8 +659,11 @@ func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnost
 		rp, _ := o.Doc.Locate(rel.Path)
 		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
 	}
-	fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
+	f := fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
 		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
+	if f != nil && d.Info {
+		f.Severity = min(f.Severity, finding.Info)
+	}
 }
 
 // withSource ends a detail with the chart template a document of `helm

@@ -59,8 +59,9 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 }
 
 // releaseFindings runs the cross-object rules over the parts of a run,
-// applies and checks the deferred suppressions, and drops the findings of
-// single-object rules that the release view supersedes.
+// environment by environment (release.Partition), applies and checks the
+// deferred suppressions, and drops the findings of single-object rules
+// that the release view supersedes.
 func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
 	loc := &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
 	var deferred []*deferredSuppression
@@ -73,14 +74,32 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, r
 		deferred = append(deferred, p.deferred...)
 	}
 	cfg.restore(views, read)
-	view := release.Build(views)
-	if view.HasOthers() {
-		cfg.supersede(view, findings)
+	envs := release.Partition(views)
+	viewOf := map[string]*release.View{} // by file
+	deferredOf := make([][]*deferredSuppression, len(envs))
+	envOf := map[string]int{}
+	built := make([]*release.View, len(envs))
+	for i, env := range envs {
+		built[i] = release.Build(env)
+		for _, p := range env {
+			viewOf[p.File], envOf[p.File] = built[i], i
+		}
+	}
+	for _, d := range deferred {
+		if i, ok := envOf[d.file]; ok {
+			deferredOf[i] = append(deferredOf[i], d)
+		}
+	}
+	cfg.supersede(func(file string) *release.View { return viewOf[file] }, findings)
+	for i, view := range built {
+		if !view.HasOthers() {
+			continue
+		}
 		for _, r := range cfg.Rules {
 			if r.Release == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
-			cfg.runRelease(r, view, deferred, findings, loc)
+			cfg.runRelease(r, view, deferredOf[i], findings, loc)
 		}
 	}
 	for _, d := range deferred {
@@ -174,27 +193,34 @@ func (cfg *Config) restore(parts []*release.Part, read func(path string) []byte)
 }
 
 // supersede drops findings of single-object rules on workloads that the
-// release view answers better (rules.Supersedes).
-func (cfg *Config) supersede(view *release.View, findings *finding.Store) {
+// release view of their file's environment answers better
+// (rules.Supersedes). viewOf returns nil for a file with no part.
+func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *finding.Store) {
 	type key struct {
 		file string
 		ref  finding.ObjectRef
 	}
-	var index map[key]*release.Workload
+	index := map[*release.View]map[key]*release.Workload{}
 	findings.Keep(func(f *finding.Finding) bool {
 		r := cfg.Rules.Lookup(f.RuleID)
-		if f.Object != nil && (r == rules.MissingReadinessProbe || r == rules.ReadinessProbeInJob) {
-			if index == nil {
-				index = map[key]*release.Workload{}
-				for _, ns := range view.Namespaces() {
-					for _, w := range ns.Workloads {
-						index[key{w.File, w.Ref}] = w
-					}
+		if f.Object == nil || (r != rules.MissingReadinessProbe && r != rules.ReadinessProbeInJob) {
+			return true
+		}
+		view := viewOf(f.File)
+		if view == nil || !view.HasOthers() {
+			return true
+		}
+		ws, ok := index[view]
+		if !ok {
+			ws = map[key]*release.Workload{}
+			for _, ns := range view.Namespaces() {
+				for _, w := range ns.Workloads {
+					ws[key{w.File, w.Ref}] = w
 				}
 			}
-			return !rules.Supersedes(r, view, index[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container)
+			index[view] = ws
 		}
-		return true
+		return !rules.Supersedes(r, view, ws[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container)
 	})
 }
 

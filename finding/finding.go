@@ -124,6 +124,10 @@ type Rendered struct {
 	Root string `json:"root"`           // the chart or kustomization folder
 	Name string `json:"name,omitempty"` // Helm's template name ("podinfo/templates/deployment.yaml")
 	Path string `json:"path,omitempty"` // the field in the rendered object
+	// Roots are the roots a finding in a file rendered by several roots
+	// (a kustomize base under overlays dev and prod) was found through,
+	// in run order; nil when one root renders the file.
+	Roots []string `json:"roots,omitempty"`
 }
 
 // Less orders findings by file, line, column, rule, then message, which is the

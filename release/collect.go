@@ -30,7 +30,7 @@ func Kept(apiVersion, kind string) bool {
 		return group == "autoscaling"
 	case "StorageClass":
 		return group == "storage.k8s.io"
-	case "PodMonitor":
+	case "PodMonitor", "ServiceMonitor":
 		return group == "monitoring.coreos.com"
 	case "PriorityClass":
 		return group == "scheduling.k8s.io"
@@ -47,6 +47,9 @@ func base(o *manifest.Object, ann map[string]string) Object {
 // left out: the loader reports workloads that do not decode, and the
 // others are only context.
 func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
+	if o.Ref.Name != "" && (o.Workload != nil || Kept(o.Ref.APIVersion, o.Ref.Kind)) {
+		p.IDs = append(p.IDs, identity(o.Ref))
+	}
 	if o.Workload != nil {
 		w := summarize(o)
 		p.Workloads = append(p.Workloads, w)
@@ -61,7 +64,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&s, lim) {
 			return nil
 		}
-		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, PublishNotReady: s.Spec.PublishNotReadyAddresses}
+		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, Labels: s.Labels, PublishNotReady: s.Spec.PublishNotReadyAddresses}
 		if out.Type == corev1.ServiceTypeExternalName {
 			out.Selector = nil // the API ignores it
 		}
@@ -119,10 +122,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		if !o.Decode(&m, lim) {
 			return nil
 		}
-		out := &PodMonitor{Object: base(o, m.Annotations), Namespaces: m.Spec.NamespaceSelector.MatchNames, AnyNamespace: m.Spec.NamespaceSelector.Any}
-		if sel, err := metav1.LabelSelectorAsSelector(&m.Spec.Selector); err == nil {
-			out.Selector = sel
-		}
+		out := &PodMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
 		for _, e := range m.Spec.PodMetricsEndpoints {
 			switch {
 			case e.Port != nil && *e.Port != "":
@@ -134,6 +134,22 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 			}
 		}
 		p.PodMonitors = append(p.PodMonitors, out)
+		return &out.Object
+	case "ServiceMonitor":
+		var m serviceMonitor
+		if !o.Decode(&m, lim) {
+			return nil
+		}
+		out := &ServiceMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
+		for _, e := range m.Spec.Endpoints {
+			switch {
+			case e.Port != "":
+				out.Ports = append(out.Ports, e.Port)
+			case e.TargetPort != nil:
+				out.Ports = append(out.Ports, e.TargetPort.String())
+			}
+		}
+		p.ServiceMonitors = append(p.ServiceMonitors, out)
 		return &out.Object
 	case "StorageClass":
 		var sc storagev1.StorageClass
@@ -166,16 +182,42 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 type podMonitor struct {
 	metav1.ObjectMeta `json:"metadata"`
 	Spec              struct {
-		Selector          metav1.LabelSelector `json:"selector"`
-		NamespaceSelector struct {
-			Any        bool     `json:"any"`
-			MatchNames []string `json:"matchNames"`
-		} `json:"namespaceSelector"`
+		monitorSpec
 		PodMetricsEndpoints []struct {
 			Port       *string             `json:"port"`
 			PortNumber *int32              `json:"portNumber"`
 			TargetPort *intstr.IntOrString `json:"targetPort"`
 		} `json:"podMetricsEndpoints"`
+	} `json:"spec"`
+}
+
+// monitorSpec is what PodMonitors and ServiceMonitors select with.
+type monitorSpec struct {
+	Selector          metav1.LabelSelector `json:"selector"`
+	NamespaceSelector struct {
+		Any        bool     `json:"any"`
+		MatchNames []string `json:"matchNames"`
+	} `json:"namespaceSelector"`
+}
+
+func (s *monitorSpec) scope() MonitorScope {
+	out := MonitorScope{Namespaces: s.NamespaceSelector.MatchNames, AnyNamespace: s.NamespaceSelector.Any}
+	if sel, err := metav1.LabelSelectorAsSelector(&s.Selector); err == nil {
+		out.Selector = sel
+	}
+	return out
+}
+
+// serviceMonitor is the part of a monitoring.coreos.com/v1 ServiceMonitor
+// that the view keeps.
+type serviceMonitor struct {
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              struct {
+		monitorSpec
+		Endpoints []struct {
+			Port       string              `json:"port"`
+			TargetPort *intstr.IntOrString `json:"targetPort"`
+		} `json:"endpoints"`
 	} `json:"spec"`
 }
 
@@ -199,6 +241,7 @@ func summarize(o *manifest.Object) *Workload {
 		tmplAnn = o.TemplateMeta.Annotations
 	}
 	out.ScrapePort = ScrapedPort(tmplAnn, objAnn)
+	out.Mesh = MeshInjected(tmplAnn, out.Labels)
 	var replicas *int32
 	switch {
 	case w.Deployment != nil:

@@ -78,6 +78,9 @@ type Workload struct {
 	// ScrapePort is the port the prometheus.io/port annotation names
 	// (ScrapedPort), or "".
 	ScrapePort string
+	// Mesh is the service mesh whose proxy the Pod template asks to have
+	// injected (MeshInjected): "linkerd", "istio" or "".
+	Mesh string
 	// Deployment only.
 	Deployment     bool
 	Strategy       string // RollingUpdate or Recreate after defaulting
@@ -144,6 +147,7 @@ type Service struct {
 	Object
 	Type     corev1.ServiceType
 	Selector map[string]string // nil or empty: selects nothing
+	Labels   map[string]string // of the Service, which ServiceMonitors select
 	Ports    []ServicePort
 	// PublishNotReady: endpoints include Pods that are not Ready.
 	PublishNotReady bool
@@ -210,15 +214,40 @@ func (c *PVC) AccessModesAt() Pos { return c.At("spec.accessModes") }
 // of the run: which Pods it scrapes, and on which ports.
 type PodMonitor struct {
 	Object
-	// Selector is nil when the spec's selector is invalid: it selects
-	// nothing. An empty selector selects every Pod.
-	Selector labels.Selector
-	// Namespaces are namespaceSelector.matchNames; empty means the
-	// PodMonitor's own namespace, unless AnyNamespace.
-	Namespaces   []string
-	AnyNamespace bool
+	MonitorScope
 	// Ports are the podMetricsEndpoints' port names, portNumbers and
 	// targetPorts, as written.
+	Ports []string
+}
+
+// MonitorScope is which objects a Prometheus operator monitor selects.
+type MonitorScope struct {
+	// Selector is nil when the spec's selector is invalid: it selects
+	// nothing. An empty selector selects every object.
+	Selector labels.Selector
+	// Namespaces are namespaceSelector.matchNames; empty means the
+	// monitor's own namespace, unless AnyNamespace.
+	Namespaces   []string
+	AnyNamespace bool
+}
+
+// selects reports whether a monitor in namespace own selects an object
+// with these labels in namespace ns.
+func (s *MonitorScope) selects(own, ns string, set labels.Set) bool {
+	if s.Selector == nil || !s.Selector.Matches(set) {
+		return false
+	}
+	return s.AnyNamespace || len(s.Namespaces) == 0 && own == ns || slices.Contains(s.Namespaces, ns)
+}
+
+// ServiceMonitor is a Prometheus operator ServiceMonitor
+// (monitoring.coreos.com) of the run: which Services it scrapes, and on
+// which of their ports.
+type ServiceMonitor struct {
+	Object
+	MonitorScope
+	// Ports are the endpoints' port (a Service port name) and targetPort
+	// values, as written.
 	Ports []string
 }
 
@@ -238,6 +267,10 @@ type Part struct {
 	HPAs            []*HPA
 	PVCs            []*PVC
 	PodMonitors     []*PodMonitor
+	ServiceMonitors []*ServiceMonitor
+	// IDs are the identities of the part's named workloads and kept
+	// objects, dropped or not, for Partition.
+	IDs             []uint64
 	StorageClasses  map[string]string // name → volumeBindingMode
 	PriorityClasses map[string]int32  // name → value
 }
@@ -290,6 +323,7 @@ func (p *Part) Compact() *Part {
 	if len(c.Workloads) == 0 {
 		c.Workloads = nil
 	}
+	c.IDs = slices.Clip(p.IDs)
 	return &c
 }
 
@@ -345,7 +379,7 @@ func (r *Relevance) Has(namespace string) bool { return r.all || r.namespaces[na
 
 // Empty reports whether the part holds nothing.
 func (p *Part) Empty() bool {
-	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0
+	return len(p.Workloads)+len(p.Services)+len(p.PDBs)+len(p.HPAs)+len(p.PVCs)+len(p.PodMonitors)+len(p.ServiceMonitors)+len(p.StorageClasses)+len(p.PriorityClasses) == 0 && len(p.IDs) == 0
 }
 
 // View is every object of a run, grouped by namespace.
@@ -355,6 +389,7 @@ type View struct {
 	StorageClasses  map[string]string
 	PriorityClasses map[string]int32
 	podMonitors     []*PodMonitor
+	serviceMonitors []*ServiceMonitor
 	others          int // objects that are not workloads
 }
 
@@ -377,10 +412,11 @@ type Namespace struct {
 
 type labelPair struct{ k, v string }
 
-// Build joins the parts of a run in order. An object defined more than
-// once (same kind, namespace and name: alternative manifests of one folder,
-// or test fixtures) is one object in a cluster; the view keeps its first
-// definition, so it is not matched with itself.
+// Build joins the parts of one environment (Partition) in order. An
+// object defined twice in one environment can only be defined twice in one
+// file (two files that define it are in different environments); it is one
+// object in a cluster, and the view keeps its first definition, so that it
+// is not matched with itself.
 func Build(parts []*Part) *View {
 	v := &View{namespaces: map[string]*Namespace{}, StorageClasses: map[string]string{}, PriorityClasses: map[string]int32{}}
 	seen := map[finding.ObjectRef]bool{}
@@ -437,13 +473,18 @@ func Build(parts []*Part) *View {
 				v.podMonitors = append(v.podMonitors, m)
 			}
 		}
+		for _, m := range p.ServiceMonitors {
+			if first(&m.Object) {
+				v.serviceMonitors = append(v.serviceMonitors, m)
+			}
+		}
 		for k, m := range p.StorageClasses {
 			v.StorageClasses[k] = m
 		}
 		for k, val := range p.PriorityClasses {
 			v.PriorityClasses[k] = val
 		}
-		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.PodMonitors) + len(p.StorageClasses) + len(p.PriorityClasses)
+		v.others += len(p.Services) + len(p.PDBs) + len(p.HPAs) + len(p.PVCs) + len(p.PodMonitors) + len(p.ServiceMonitors) + len(p.StorageClasses) + len(p.PriorityClasses)
 	}
 	for name := range v.namespaces {
 		v.names = append(v.names, name)
@@ -481,20 +522,43 @@ func (v *View) Namespace(name string) *Namespace { return v.namespaces[name] }
 // them) that the PodMonitors of the run scrape on the Pods of w.
 func (v *View) ScrapedPorts(w *Workload) []string {
 	var out []string
-	set := labels.Set(w.Labels)
 	for _, m := range v.podMonitors {
-		if m.Selector == nil || !m.Selector.Matches(set) {
-			continue
-		}
-		inNS := m.AnyNamespace || len(m.Namespaces) == 0 && m.Ref.Namespace == w.Ref.Namespace
-		for _, ns := range m.Namespaces {
-			inNS = inNS || ns == w.Ref.Namespace
-		}
-		if inNS {
+		if m.selects(m.Ref.Namespace, w.Ref.Namespace, w.Labels) {
 			out = append(out, m.Ports...)
 		}
 	}
 	return out
+}
+
+// ServiceScrapedPorts lists the ports (Service port names or target
+// ports, as the ServiceMonitors write them) that the ServiceMonitors of the
+// run scrape through the Service s.
+func (v *View) ServiceScrapedPorts(s *Service) []string {
+	var out []string
+	for _, m := range v.serviceMonitors {
+		if m.selects(m.Ref.Namespace, s.Ref.Namespace, s.Labels) {
+			out = append(out, m.Ports...)
+		}
+	}
+	return out
+}
+
+// MeshInjected names the service mesh whose proxy the annotations or
+// labels of a Pod template ask the mesh's admission webhook to inject:
+// "linkerd" for linkerd.io/inject enabled or ingress, "istio" for
+// sidecar.istio.io/inject "true"; "" otherwise. A namespace-wide injection
+// label is not in the manifests of a workload, so it is not seen.
+func MeshInjected(templateAnnotations, templateLabels map[string]string) string {
+	switch strings.TrimSpace(templateAnnotations["linkerd.io/inject"]) {
+	case "enabled", "ingress":
+		return "linkerd"
+	}
+	for _, m := range []map[string]string{templateLabels, templateAnnotations} {
+		if strings.TrimSpace(m["sidecar.istio.io/inject"]) == "true" {
+			return "istio"
+		}
+	}
+	return ""
 }
 
 // ScrapedPort is the port the prometheus.io/port annotation of the Pod

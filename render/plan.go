@@ -2,6 +2,7 @@ package render
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/podlint/podlint/internal/safefile"
@@ -12,13 +13,84 @@ import (
 // kustomization of the same run: they are rendered through the overlays
 // that use them, which is what gets deployed, and on their own only when no
 // overlay of the run uses them. Named files of a dropped base move to its
-// overlays, and each overlay lists the bases it stands for.
+// overlays, and each overlay lists the bases it stands for. Plain files
+// that a kustomization of the run applies as patches are never linted as
+// whole objects (DropPatches).
 //
 // Its cost is linear in the kustomizations of the run plus what the kept
 // overlays list: each kustomization is read once for all roots (a chain of
 // a thousand overlays is not read a thousand times), and a folder reached
 // again through a symbolic link (a -> .) is the same kustomization.
 func Plan(srcs []manifest.Source) []manifest.Source {
+	return DropPatches(planBases(srcs))
+}
+
+// DropPatches leaves out the plain files that a kustomization of the run
+// applies as patches (patches, patchesStrategicMerge, patchesJson6902 with
+// a path): a patch is a fragment, so linted whole it would be a Deployment
+// without a selector. The kustomizations are the roots to render and, with
+// --render=never, the kustomization files linted one by one. A patch file
+// named on the command line stands for the kustomization that renders it,
+// reporting the findings it holds.
+func DropPatches(srcs []manifest.Source) []manifest.Source {
+	patchedBy := map[string]int{} // absolute patch file → index of its kustomization in srcs
+	for i, s := range srcs {
+		dir := s.Path
+		switch {
+		case s.Render == manifest.RenderKustomize:
+		case s.Render == "" && s.Data == nil && isKustomizationName(filepath.Base(s.Path)):
+			dir = filepath.Dir(s.Path)
+		default:
+			continue
+		}
+		root, err := safefile.Open(s.Root, dir)
+		if err != nil {
+			continue // rendering or linting it reports why
+		}
+		loadKust(dir, map[string]*kust{}, root).walk(func(k *kust) {
+			for _, p := range k.patches {
+				if p.file == k.file {
+					continue // inline
+				}
+				if abs, err := filepath.Abs(p.file); err == nil {
+					if _, seen := patchedBy[abs]; !seen {
+						patchedBy[abs] = i
+					}
+				}
+			}
+		})
+		root.Close()
+	}
+	if len(patchedBy) == 0 {
+		return srcs
+	}
+	out := slices.Clone(srcs)
+	drop := make([]bool, len(srcs))
+	for j, s := range srcs {
+		if s.Render != "" || s.Data != nil {
+			continue
+		}
+		abs, err := filepath.Abs(s.Path)
+		if err != nil {
+			continue
+		}
+		if i, ok := patchedBy[abs]; ok {
+			drop[j] = true
+			if s.Explicit && out[i].Render != "" && out[i].Named != nil {
+				out[i].Named = append(slices.Clip(out[i].Named), s.Path)
+			}
+		}
+	}
+	kept := out[:0]
+	for j, s := range out {
+		if !drop[j] {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+func planBases(srcs []manifest.Source) []manifest.Source {
 	cache := map[string]*kust{}
 	// What Plan reads stays inside the repository of the path given, as
 	// rendering does; the roots stay open while the shared cache is built.
@@ -135,4 +207,8 @@ func realDir(dir string) string {
 	}
 	abs, _ := filepath.Abs(dir)
 	return abs
+}
+
+func isKustomizationName(n string) bool {
+	return slices.Contains(KustomizationFiles, n)
 }

@@ -261,6 +261,7 @@ type mapper struct {
 	nodes  map[int]*yaml.Node
 	tmpls  map[int][]tline
 	files  *sourceFiles
+	defs   map[string]*define // named templates, by name (include.go)
 }
 
 // where is a position in a source file.
@@ -331,8 +332,15 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 		return w
 	}
 	idx, col, depth := locateTemplate(tl, p)
+	offset := 0
+	if depth < len(p) {
+		if def, at, c, dep, ok := m.includeAt(tl, idx, p[depth:]); ok {
+			tl, idx, col, depth, offset = def.lines, at, c, depth+dep, def.offset
+			w.file = def.file
+		}
+	}
 	if idx >= 0 {
-		w.line, w.col = idx+1, col
+		w.line, w.col = offset+idx+1, col
 		// A scalar value written literally on the key's line is what
 		// the analyzer points at.
 		if depth == len(p) && len(p) > 0 && p[len(p)-1].index < 0 {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -214,21 +215,9 @@ func locateTemplate(tl []tline, p []seg) (idx, col, depth int) {
 				// nothing literal below this.
 				return idx, col, i
 			}
-			pick := -1
-			if k, v := itemKey(s.item); k != "" {
-				for j, it := range items {
-					for x := it; x < itemEnd(tl, items, j, end); x++ {
-						if tl[x].key == k && strings.Contains(tl[x].text, ": "+v) || tl[x].key == k && strings.HasSuffix(strings.TrimSpace(tl[x].text), ": \""+v+"\"") {
-							pick = j
-						}
-					}
-				}
-			}
+			pick := pickItem(tl, items, end, s)
 			if pick < 0 {
-				if s.index >= len(items) {
-					return idx, col, i
-				}
-				pick = s.index
+				return idx, col, i
 			}
 			it := items[pick]
 			start, end = it, itemEnd(tl, items, pick, end)
@@ -263,6 +252,116 @@ func locateTemplate(tl []tline, p []seg) (idx, col, depth int) {
 		start, end = found+1, blockEnd(tl, found, end)
 	}
 	return idx, col, len(p)
+}
+
+// pickItem chooses the template list item (an index into items) that
+// rendered the list item s, or -1. An item whose merge key (a container's
+// name) is written literally and equal wins. Otherwise each item's
+// first-level keys with scalar values are compared with the rendered item:
+// a value whose literal text, with every action standing for any text,
+// cannot produce the rendered value rules the item out, and the item
+// with the most literal text matched wins. The index decides only among
+// items nothing tells apart, counting the items that remain: an item in
+// an {{ if }} block that is off renders nothing and must not shift the
+// others, which is what matching by content avoids.
+func pickItem(tl []tline, items []int, end int, s seg) int {
+	if k, v := itemKey(s.item); k != "" {
+		for j, it := range items {
+			for x := it; x < itemEnd(tl, items, j, end); x++ {
+				if tl[x].key == k && (literalValue(tl[x].text, k) == v) {
+					return j
+				}
+			}
+		}
+	}
+	best, bestScore := []int(nil), -1
+	for j, it := range items {
+		score := 0
+		for x := it; x < itemEnd(tl, items, j, end) && score >= 0; x++ {
+			l := tl[x]
+			if l.opaque || l.key == "" || l.indent != tl[it].indent {
+				continue
+			}
+			_, v := mapGet(s.item, l.key)
+			tv, ok := scalarText(l.text, l.key)
+			if v == nil || v.Kind != yaml.ScalarNode || !ok {
+				continue
+			}
+			if !valuePattern(tv).MatchString(v.Value) {
+				score = -1
+				break
+			}
+			score += len(tActions().ReplaceAllString(tv, "")) + 1
+		}
+		switch {
+		case score > bestScore:
+			best, bestScore = []int{j}, score
+		case score == bestScore:
+			best = append(best, j)
+		}
+	}
+	if bestScore < 0 || len(best) == 0 {
+		return -1
+	}
+	if len(best) == 1 {
+		return best[0]
+	}
+	if s.index < len(best) {
+		return best[s.index]
+	}
+	return best[len(best)-1]
+}
+
+// scalarText is the value written after "key:" on a template line, without
+// quotes and comment; ok is false when there is none (a block follows).
+func scalarText(line, key string) (string, bool) {
+	i := strings.Index(line, key+":")
+	if i < 0 {
+		return "", false
+	}
+	v := strings.TrimSpace(line[i+len(key)+1:])
+	if v == "" || strings.HasPrefix(v, "#") {
+		return "", false
+	}
+	// A comment starts at " #" outside quotes and actions.
+	from := 0
+	if v[0] == '"' || v[0] == '\'' {
+		if q := strings.IndexByte(v[1:], v[0]); q >= 0 {
+			from = q + 2
+		}
+	}
+	for j := from; j < len(v)-1; j++ {
+		if v[j] == ' ' && v[j+1] == '#' && strings.Count(v[:j], "{{") == strings.Count(v[:j], "}}") {
+			v = strings.TrimSpace(v[:j])
+			break
+		}
+	}
+	if v == "" || v == "|" || v == ">" || strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") {
+		return "", false
+	}
+	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+		v = v[1 : len(v)-1]
+	}
+	return v, true
+}
+
+// literalValue is the value after "key:" when it holds no action, or "".
+func literalValue(line, key string) string {
+	v, ok := scalarText(line, key)
+	if !ok || strings.Contains(v, "{{") {
+		return ""
+	}
+	return v
+}
+
+// valuePattern turns a template value into a pattern of the values it can
+// render: literal text as written, each action as any text.
+func valuePattern(v string) *regexp.Regexp {
+	parts := tActions().Split(v, -1)
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return regexp.MustCompile(`^(?s)` + strings.Join(parts, ".*") + `$`)
 }
 
 // blockEnd is the line after the block of key line k: lines indented deeper

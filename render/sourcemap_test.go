@@ -3,6 +3,7 @@ package render
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -217,5 +218,38 @@ func TestNameMatch(t *testing.T) {
 		if got := nameMatch(tc.name, regexp.QuoteMeta(tc.part)); got != tc.want {
 			t.Errorf("nameMatch(%q, %q) = %v", tc.name, tc.part, got)
 		}
+	}
+}
+
+// TestDropPatches: a file that a kustomization of the run applies as a
+// patch is never linted as a whole object, whether the kustomization is
+// rendered or (--render=never) linted file by file; named on the command
+// line, it joins the files its kustomization reports on.
+func TestDropPatches(t *testing.T) {
+	const dir = "testdata/kustomize/patch-file"
+	patch := filepath.Join(dir, "patches", "web.yaml")
+	srcs, _, errs := manifest.Discover([]string{dir}, nil, false)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if !slices.ContainsFunc(srcs, func(s manifest.Source) bool { return s.Path == patch }) {
+		t.Fatalf("discovery without rendering does not list %s: %+v", patch, srcs)
+	}
+	for _, s := range DropPatches(srcs) {
+		if s.Path == patch {
+			t.Errorf("--render=never: %s is linted whole", patch)
+		}
+	}
+	if got := DropPatches(srcs); len(got) != len(srcs)-1 {
+		t.Errorf("--render=never: %d sources left of %d, want all but the patch", len(got), len(srcs))
+	}
+
+	root := manifest.Source{Path: dir, Render: manifest.RenderKustomize, Named: []string{filepath.Join(dir, "deployment.yaml")}}
+	got := Plan([]manifest.Source{{Path: patch, Explicit: true}, root})
+	if len(got) != 1 || got[0].Path != dir {
+		t.Fatalf("rendering: %+v, want the kustomization alone", got)
+	}
+	if want := []string{filepath.Join(dir, "deployment.yaml"), patch}; !slices.Equal(got[0].Named, want) {
+		t.Errorf("rendering: named %q, want %q", got[0].Named, want)
 	}
 }

@@ -50,9 +50,12 @@ type jsonFinding struct {
 }
 
 type jsonRendered struct {
-	Root     string `json:"root"`
-	Template string `json:"template"`
-	Path     string `json:"path"`
+	Root string `json:"root"`
+	// Roots are every root the finding was found through: more than Root
+	// when several render its file (a kustomize base under overlays).
+	Roots    []string `json:"roots"`
+	Template string   `json:"template"`
+	Path     string   `json:"path"`
 }
 
 type jsonObject struct {
@@ -128,7 +131,13 @@ func toJSONFinding(f *finding.Finding) *jsonFinding {
 		jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
 	}
 	if r := f.Rendered; r != nil {
-		jf.Rendered = &jsonRendered{displayPath(r.Root), r.Name, r.Path}
+		jf.Rendered = &jsonRendered{Root: displayPath(r.Root), Roots: []string{displayPath(r.Root)}, Template: r.Name, Path: r.Path}
+		if len(r.Roots) > 0 {
+			jf.Rendered.Roots = jf.Rendered.Roots[:0]
+			for _, root := range r.Roots {
+				jf.Rendered.Roots = append(jf.Rendered.Roots, displayPath(root))
+			}
+		}
 	}
 	for _, r := range f.Related {
 		jf.Related = append(jf.Related, jsonLocation{displayPath(r.File), r.Line, r.Column, r.Message})

@@ -199,7 +199,14 @@ func sarifProperties(f *finding.Finding) sarif.Properties {
 		props["container"] = f.Container
 	}
 	if r := f.Rendered; r != nil {
-		rendered := map[string]string{"root": filepath.ToSlash(r.Root)}
+		roots := []string{filepath.ToSlash(r.Root)}
+		if len(r.Roots) > 0 {
+			roots = roots[:0]
+			for _, root := range r.Roots {
+				roots = append(roots, filepath.ToSlash(root))
+			}
+		}
+		rendered := map[string]any{"root": filepath.ToSlash(r.Root), "roots": roots}
 		if r.Name != "" {
 			rendered["template"] = r.Name
 		}

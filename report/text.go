@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -81,8 +82,8 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 	for i := range res.Len() {
 		v := res.At(i)
 		f := &v
-		fmt.Fprintf(buf, "%s: %s: %s [%s %s]\n",
-			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), f.RuleID, f.RuleName)
+		fmt.Fprintf(buf, "%s: %s: %s%s [%s %s]\n",
+			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), textsafe.Escape(overlays(f)), f.RuleID, f.RuleName)
 		if opts.Brief {
 			continue
 		}
@@ -107,6 +108,31 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 	buf.WriteString(summaryLine(all))
 	buf.WriteByte('\n')
 	return nil
+}
+
+// overlays names the roots a finding in a file that several roots render
+// was found through, " (in overlays dev, prod)", by folder name when
+// those differ, else by path; "" for other findings.
+func overlays(f *finding.Finding) string {
+	if f.Rendered == nil || len(f.Rendered.Roots) == 0 {
+		return ""
+	}
+	names := make([]string, len(f.Rendered.Roots))
+	seen := map[string]bool{}
+	for i, r := range f.Rendered.Roots {
+		names[i] = filepath.Base(r)
+		seen[names[i]] = true
+	}
+	if len(seen) < len(names) {
+		for i, r := range f.Rendered.Roots {
+			names[i] = displayPath(r)
+		}
+	}
+	what := "overlay"
+	if len(names) > 1 {
+		what = "overlays"
+	}
+	return fmt.Sprintf(" (in %s %s)", what, strings.Join(names, ", "))
 }
 
 // defaultWidth is the text width when the CLI does not know the terminal's

@@ -4,7 +4,18 @@ import (
 	"fmt"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/shellread"
+	"github.com/podlint/podlint/timeline"
+	"math"
 )
+
+// progressDeadline is a Deployment's progressDeadlineSeconds after
+// defaulting.
+func progressDeadline(v *int32) int32 {
+	if v == nil {
+		return timeline.DefaultProgressDeadline
+	}
+	return *v
+}
 
 var InitWaitUnbounded = &Rule{
 	ID: "PL303", Name: "init-wait-unbounded", Title: "init container waits in a loop with no time limit",
@@ -54,10 +65,22 @@ var InitWaitUnbounded = &Rule{
 				if l.GivesUp() || deadline {
 					continue
 				}
-				p.Report(Diagnostic{Path: cs.Script.Path, Container: c.C.Name,
+				d := Diagnostic{Path: cs.Script.Path, Container: c.C.Name,
 					Message: fmt.Sprintf("init container %q waits in a loop with no time limit", c.Name()),
 					Detail: fmt.Sprintf("While the condition of (%s; … done) does not hold the Pod stays in Init:%d/%d with no error, restart or event, and nothing alerts. Bound the wait (timeout 300 sh -c '…', or count attempts and exit 1, so that a failure shows as Init:CrashLoopBackOff)%s.",
-						l.Head, i, n, bound)})
+						l.Head, i, n, bound)}
+				if w.Deployment != nil && progressDeadline(w.Deployment.ProgressDeadlineSeconds) != math.MaxInt32 {
+					// A rollout whose new Pods stay in Init ends in
+					// ProgressDeadlineExceeded (docs/semantics.md,
+					// Deployment): the wait shows there, and only a Pod
+					// recreated later waits unnoticed. 2147483647 turns
+					// the deadline off.
+					d.Info = true
+					d.Message = fmt.Sprintf("init container %q waits in a loop that only the rollout's deadline bounds", c.Name())
+					d.Detail = fmt.Sprintf("While the condition of (%s; … done) does not hold the Pod stays in Init:%d/%d with no error or restart. A rollout still reports ProgressDeadlineExceeded after progressDeadlineSeconds (%s), but a Pod recreated later (node drain, eviction) waits unnoticed. Bound the wait (timeout 300 sh -c '…', or count attempts and exit 1, so that a failure shows as Init:CrashLoopBackOff).",
+						l.Head, i, n, secs(float64(progressDeadline(w.Deployment.ProgressDeadlineSeconds))))
+				}
+				p.Report(d)
 				break
 			}
 		}

@@ -54,15 +54,18 @@ func MainContainer(spec *corev1.PodSpec, templateAnnotations map[string]string) 
 }
 
 // ServingPorts are the ports of a container that may serve Service
-// traffic: TCP and SCTP ports that are not metrics ports. A metrics port is
-// named like one (a word of its name, split at - and _, contains "metrics"
-// or starts with "prom", as http-metrics, metrics, prometheus or
-// http-envoy-prom do), or is the port scraped names (a number, or a port
-// name). UDP ports are left out: podlint does not judge UDP services.
+// traffic: TCP and SCTP ports that are neither metrics nor profiling ports.
+// A metrics port is named like one (a word of its name, split at - and _,
+// contains "metrics" or starts with "prom", as http-metrics, metrics,
+// prometheus or http-envoy-prom do), or is the port scraped names (a
+// number, or a port name); a profiling port is named like one (a word is
+// pprof or profiling), read by an engineer with go tool pprof, never by a
+// client. UDP ports are left out: podlint does not judge UDP services.
 func ServingPorts(ports []corev1.ContainerPort, scraped string) []corev1.ContainerPort {
 	var out []corev1.ContainerPort
 	for _, port := range ports {
-		if port.Protocol == corev1.ProtocolUDP || IsMetricsPortName(port.Name) || scraped != "" && (scraped == port.Name || scraped == strconv.Itoa(int(port.ContainerPort))) {
+		if port.Protocol == corev1.ProtocolUDP || IsMetricsPortName(port.Name) || isProfilingPortName(port.Name) ||
+			scraped != "" && (scraped == port.Name || scraped == strconv.Itoa(int(port.ContainerPort))) {
 			continue
 		}
 		out = append(out, port)
@@ -73,12 +76,28 @@ func ServingPorts(ports []corev1.ContainerPort, scraped string) []corev1.Contain
 // IsMetricsPortName reports whether a port's name says that it serves
 // metrics (see ServingPorts).
 func IsMetricsPortName(name string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+	for _, w := range portNameWords(name) {
 		if strings.Contains(w, "metrics") || strings.HasPrefix(w, "prom") {
 			return true
 		}
 	}
 	return false
+}
+
+// isProfilingPortName reports whether a port's name says that it serves
+// pprof profiles (see ServingPorts).
+func isProfilingPortName(name string) bool {
+	for _, w := range portNameWords(name) {
+		if w == "pprof" || w == "profiling" {
+			return true
+		}
+	}
+	return false
+}
+
+// portNameWords splits a port name at - and _, lower-cased.
+func portNameWords(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
 }
 
 // templateAnnotations are the annotations of the Pod template.

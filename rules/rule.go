@@ -75,6 +75,10 @@ type Diagnostic struct {
 	Detail    string        // mechanism, numbers, fix
 	Container string        // name of the container involved, if any
 	Related   []Related
+	// Info reports the finding at info severity (or the rule's, if lower):
+	// something outside the manifest already surfaces the problem, so it
+	// is worth knowing but not worth failing a build.
+	Info bool
 }
 
 // Related points at another field that takes part in a finding (the grace

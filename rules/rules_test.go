@@ -197,10 +197,12 @@ func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int)
 	return len(wants), pinned
 }
 
-// wantMatches matches a want's regexp against the headline, the detail, or
-// both joined by a space.
+// wantMatches matches a want's regexp against the headline, the detail,
+// both joined by a space, or the severity, ": " and both (so that
+// "^info: " pins a finding that a rule lowers to info).
 func wantMatches(re *regexp.Regexp, f *finding.Finding) bool {
-	return re.MatchString(f.Message) || re.MatchString(f.Detail) || re.MatchString(f.Message+" "+f.Detail)
+	return re.MatchString(f.Message) || re.MatchString(f.Detail) || re.MatchString(f.Message+" "+f.Detail) ||
+		re.MatchString(f.Severity.String()+": "+f.Message+" "+f.Detail)
 }
 
 // headlineMax is the longest headline a rule may print, in characters:

@@ -14,23 +14,30 @@ import (
 func servingContainers(w *release.Workload, sp release.ServicePort) []*release.Container {
 	var out []*release.Container
 	for i := range w.Containers {
-		c := &w.Containers[i]
-		for _, cp := range c.Ports {
-			proto := cp.Protocol
-			if proto == "" {
-				proto = corev1.ProtocolTCP
-			}
-			if proto != sp.Protocol {
-				continue
-			}
-			if sp.TargetPort.Type == intstr.String && cp.Name == sp.TargetPort.StrVal ||
-				sp.TargetPort.Type == intstr.Int && cp.ContainerPort == sp.TargetPort.IntVal {
-				out = append(out, c)
-				break
-			}
+		if c := &w.Containers[i]; targetContainerPort(c, sp) != nil {
+			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// targetContainerPort is the port of c that a Service port targets, or nil.
+func targetContainerPort(c *release.Container, sp release.ServicePort) *corev1.ContainerPort {
+	for i := range c.Ports {
+		cp := &c.Ports[i]
+		proto := cp.Protocol
+		if proto == "" {
+			proto = corev1.ProtocolTCP
+		}
+		if proto != sp.Protocol {
+			continue
+		}
+		if sp.TargetPort.Type == intstr.String && cp.Name == sp.TargetPort.StrVal ||
+			sp.TargetPort.Type == intstr.Int && cp.ContainerPort == sp.TargetPort.IntVal {
+			return cp
+		}
+	}
+	return nil
 }
 
 func workloadNames(ws []*release.Workload) string {

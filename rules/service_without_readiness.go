@@ -33,7 +33,13 @@ var ServiceWithoutReadiness = &Rule{
 					}
 					for _, sp := range s.Ports {
 						cs := servingContainers(w, sp)
+						if scrapeOnly(p.View, w, s, sp, cs, len(svcs)-1) {
+							continue
+						}
 						if len(cs) == 0 {
+							if meshProxyPort(w, sp) {
+								continue
+							}
 							cs = soleContainer(w)
 						}
 						for _, c := range cs {

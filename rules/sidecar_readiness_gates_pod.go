@@ -13,8 +13,8 @@ var SidecarReadinessGatesPod = &Rule{
 			return
 		}
 		for _, c := range p.Containers() {
-			if c.Type != Sidecar || c.C.ReadinessProbe == nil {
-				continue
+			if c.Type != Sidecar || c.C.ReadinessProbe == nil || isMeshProxy(c.C.Name, c.C.Image) {
+				continue // a mesh proxy's readiness should gate the Pod: every connection passes it
 			}
 			detect := ""
 			if tc := p.tlContainer(c); tc != nil && tc.Readiness != nil {

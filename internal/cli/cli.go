@@ -557,6 +557,8 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 	srcs, hints, errs := manifest.Discover(paths, s.excludes, s.render)
 	if s.render {
 		srcs = render.Plan(srcs)
+	} else {
+		srcs = render.DropPatches(srcs)
 	}
 	// A directory that yields nothing (empty, only hidden folders, all
 	// excluded) is an error unless --allow-empty says it is expected: a

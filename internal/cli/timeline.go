@@ -80,12 +80,12 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 // missing, which stderr says.
 func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
 	var errs []error
-	// The objects of all sources are one release: each workload's rollout
-	// and drain depend on the autoscaler and budget beside it.
+	// Each workload's rollout and drain depend on the autoscaler and budget
+	// beside it in its environment (release.Partition).
 	var parts []*release.Part
 	var all []planned
 	for _, src := range srcs {
-		part := &release.Part{}
+		part := &release.Part{File: src.Path}
 		parts = append(parts, part)
 		if src.Render != "" {
 			ps, rerrs := renderedItems(s, src, part)
@@ -116,11 +116,21 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 			return src.Path, pos.Line
 		})...)
 	}
-	view := release.Build(parts)
+	viewOf := map[*release.Workload]*release.View{}
+	for _, env := range release.Partition(parts) {
+		view := release.Build(env)
+		for _, p := range env {
+			for _, w := range p.Workloads {
+				viewOf[w] = view
+			}
+		}
+	}
 	items := make([]chart.Item, len(all))
 	for i, p := range all {
 		items[i] = p.item
-		items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.an.Params.Nodes)
+		if view := viewOf[p.w]; view != nil {
+			items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.an.Params.Nodes)
+		}
 	}
 	return items, errs
 }

@@ -1,0 +1,50 @@
+package render
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/timeline"
+)
+
+// TestBaseReportedOncePerRun: a base used by overlays dev and prod gives
+// each of its findings once, naming both overlays, unless an overlay's
+// patch changes it: then each overlay's finding stays, naming it.
+func TestBaseReportedOncePerRun(t *testing.T) {
+	dir := filepath.Join("testdata", "kustomize", "overlays")
+	srcs, _, errs := manifest.Discover([]string{dir}, nil, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	srcs = Plan(srcs)
+	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.BestEffortQoS: finding.Info, rules.ProbeTimeoutExceedsPeriod: finding.Warning},
+		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Render: (&Options{}).Lint}
+	res, errs := analyzer.Run(cfg, srcs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	base := filepath.Join(dir, "base", "deployment.yaml")
+	dev, prod := filepath.Join(dir, "dev"), filepath.Join(dir, "prod")
+	var got []string
+	for _, f := range res.List() {
+		if f.File != base || f.Rendered == nil {
+			t.Errorf("%s:%d: %s %s: want findings in the base only", f.File, f.Line, f.RuleID, f.Message)
+			continue
+		}
+		got = append(got, f.RuleID+" "+f.Message)
+		switch {
+		case f.RuleID == rules.BestEffortQoS.ID && !slices.Equal(f.Rendered.Roots, []string{dev, prod}):
+			t.Errorf("%s: roots %q, want both overlays", f.RuleID, f.Rendered.Roots)
+		case f.RuleID == rules.ProbeTimeoutExceedsPeriod.ID && len(f.Rendered.Roots) != 1:
+			t.Errorf("%s %s: roots %q, want its own overlay", f.RuleID, f.Message, f.Rendered.Roots)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("findings %q: want PL601 once and PL106 once per overlay (their periods differ)", got)
+	}
+}
