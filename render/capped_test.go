@@ -23,6 +23,9 @@ func TestCappedKeepsTheFatalError(t *testing.T) {
 	if !strings.HasSuffix(s, "last line\n") {
 		t.Errorf("the tail was dropped: …%q", s[len(s)-40:])
 	}
+	if !outOfMemory("runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n") {
+		t.Error("a cgo build's failure to start a thread under the data limit is not taken for the memory limit")
+	}
 	if len(s) > 4*c.max {
 		t.Errorf("kept %d bytes, cap %d", len(s), c.max)
 	}

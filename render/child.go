@@ -230,7 +230,9 @@ func capProblems(src manifest.Source, r *Rendered) {
 // crash inside the runtime when a mapping failed. A panic in the renderer
 // is no fatal error: the child recovers it and reports it as a problem.
 func outOfMemory(stderr string) bool {
-	for _, s := range []string{"fatal error:", "goroutine stack exceeds", "SIGSEGV: segmentation violation"} {
+	// "pthread_create failed": in a cgo build the C library cannot map a
+	// new thread's stack once the data limit is reached, and aborts.
+	for _, s := range []string{"fatal error:", "goroutine stack exceeds", "SIGSEGV: segmentation violation", "pthread_create failed"} {
 		if strings.Contains(stderr, s) {
 			return true
 		}
