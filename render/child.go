@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 )
 
@@ -100,6 +102,11 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		return childExitBadRequest
 	}
 	isolateNetwork(req.PanicOnNetwork)
+	// Helm's warnings (a values key it cannot merge) go to the parent,
+	// one escaped record a line, which passes them to its own logger.
+	log.SetOutput(textsafe.LogWriter{W: stderr, Prefix: childLogPrefix})
+	log.SetFlags(0)
+	log.SetPrefix("")
 	// kustomize clones a resource that looks like a git URL with the git
 	// found on PATH; the child has no PATH, so nothing is found to run.
 	os.Unsetenv("PATH")
@@ -180,6 +187,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		_ = cmd.Process.Kill()
 	}
 	waitErr := cmd.Wait()
+	forwardLogs(stderr.String())
 	limit := ""
 	switch {
 	case overOutput:
@@ -308,6 +316,21 @@ func readable(root string, ho HelmOptions) []string {
 		out = append(out, absPath(v))
 	}
 	return out
+}
+
+// childLogPrefix starts each line of the child's stderr that is a record
+// of the libraries' logger, already escaped by the child.
+const childLogPrefix = "podlint-render-log: "
+
+// forwardLogs passes the child's log records to this process's logger
+// (internal/cli routes it to stderr, escaped again); the rest of the
+// child's stderr, such as a runtime crash, is podlint's own business.
+func forwardLogs(stderr string) {
+	for _, l := range strings.Split(stderr, "\n") {
+		if rec, ok := strings.CutPrefix(l, childLogPrefix); ok {
+			log.Print(rec)
+		}
+	}
 }
 
 // capped keeps the first and about the last max bytes written to it: the

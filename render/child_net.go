@@ -2,8 +2,6 @@ package render
 
 import (
 	"context"
-	"io"
-	"log"
 	"net"
 	"net/http"
 	"os"
@@ -20,9 +18,6 @@ import (
 // its own shows. On Linux the child's seccomp filter also refuses sockets,
 // whatever a library builds.
 func isolateNetwork(panicOnNetwork bool) {
-	// What Helm and kustomize log in the child (deprecation warnings)
-	// is not part of the report; the parent routes its own logs escaped.
-	log.SetOutput(io.Discard)
 	http.DefaultTransport = roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errNetwork })
 	net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
 		if panicOnNetwork {
