@@ -100,6 +100,8 @@ func (sp *Split) Load(i int, lim Limits, res *Result) {
 		loadDocument(doc, conv, lim, res)
 	}
 	for j := first; j < len(res.Problems); j++ {
+		// The problems above are placed at yaml.v3 nodes, in characters.
+		res.Problems[j].Column = sp.File.byteColumn(res.Problems[j].Line, res.Problems[j].Column)
 		res.Problems[j].Source = source
 		res.Problems[j].split()
 	}
