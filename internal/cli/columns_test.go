@@ -27,7 +27,9 @@ func TestColumnsAreBytesInEveryFormat(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"pod.yaml": multiBytePod})
 	lines := strings.Split(multiBytePod, "\n")
 	byteCol := func(line int, text string) int { return strings.LastIndex(lines[line-1], text) + 1 }
-	charCol := func(line int, text string) int { return utf8.RuneCountInString(lines[line-1][:byteCol(line, text)-1]) + 1 }
+	charCol := func(line int, text string) int {
+		return utf8.RuneCountInString(lines[line-1][:byteCol(line, text)-1]) + 1
+	}
 	const zeroText, relatedText = "0}", `"90s"`
 	zero, related := byteCol(12, zeroText), byteCol(5, relatedText)
 	if zero == charCol(12, zeroText) || related == charCol(5, relatedText) {
