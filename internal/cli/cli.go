@@ -297,8 +297,15 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	s.an.Version = timeline.Latest
 	if kv != "" {
 		v, err := timeline.ParseVersion(kv)
-		if err != nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("--kube-version %q: %v", kv, err)}
+		where := cfg.setting(c.IsSet("kube-version"), "kube-version")
+		switch {
+		case err != nil:
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: %v", where, kv, err)}
+		case v.Major != 1 || v.Minor < timeline.Oldest.Minor:
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: not a Kubernetes version podlint models (%s to %s)", where, kv, timeline.Oldest, timeline.Latest)}
+		case v.Minor > timeline.Latest.Minor:
+			env.warnf("%s %q is newer than the newest Kubernetes podlint models; linting as %s", where, kv, timeline.Latest)
+			v = timeline.Latest
 		}
 		s.an.Version = v
 	}
@@ -311,7 +318,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		case strings.EqualFold(strings.TrimSpace(fo), "never"):
 			sev = report.Never
 		case err != nil || sev == finding.Off:
-			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning, info or never%s", fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: want error, warning, info or never%s", cfg.setting(c.IsSet("fail-on"), "fail-on"), fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
 		}
 		s.failOn = sev
 		show := firstNonEmpty(c.String("show"), "info")
