@@ -43,7 +43,7 @@ Findings can be suppressed, with a reason, by the annotation
 ignore-check.podlint.dev/<rule>: "<reason>" on the workload or its pod
 template, or by a comment "# podlint:ignore <rule> <reason>" on or above the
 line a finding points at.`,
-		Flags: flags,
+		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "check needs at least one PATH (a file, a directory, or - for standard input)"}
