@@ -77,3 +77,17 @@ func TestLocateCountsBytes(t *testing.T) {
 		t.Fatalf("no unknown-field problem: %+v", res.Problems)
 	}
 }
+
+// TestSyntaxErrorColumn: the parser names only the line of a syntax error;
+// the problem points at the first character written on it, where the
+// misplaced key is, not at column 1.
+func TestSyntaxErrorColumn(t *testing.T) {
+	doc := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: b\n     ports: []\n"
+	res := Parse("p.yaml", []byte(doc), DefaultLimits)
+	if len(res.Problems) != 1 || res.Problems[0].Rule != RuleInvalidYAML {
+		t.Fatalf("problems: %+v", res.Problems)
+	}
+	if p := res.Problems[0]; p.Line != 9 || p.Column != 6 {
+		t.Errorf("syntax error at %d:%d, want 9:6", p.Line, p.Column)
+	}
+}

@@ -91,6 +91,10 @@ line a finding points at.`,
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}
 			}
+			if o := c.String("output"); o != "" {
+				// The report went to a file: the terminal gets the tally.
+				env.warnf("%s; %s report written to %s", report.SummaryLine(res), s.format, o)
+			}
 			for _, e := range errs {
 				env.warnf("%v", e)
 			}

@@ -136,7 +136,7 @@ func TestRun(t *testing.T) {
 		{name: "explicit config", files: map[string]string{"cfg.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
 			args: []string{"check", "--config", "cfg.yaml", "bad.yaml"}, wantCode: 0},
 		{name: "output file", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "-o", "out.sarif", "-f", "sarif", "bad.yaml"},
-			wantCode: 1, wantOutput: "out.sarif"},
+			wantCode: 1, wantOutput: "out.sarif", wantErr: []string{`^podlint: 1 file, 1 object \(1 workload\): 1 error, 0 warnings, 0 infos; sarif report written to out.sarif\n$`}},
 		{name: "sarif category and src-root", files: map[string]string{"deploy/k8s/bad.yaml": badPod},
 			args: []string{"check", "-f", "sarif", "--category", "podlint-prod", "--src-root", "deploy", "deploy/k8s/bad.yaml"}, wantCode: 1,
 			wantOut: []string{`"automationDetails": \{\s*"id": "podlint-prod/"`, `"uri": "k8s/bad.yaml"`}, notOut: []string{`"uri": "deploy/`}},
