@@ -302,7 +302,11 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		case err != nil:
 			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: %v", where, kv, err)}
 		case v.Major != 1 || v.Minor < timeline.Oldest.Minor:
-			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: not a Kubernetes version podlint models (%s to %s)", where, kv, timeline.Oldest, timeline.Latest)}
+			hint := ""
+			if v.Major == 1 && v.Minor < 10 {
+				hint = fmt.Sprintf(" (did you mean 1.%d0? YAML reads an unquoted 1.%d0 as 1.%d: quote it)", v.Minor, v.Minor, v.Minor)
+			}
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: not a Kubernetes version podlint models (%s to %s)%s", where, kv, timeline.Oldest, timeline.Latest, hint)}
 		case v.Minor > timeline.Latest.Minor:
 			env.warnf("%s %q is newer than the newest Kubernetes podlint models; linting as %s", where, kv, timeline.Latest)
 			v = timeline.Latest

@@ -130,7 +130,7 @@ func TestRun(t *testing.T) {
 		{name: "kube version from config", files: map[string]string{".podlint.yaml": "kube-version: \"2.0\"\n", "ok.yaml": goodPod},
 			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`kube-version in \S*\.podlint\.yaml:1 "2.0": not a Kubernetes version podlint models \(1.21 to 1.37\)`}},
 		{name: "kube version too old", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--kube-version", "1.3", "ok.yaml"}, wantCode: 2,
-			wantErr: []string{`--kube-version "1.3": not a Kubernetes version podlint models`}},
+			wantErr: []string{`--kube-version "1.3": not a Kubernetes version podlint models \(1.21 to 1.37\) \(did you mean 1.30\?`}},
 		{name: "kube version too new", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--kube-version", "1.40", "ok.yaml"}, wantCode: 0,
 			wantErr: []string{`--kube-version "1.40" is newer than the newest Kubernetes podlint models; linting as 1.37`}},
 		{name: "explicit config", files: map[string]string{"cfg.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
