@@ -657,7 +657,8 @@ func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnost
 	var related []finding.Location
 	for _, rel := range d.Related {
 		rp, _ := o.Doc.Locate(rel.Path)
-		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message})
+		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message,
+			CodePointColumn: o.Doc.File.CodePointColumn(rp.Line, rp.Column)})
 	}
 	f := fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
 		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})

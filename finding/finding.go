@@ -46,13 +46,18 @@ func ParseSeverity(s string) (Severity, error) {
 	return Off, fmt.Errorf("unknown severity %q (want error, warning, info or off)", s)
 }
 
-// Location is a 1-based position in a file. Line and Column are always ≥ 1
-// for findings that point into a file.
+// Location is a 1-based position in a file: Column counts bytes from the
+// start of the line. Line and Column are always ≥ 1 for findings that
+// point into a file.
 type Location struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message,omitempty"`
+	// CodePointColumn is Column counted in Unicode code points, for SARIF,
+	// on related locations (a finding converts with its SourceLine); 0
+	// when unknown, and then Column is used.
+	CodePointColumn int `json:"-"`
 }
 
 // ObjectRef names the Kubernetes object a finding belongs to.

@@ -71,8 +71,7 @@ func countLines(b []byte) int {
 	return n
 }
 
-// lineColumn returns the 1-based line and column (in characters, as the
-// YAML parser counts them) of byte offset off.
+// lineColumn returns the 1-based line and byte column of byte offset off.
 func lineColumn(b []byte, off int) (line, col int) {
 	line, start := 1, 0
 	for i := 0; i < off; {
@@ -84,12 +83,7 @@ func lineColumn(b []byte, off int) (line, col int) {
 		line++
 		start = i
 	}
-	col = 1
-	for _, r := range string(b[start:off]) {
-		_ = r
-		col++
-	}
-	return line, col
+	return line, off - start + 1
 }
 
 // trimBlank trims the YAML white space (spaces and tabs, nothing else)

@@ -5,7 +5,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// Pos is a 1-based line and column.
+// Pos is a 1-based line and byte column (see columns.go).
 type Pos struct{ Line, Column int }
 
 // Locate finds where path points in the document. A scalar field resolves to
@@ -17,7 +17,8 @@ func (d *Document) Locate(path workload.Path) (pos Pos, exact bool) {
 	if at == nil {
 		return Pos{Line: 1 + d.LineOffset, Column: 1}, false
 	}
-	return Pos{Line: at.Line + d.LineOffset, Column: at.Column}, exact
+	line := at.Line + d.LineOffset
+	return Pos{Line: line, Column: d.File.byteColumn(line, at.Column)}, exact
 }
 
 // IsSet reports whether the field at path is written in the document with a

@@ -32,7 +32,7 @@ const (
 type Problem struct {
 	Rule    string // one of the Rule* names
 	Line    int    // 1-based, in the file
-	Column  int    // 1-based
+	Column  int    // 1-based, in bytes (see columns.go)
 	Message string // headline, see finding.Finding
 	Detail  string
 	Object  *finding.ObjectRef
@@ -242,6 +242,14 @@ const runeStep = 4096
 // one-line file was quadratic, so long lines get cumulative counts every
 // runeStep bytes, computed once.
 func (f *File) runesBefore(n int, line []byte, off int) int {
+	idx := f.runeCounts(n, line)
+	k := off / runeStep
+	return idx[k] + runeStarts(line[k*runeStep:off])
+}
+
+// runeCounts returns the number of characters of line n (whose bytes are
+// line) before every runeStep-th byte, computing them once per line.
+func (f *File) runeCounts(n int, line []byte) []int {
 	f.runeMu.Lock()
 	defer f.runeMu.Unlock()
 	if f.runeIndex == nil {
@@ -257,8 +265,7 @@ func (f *File) runesBefore(n int, line []byte, off int) int {
 		}
 		f.runeIndex[n] = idx
 	}
-	k := off / runeStep
-	return idx[k] + runeStarts(line[k*runeStep:off])
+	return idx
 }
 
 // runeStarts counts the bytes of b that start a character (valid UTF-8,

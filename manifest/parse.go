@@ -100,6 +100,8 @@ func (sp *Split) Load(i int, lim Limits, res *Result) {
 		loadDocument(doc, conv, lim, res)
 	}
 	for j := first; j < len(res.Problems); j++ {
+		// The problems above are placed at yaml.v3 nodes, in characters.
+		res.Problems[j].Column = sp.File.byteColumn(res.Problems[j].Line, res.Problems[j].Column)
 		res.Problems[j].Source = source
 		res.Problems[j].split()
 	}
@@ -174,7 +176,22 @@ func yamlProblem(err error, c chunk) Problem {
 			line = 1 + countLines(c.data[:i])
 		}
 	}
-	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: 1, Message: msg + "; kubectl cannot read this document"}
+	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: firstNonBlank(c.data, line), Message: msg + "; kubectl cannot read this document"}
+}
+
+// firstNonBlank returns the column of the first character of 1-based line
+// n of data that is not a space or a tab: the parser names only the line
+// of a syntax error, and what is wrong (a key indented too far, a second
+// "key:" on the line) starts there, not at column 1.
+func firstNonBlank(data []byte, n int) int {
+	for i := 1; i < n && len(data) > 0; i++ {
+		_, data = cutLine(data)
+	}
+	l, _ := cutLine(data)
+	if t := bytes.TrimLeft(l, " \t"); len(t) > 0 {
+		return len(l) - len(t) + 1
+	}
+	return 1
 }
 
 func yamlErrorLine(err error) (int, string) {

@@ -391,7 +391,7 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 	if len(docs) == 0 {
 		return 0, 0, false
 	}
-	at := func(l, c int) (int, int, bool) { return l + pt.lineOffset, c + pt.indent, true }
+	at := func(l, c int) (int, int, bool) { return l + pt.lineOffset, byteColumn(pt.text, l, c) + pt.indent, true }
 	if ops := deref(docs[0]); ops != nil && ops.Kind == yaml.SequenceNode {
 		// A JSON 6902 patch: the last add or replace whose path is the
 		// field or one of its parents.

@@ -299,6 +299,13 @@ func (m *mapper) node(i int) *yaml.Node {
 
 func (m *mapper) file(p string) []byte { return m.files.read(p) }
 
+// location is a related location in a source file, with the code point
+// column SARIF needs.
+func (m *mapper) location(file string, line, col int, msg string) finding.Location {
+	return finding.Location{File: file, Line: line, Column: col, Message: msg,
+		CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(file), line)), col)}
+}
+
 // locate maps a stream position to the source.
 func (m *mapper) locate(line, col int) where {
 	i := m.doc(line)
@@ -307,8 +314,9 @@ func (m *mapper) locate(line, col int) where {
 	}
 	d := &m.r.Docs[i]
 	local := line - m.starts[i] + 1
-	p := pathAt(m.node(i), local, col)
 	renderedText := lineOf([]byte(d.YAML), local)
+	// Findings carry byte columns; yaml.v3 nodes count characters.
+	p := pathAt(m.node(i), local, manifest.CodePointColumn([]byte(renderedText), col))
 	if d.Template != nil {
 		return m.locateHelm(i, d, p, renderedText)
 	}
@@ -403,7 +411,7 @@ func (m *mapper) locateKustomize(d *Doc, p []seg, renderedText string) where {
 		if kindName(doc, o) {
 			l, c, depth := walkNode(doc, p)
 			if l > 0 {
-				w.line, w.col = l, c
+				w.line, w.col = l, byteColumn(data, l, c)
 			}
 			w.exact = depth == len(p)
 			break
@@ -445,10 +453,10 @@ func (m *mapper) remap(f *finding.Finding) {
 	f.SourceLine = lineOf(m.file(w.file), w.line)
 	for j := range f.Related {
 		rw := m.locate(f.Related[j].Line, f.Related[j].Column)
-		f.Related[j].File, f.Related[j].Line, f.Related[j].Column = rw.file, rw.line, rw.col
+		f.Related[j] = m.location(rw.file, rw.line, rw.col, f.Related[j].Message)
 	}
 	if w.values != nil {
-		f.Related = append(f.Related, *w.values)
+		f.Related = append(f.Related, m.location(w.values.File, w.values.Line, w.values.Column, w.values.Message))
 	}
 	f.Rendered = rendered
 }

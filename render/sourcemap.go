@@ -494,10 +494,16 @@ func locateValues(data []byte, keys []string) (line, col, depth int) {
 		if kn == nil {
 			return line, col, i
 		}
-		line, col = kn.Line, kn.Column
+		line, col = kn.Line, byteColumn(data, kn.Line, kn.Column)
 		n = v
 	}
 	return line, col, len(keys)
+}
+
+// byteColumn converts yaml.v3's character column col on 1-based line of
+// data to the byte column findings carry.
+func byteColumn(data []byte, line, col int) int {
+	return manifest.ByteColumn([]byte(lineOf(data, line)), col)
 }
 
 // lineOf returns 1-based line n of data.

@@ -400,6 +400,10 @@ func ruleIndex(rules []finding.RuleInfo) map[string]*finding.RuleInfo {
 	return m
 }
 
+// SummaryLine is the tally of a run, for a command that writes its report
+// to a file and still owes the terminal a line.
+func SummaryLine(res *finding.Result) string { return summaryLine(res) }
+
 // summaryLine is the one-line tally shared by text and github output:
 // "2 files, 5 objects (3 workloads): 1 error, 2 warnings, 0 infos".
 func summaryLine(res *finding.Result) string {

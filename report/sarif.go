@@ -52,9 +52,9 @@ func sarifLevel(s finding.Severity) string {
 //
 // Columns are counted in Unicode code points (run.columnKind), converted
 // from podlint's byte columns using the finding's source line; related
-// locations have no source line at hand and keep byte columns, which is
-// the same number for the ASCII keys they point at. A column past the end
-// of its line is clamped to just after the last character.
+// locations carry their code point column (Location.CodePointColumn). A
+// column past the end of its line is clamped to just after the last
+// character.
 func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -144,7 +144,11 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		}
 		r.AddLocation(loc)
 		for j, rl := range f.Related {
-			rline, rcol := clampPos(rl.Line, rl.Column)
+			rcol := rl.Column
+			if rl.CodePointColumn > 0 {
+				rcol = rl.CodePointColumn
+			}
+			rline, rcol := clampPos(rl.Line, rcol)
 			loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
 			if rl.Message != "" {
 				loc.WithDescriptionText(rl.Message)

@@ -35,11 +35,11 @@ var StartupBudgetTooShort = &Rule{
 			if !tc.Restarts {
 				outcome = "it is killed and, because it is not restarted, the Pod fails"
 			}
-			how := fmt.Sprintf("initialDelaySeconds %s + (failureThreshold %d − 1) × periodSeconds %s", secs(v.D), int(v.FT), secs(v.P))
+			how := guaranteedBudget(v.D, int(v.FT), v.P)
 			d := Diagnostic{Path: c.Field("startupProbe.failureThreshold"), Container: c.C.Name,
 				Message: fmt.Sprintf("startup probe of %q guarantees only %s, less than its expected start-up of %s", c.Name(), dur(budget), expectedText(exp)),
 				Detail: fmt.Sprintf("The guaranteed budget is %s; %q is expected to need %s (%s), so %s. Raise failureThreshold to %d, which guarantees %s.",
-					how, c.Name(), expectedText(exp), describeExpected(exp), outcome, ft, dur(v.D+float64(ft-1)*v.P))}
+					how, c.Name(), expectedText(exp), describeExpected(exp), outcome, ft, guaranteedBudget(v.D, ft, v.P))}
 			if path := p.expectedPath(exp); path != "" {
 				d.Related = []Related{{Path: path, Message: "expected start-up stated here"}}
 			}

@@ -134,12 +134,12 @@ func readyCause(c *timeline.Container, name containerName) (string, workload.Pat
 		if sp.FailureThreshold.Set {
 			path = sp.FailureThreshold.Path
 		}
-		return fmt.Sprintf("the startup probe of %q allows start-up until %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s",
-			name, dur(sp.MaxBudget.Lo), secs(sp.InitialDelay.V), number(sp.FailureThreshold.V), secs(sp.Period.V)), path
+		return fmt.Sprintf("the startup probe of %q allows start-up until %s",
+			name, latestDecision(sp.InitialDelay.V, sp.FailureThreshold.V, sp.Period.V, sp.MaxBudget.Lo)), path
 	case c.Readiness != nil && c.Liveness != nil && c.Liveness.KillDecision.Hi >= c.Readiness.InitialDelay.V:
 		lp := c.Liveness
-		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s: initialDelaySeconds %s + failureThreshold %s × periodSeconds %s, and its readiness probe passes up to %s after that",
-			name, dur(lp.KillDecision.Hi), secs(lp.InitialDelay.V), number(lp.FailureThreshold.V), secs(lp.Period.V),
+		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s, and its readiness probe passes up to %s after that",
+			name, latestDecision(lp.InitialDelay.V, lp.FailureThreshold.V, lp.Period.V, lp.KillDecision.Hi),
 			dur(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
 	case c.Readiness != nil:
 		rp := c.Readiness

@@ -12,6 +12,10 @@ type Version struct{ Major, Minor int }
 // Latest is the newest minor the vendored k8s.io/api (v0.37.x) describes.
 var Latest = Version{Major: 1, Minor: 37}
 
+// Oldest is the oldest minor whose behaviour podlint models (the version
+// table of docs/semantics.md starts there).
+var Oldest = Version{Major: 1, Minor: 21}
+
 // ParseVersion accepts "1.33", "v1.33", "1.33.2" and "v1.33.2-eks.1".
 func ParseVersion(s string) (Version, error) {
 	t := strings.TrimPrefix(strings.TrimSpace(s), "v")

@@ -45,7 +45,7 @@ Findings can be suppressed, with a reason, by the annotation
 ignore-check.podlint.dev/<rule>: "<reason>" on the workload or its pod
 template, or by a comment "# podlint:ignore <rule> <reason>" on or above the
 line a finding points at.`,
-		Flags: flags,
+		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "check needs at least one PATH (a file, a directory, or - for standard input)"}
@@ -92,6 +92,10 @@ line a finding points at.`,
 			}))
 			if werr != nil {
 				return &exitError{ExitError, "writing the report: " + werr.Error()}
+			}
+			if o := c.String("output"); o != "" {
+				// The report went to a file: the terminal gets the tally.
+				env.warnf("%s; %s report written to %s", report.SummaryLine(res), s.format, o)
 			}
 			for _, e := range errs {
 				env.warnf("%v", e)

@@ -264,13 +264,13 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of standard output"},
 		&ucli.StringFlag{Name: "color", Usage: "colored text output: `WHEN` = auto, always or never (auto honours NO_COLOR)", Value: "auto"},
 		&ucli.StringFlag{Name: "pull-time", Usage: "assumed image pull `DURATION` per container (e.g. 20s); unknown by default"},
-		&ucli.StringFlag{Name: "start-time", Usage: "assumed application start-up `DURATION`, container start to healthy; unknown by default"},
+		&ucli.StringFlag{Name: "start-time", Usage: "assume every container's app takes `DURATION` from start to healthy, for the computed times only; unlike --expected-startup, findings are never about missing it; unknown by default"},
 		&ucli.StringFlag{Name: "shutdown-time", Usage: "assumed application shutdown `DURATION`, SIGTERM to exit; unknown by default"},
-		&ucli.StringFlag{Name: "expected-startup", Usage: "start-up `TIME` the manifest cannot state, as in the podlint.dev/expected-startup annotation: 90s, or app=90s,*-proxy=5s"},
+		&ucli.StringFlag{Name: "expected-startup", Usage: "start-up `TIME` the probes must allow, per container (90s, or app=90s,*-proxy=5s; the podlint.dev/expected-startup annotation wins): findings report probes that kill or give up sooner"},
 		&ucli.StringFlag{Name: "expected-shutdown", Usage: "shutdown `TIME` after SIGTERM, as in the podlint.dev/expected-shutdown annotation: 20s, or api=20s"},
 		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files matching the glob `PATTERN` (** matches folders; repeat for more)"},
-		&ucli.StringFlag{Name: "observation-latency", Usage: "kubelet observation latency ε (`DURATION`)", Value: "1s"},
-		&ucli.StringFlag{Name: "action-latency", Usage: "probe verdict to kubelet action latency λ (`DURATION`)", Value: "0.5s"},
+		&ucli.StringFlag{Name: "observation-latency", Usage: "the kubelet notices that a container started or exited `DURATION` after it happened", Value: "1s"},
+		&ucli.StringFlag{Name: "action-latency", Usage: "a probe result reaches the kubelet step that acts on it (a restart, a readiness change) `DURATION` after the probe", Value: "0.5s"},
 		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
 		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},
@@ -328,8 +328,19 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	s.an.Version = timeline.Latest
 	if kv != "" {
 		v, err := timeline.ParseVersion(kv)
-		if err != nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("--kube-version %q: %v", kv, err)}
+		where := cfg.setting(c.IsSet("kube-version"), "kube-version")
+		switch {
+		case err != nil:
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: %v", where, kv, err)}
+		case v.Major != 1 || v.Minor < timeline.Oldest.Minor:
+			hint := ""
+			if v.Major == 1 && v.Minor < 10 {
+				hint = fmt.Sprintf(" (did you mean 1.%d0? YAML reads an unquoted 1.%d0 as 1.%d: quote it)", v.Minor, v.Minor, v.Minor)
+			}
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: not a Kubernetes version podlint models (%s to %s)%s", where, kv, timeline.Oldest, timeline.Latest, hint)}
+		case v.Minor > timeline.Latest.Minor:
+			env.warnf("%s %q is newer than the newest Kubernetes podlint models; linting as %s", where, kv, timeline.Latest)
+			v = timeline.Latest
 		}
 		s.an.Version = v
 	}
@@ -342,7 +353,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		case strings.EqualFold(strings.TrimSpace(fo), "never"):
 			sev = report.Never
 		case err != nil || sev == finding.Off:
-			return nil, &exitError{ExitError, fmt.Sprintf("--fail-on %q: want error, warning, info or never%s", fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
+			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: want error, warning, info or never%s", cfg.setting(c.IsSet("fail-on"), "fail-on"), fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
 		}
 		s.failOn = sev
 		show := firstNonEmpty(c.String("show"), "info")

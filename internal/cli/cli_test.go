@@ -74,6 +74,7 @@ func TestRun(t *testing.T) {
 		wantOut       []string // regexps on stdout
 		notOut        []string
 		wantErr       []string // regexps on stderr
+		notErr        []string
 		wantNoErr     bool
 		wantOutput    string // file that must exist after the run (-o)
 		wantFailedRun string // the -o file is a SARIF log of a failed run with this error
@@ -119,11 +120,23 @@ func TestRun(t *testing.T) {
 		{name: "config excludes", files: map[string]string{".podlint.yaml": "exclude: [\"vendor/**\"]\n", "vendor/bad.yaml": badPod, "ok.yaml": goodPod},
 			args: []string{"check", "."}, wantCode: 0, wantOut: []string{`1 file,`}},
 		{name: "broken config is exit 2", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
-			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`field fail_on not found`}},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "fail_on" in \S*\.podlint\.yaml:1; did you mean "fail-on"\?`}},
+		{name: "config key in camel case", files: map[string]string{".podlint.yaml": "kube-version: \"1.30\"\nfailOn: warning\n", "ok.yaml": goodPod},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "failOn" in \S*\.podlint\.yaml:2; did you mean "fail-on"\?`}, notErr: []string{`cli.Config`}},
+		{name: "config chart key", files: map[string]string{".podlint.yaml": "charts:\n  shop:\n    valuse: [a.yaml]\n", "ok.yaml": goodPod},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "charts.shop.valuse" in \S*\.podlint\.yaml:3; did you mean "values"\?`}},
+		{name: "bad config value names the key and file", files: map[string]string{".podlint.yaml": "\nfail-on: warnin\n", "ok.yaml": goodPod},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`fail-on in \S*\.podlint\.yaml:2 "warnin": want error, warning, info or never; did you mean "warning"\?`}, notErr: []string{`--fail-on`}},
+		{name: "kube version from config", files: map[string]string{".podlint.yaml": "kube-version: \"2.0\"\n", "ok.yaml": goodPod},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`kube-version in \S*\.podlint\.yaml:1 "2.0": not a Kubernetes version podlint models \(1.21 to 1.37\)`}},
+		{name: "kube version too old", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--kube-version", "1.3", "ok.yaml"}, wantCode: 2,
+			wantErr: []string{`--kube-version "1.3": not a Kubernetes version podlint models \(1.21 to 1.37\) \(did you mean 1.30\?`}},
+		{name: "kube version too new", files: map[string]string{"ok.yaml": goodPod}, args: []string{"check", "--kube-version", "1.40", "ok.yaml"}, wantCode: 0,
+			wantErr: []string{`--kube-version "1.40" is newer than the newest Kubernetes podlint models; linting as 1.37`}},
 		{name: "explicit config", files: map[string]string{"cfg.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
 			args: []string{"check", "--config", "cfg.yaml", "bad.yaml"}, wantCode: 0},
 		{name: "output file", files: map[string]string{"bad.yaml": badPod}, args: []string{"check", "-o", "out.sarif", "-f", "sarif", "bad.yaml"},
-			wantCode: 1, wantOutput: "out.sarif"},
+			wantCode: 1, wantOutput: "out.sarif", wantErr: []string{`^podlint: 1 file, 1 object \(1 workload\): 1 error, 0 warnings, 0 infos; sarif report written to out.sarif\n$`}},
 		{name: "sarif category and src-root", files: map[string]string{"deploy/k8s/bad.yaml": badPod},
 			args: []string{"check", "-f", "sarif", "--category", "podlint-prod", "--src-root", "deploy", "deploy/k8s/bad.yaml"}, wantCode: 1,
 			wantOut: []string{`"automationDetails": \{\s*"id": "podlint-prod/"`, `"uri": "k8s/bad.yaml"`}, notOut: []string{`"uri": "deploy/`}},
@@ -141,12 +154,16 @@ func TestRun(t *testing.T) {
 		{name: "bad --render", args: []string{"check", "--render=sometimes", "."}, wantCode: 2, wantErr: []string{`--render "sometimes": want auto or never`}},
 		{name: "rules command", args: []string{"rules"}, wantCode: 0, wantOut: []string{`PL010  duplicate-container-name`}},
 		{name: "rules markdown", args: []string{"rules", "--format", "markdown"}, wantCode: 0, wantOut: []string{`\| \[PL010\]\(rules/PL010.md\)`}},
-		{name: "rule page by ID", args: []string{"rules", "PL203"}, wantCode: 0, wantOut: []string{`^# PL203 zero-grace-period\n`, "terminationGracePeriodSeconds: 0", `Examples: https://\S+/docs/rules/PL203.md`}},
-		{name: "rule page by name", args: []string{"rules", "zero-grace-period"}, wantCode: 0, wantOut: []string{`^# PL203 zero-grace-period\n`}},
+		{name: "rule page by ID", args: []string{"rules", "PL203"}, wantCode: 0, wantOut: []string{`^PL203 zero-grace-period\n=+\n`, "terminationGracePeriodSeconds: 0", `Examples: https://\S+/docs/rules/PL203.md`},
+			notOut: []string{"\\*\\*", "\\]\\(", "`"}},
+		{name: "rule page by name", args: []string{"rules", "zero-grace-period"}, wantCode: 0, wantOut: []string{`^PL203 zero-grace-period\n`}},
+		{name: "rule page in Markdown", args: []string{"rules", "-f", "markdown", "PL101"}, wantCode: 0,
+			wantOut: []string{`^# PL101 liveness-kills-before-ready\n`, `\]\(\.\./semantics\.md#f-4\)`}},
 		{name: "unknown rule page", args: []string{"rules", "PL999"}, wantCode: 2, wantErr: []string{`unknown rule "PL999"`}},
 		{name: "version", args: []string{"version"}, wantCode: 0, wantOut: []string{`^podlint `}},
-		{name: "rules doc by ID", args: []string{"rules", "PL101"}, wantCode: 0, wantOut: []string{`^# PL101 liveness-kills-before-ready`, `startup probe`}},
-		{name: "rules doc by name", args: []string{"rules", "duplicate-container-name"}, wantCode: 0, wantOut: []string{`^# PL010 duplicate-container-name`}},
+		{name: "rules doc by ID", args: []string{"rules", "PL101"}, wantCode: 0, wantOut: []string{`^PL101 liveness-kills-before-ready`, `startup probe`,
+			`F-4 \(https://github.com/podlint/podlint/blob/main/docs/semantics.md#f-4\)`}},
+		{name: "rules doc by name", args: []string{"rules", "duplicate-container-name"}, wantCode: 0, wantOut: []string{`^PL010 duplicate-container-name`}},
 		{name: "rules json", args: []string{"rules", "-f", "json"}, wantCode: 0, wantOut: []string{`"id": "PL010",`, `"helpUri": "https://`}},
 		{name: "rules unknown suggests", args: []string{"rules", "liveness-kills-before-redy"}, wantCode: 2,
 			wantErr: []string{`unknown rule "liveness-kills-before-redy"; did you mean "liveness-kills-before-ready"\?`}},
@@ -179,7 +196,7 @@ func TestRun(t *testing.T) {
 		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", "svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
 			args: []string{"check", "svc"}, wantCode: 0},
 		{name: "config error writes a failed SARIF", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
-			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "config "},
+			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "unknown key "},
 		{name: "I/O error writes a failed SARIF with the findings", files: map[string]string{"bad.yaml": badPod},
 			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "nope.yaml", "bad.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "nope.yaml: "},
 		{name: "unknown command", args: []string{"frob"}, wantCode: 2, wantErr: []string{`unknown command "frob"`}},
@@ -211,6 +228,11 @@ func TestRun(t *testing.T) {
 			for _, re := range tc.wantErr {
 				if !regexp.MustCompile(re).MatchString(stderr.String()) {
 					t.Errorf("stderr does not match %q:\n%s", re, stderr.String())
+				}
+			}
+			for _, re := range tc.notErr {
+				if regexp.MustCompile(re).MatchString(stderr.String()) {
+					t.Errorf("stderr matches %q but must not:\n%s", re, stderr.String())
 				}
 			}
 			if tc.wantNoErr && stderr.Len() > 0 {

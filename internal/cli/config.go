@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -50,6 +51,57 @@ type Config struct {
 	// dir is the folder of the config file; exclude patterns are relative
 	// to it.
 	dir string
+	// root is the file's top-level mapping, for the lines of its keys.
+	root *yaml.Node
+}
+
+// checkKeys reports the first key of mapping n that struct type t (or, for
+// a map of structs, its element) has no yaml tag for. prefix is the path of
+// n for the message ("charts.shop.").
+func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
+	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		fields[name] = f.Type
+		names = append(names, name)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := fields[k.Value]
+		if !ok {
+			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), path, k.Line, didYouMean(k.Value, names))
+		}
+		if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				if err := checkKeys(path, v.Content[j+1], ft.Elem(), prefix+k.Value+"."+v.Content[j].Value+"."); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// setting names where the value of key came from: the flag when it was
+// given, otherwise the config file and the key's line.
+func (c *Config) setting(flagSet bool, key string) string {
+	if flagSet || c == nil || c.root == nil {
+		return "--" + key
+	}
+	for i := 0; i+1 < len(c.root.Content); i += 2 {
+		if c.root.Content[i].Value == key {
+			return fmt.Sprintf("%s in %s:%d", key, c.path, c.root.Content[i].Line)
+		}
+	}
+	return key + " in " + c.path
 }
 
 // findConfig walks up from dir to stop (inclusive) and returns the first
@@ -178,6 +230,17 @@ func loadFoundConfig(path string) (*Config, error) {
 
 func parseConfig(path string, data []byte) (*Config, error) {
 	c := &Config{path: path, dir: filepath.Dir(path)}
+	// Keys are checked on the node first, so that a misspelled key is
+	// reported as the flags report one (with the file, the line and the
+	// closest key) rather than as yaml.v3's "field failOn not found in
+	// type cli.Config".
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err == nil && len(root.Content) == 1 {
+		if err := checkKeys(path, root.Content[0], reflect.TypeFor[Config](), ""); err != nil {
+			return nil, err
+		}
+		c.root = root.Content[0]
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {

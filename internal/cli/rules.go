@@ -18,7 +18,7 @@ var rulesFormats = []string{"text", "markdown", "json"}
 func rulesCommand(env *runEnv) *ucli.Command {
 	return &ucli.Command{
 		Name:      "rules",
-		Usage:     "list every rule with its ID, name, default severity and title, or print the documentation of the rules named",
+		Usage:     "list every rule with its ID, name, default severity and title, or print the documentation of the rules named (plain text; --format markdown for the Markdown page)",
 		ArgsUsage: "[RULE...]",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(rulesFormats, ", "), Value: "text"},
@@ -50,7 +50,11 @@ func rulesCommand(env *runEnv) *ucli.Command {
 					if i > 0 {
 						io.WriteString(env.stdout, "\n")
 					}
-					io.WriteString(env.stdout, ruledoc.Page(r))
+					if format == "markdown" {
+						io.WriteString(env.stdout, ruledoc.Page(r))
+					} else {
+						io.WriteString(env.stdout, ruledoc.Terminal(ruledoc.Page(r)))
+					}
 				}
 			case format == "text":
 				ruledoc.WriteText(env.stdout, rules.All)

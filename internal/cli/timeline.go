@@ -39,7 +39,7 @@ termination sequence and the controller deadlines. Times are intervals
 [earliest, latest), because a probe's phase relative to container start cannot
 be known from a manifest. --format svg writes one chart per workload (to -o DIR
 when there are several); --format mermaid prints a gantt block for Markdown.`,
-		Flags: flags,
+		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "timeline needs at least one PATH (a file, a directory, or - for standard input)"}

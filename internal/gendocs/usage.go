@@ -2,6 +2,7 @@ package gendocs
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/podlint/podlint/internal/cli"
@@ -46,8 +47,16 @@ func usageMarkdown() string {
 		if len(flags) == 0 {
 			continue
 		}
-		b.WriteString("| Flag | Default | Meaning |\n|---|---|---|\n")
-		for _, f := range flags {
+		// Flags are grouped as --help groups them, by category in
+		// alphabetical order; a command without categories has one table.
+		sort.SliceStable(flags, func(i, j int) bool { return category(flags[i]) < category(flags[j]) })
+		for i, f := range flags {
+			if i == 0 || category(f) != category(flags[i-1]) {
+				if g := category(f); g != "" {
+					fmt.Fprintf(&b, "\n%s:\n\n", g)
+				}
+				b.WriteString("| Flag | Default | Meaning |\n|---|---|---|\n")
+			}
 			placeholder, usage := unquote(f.GetUsage())
 			var names []string
 			for _, n := range f.Names() {
@@ -74,6 +83,13 @@ func usageMarkdown() string {
 		out = strings.ReplaceAll(out, "\n\n\n", "\n\n")
 	}
 	return out
+}
+
+func category(f ucli.DocGenerationFlag) string {
+	if c, ok := f.(ucli.CategorizableFlag); ok {
+		return c.GetCategory()
+	}
+	return ""
 }
 
 func visibleFlags(flags []ucli.Flag) []ucli.DocGenerationFlag {

@@ -149,6 +149,7 @@ func TestActionInstall(t *testing.T) {
 	git(t, tags, "commit", "-q", "--allow-empty", "-m", "three")
 	untagged := git(t, tags, "rev-parse", "HEAD")
 
+	cacheMiss := false
 	run := func(t *testing.T, ref string, assets map[string][]byte) (*runner, *fakeRelease) {
 		t.Helper()
 		ws := t.TempDir()
@@ -156,6 +157,7 @@ func TestActionInstall(t *testing.T) {
 		fr := serveRelease(t, assets)
 		r := newRunner(t, a, root, ws, map[string]string{"paths": "k8s"})
 		r.ref = ref
+		r.cacheMiss = cacheMiss
 		r.extraEnv = append(r.extraEnv, "PODLINT_RELEASE_BASE_URL="+fr.URL, "PODLINT_RELEASE_GIT_URL="+tags)
 		r.run()
 		t.Logf("requests to the fake release: %q\n%s", fr.requests, r.stepLog("Install podlint"))
@@ -179,7 +181,7 @@ func TestActionInstall(t *testing.T) {
 		if err != nil || !bytes.Equal(installed, bin) {
 			t.Errorf("the installed podlint is not the release's binary (%v)", err)
 		}
-		if _, ok := r.used("actions/cache"); ok || r.outputs["install"]["build"] != "false" {
+		if _, ok := r.used("actions/cache/restore"); ok || r.outputs["install"]["build"] != "false" {
 			t.Errorf("a verified download must not build from source; build=%q", r.outputs["install"]["build"])
 		}
 		if want := []string{"/" + tag + "/checksums.txt", "/" + tag + "/" + asset}; !slices.Equal(fr.requests, want) {
@@ -222,7 +224,7 @@ func TestActionInstall(t *testing.T) {
 		if want := fmt.Sprintf("::warning title=podlint::could not download %s of podlint %s from %s/%s", asset, tag, fr.URL, tag); !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
-		cache, ok := r.used("actions/cache")
+		cache, ok := r.used("actions/cache/restore")
 		if !ok || cache.With["key"] != wantKey {
 			t.Errorf("the build must restore the cache keyed %s, got %+v", wantKey, cache)
 		}
@@ -253,12 +255,15 @@ func TestActionInstall(t *testing.T) {
 		if len(fr.requests) != 0 {
 			t.Errorf("a commit ref must not look for a release: %q", fr.requests)
 		}
-		cache, ok := r.used("actions/cache")
+		cache, ok := r.used("actions/cache/restore")
 		if !ok || cache.With["key"] != wantKey || cache.With["path"] != filepath.Join(r.temp, "podlint-go") {
-			t.Fatalf("want actions/cache of %s keyed %s, got %+v", filepath.Join(r.temp, "podlint-go"), wantKey, cache)
+			t.Fatalf("want actions/cache/restore of %s keyed %s, got %+v", filepath.Join(r.temp, "podlint-go"), wantKey, cache)
 		}
 		if log := r.log.String(); !strings.Contains(log, "cache key "+wantKey) {
 			t.Errorf("the log does not show the cache key:\n%s", log)
+		}
+		if save, ok := r.used("actions/cache/save"); ok {
+			t.Errorf("a cache hit must not be saved again: %+v", save)
 		}
 		t.Logf("cache key for the build from source: %s", cache.With["key"])
 		out, err := exec.Command(filepath.Join(r.temp, "podlint"+exe), "version").Output()
@@ -266,6 +271,35 @@ func TestActionInstall(t *testing.T) {
 			t.Errorf("the podlint built at %s says %q (%v)", sha, out, err)
 		}
 	})
+
+	// The job fails on findings; the caches must be saved all the same,
+	// or every run would build from nothing.
+	t.Run("commit ref: cache miss is saved on a run with findings", func(t *testing.T) {
+		cacheMiss = true
+		defer func() { cacheMiss = false }()
+		r, _ := run(t, untagged, nil)
+		linted(t, r)
+		save, ok := r.used("actions/cache/save")
+		if !ok || save.With["key"] != wantKey || save.With["path"] != filepath.Join(r.temp, "podlint-go") {
+			t.Fatalf("want actions/cache/save of %s keyed %s on a failing run, got %+v (%v)", filepath.Join(r.temp, "podlint-go"), wantKey, save, ok)
+		}
+	})
+
+	// uses: podlint/podlint@v1 gets the newest v1 release (v1.2.4 here,
+	// not v1.2.3), whatever commit the moving tag v1 points at.
+	for _, pin := range []string{"v1", "v1.2"} {
+		t.Run("major pin "+pin+": newest matching release", func(t *testing.T) {
+			name := releaseAsset("v1.2.4")
+			r, fr := run(t, pin, map[string][]byte{
+				"v1.2.4/checksums.txt": []byte(sha256Hex(good) + "  " + name + "\n"),
+				"v1.2.4/" + name:       good,
+			})
+			linted(t, r)
+			if r.outputs["install"]["build"] != "false" || !strings.Contains(r.log.String(), "podlint "+pin+" is release v1.2.4") {
+				t.Errorf("the pin %s must get release v1.2.4; requests %q:\n%s", pin, fr.requests, &r.log)
+			}
+		})
+	}
 
 	// Hosted runners keep Go in the tool cache; the build finds it there
 	// when no go is on the PATH, and says what to do when there is none.

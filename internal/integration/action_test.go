@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,11 +174,30 @@ func checkAction(a *action, raw string) []string {
 	if steps[0].ID != "install" || !strings.Contains(steps[0].Run, "checksums.txt") {
 		bad("the first step must be the install step (id install), which downloads a release and checks checksums.txt")
 	}
-	cache := slices.IndexFunc(steps, func(s actionStep) bool { return strings.HasPrefix(s.Uses, "actions/cache@") })
-	if cache < 0 {
-		bad("no actions/cache step for the build from source")
-	} else if s := steps[cache]; s.If != "steps.install.outputs.build == 'true'" || s.With["key"] != "${{ steps.install.outputs.cache-key }}" {
-		bad("the cache step must run if steps.install.outputs.build == 'true' with key ${{ steps.install.outputs.cache-key }}, got if %q, key %q", s.If, s.With["key"])
+	// A composite action has no post step: actions/cache would never save
+	// (and saves only on success, while the job fails on findings). The
+	// caches are restored before the build and saved right after it,
+	// before linting, under the same key and path.
+	usesStep := func(prefix string) int {
+		return slices.IndexFunc(steps, func(s actionStep) bool { return strings.HasPrefix(s.Uses, prefix) })
+	}
+	if i := usesStep("actions/cache@"); i >= 0 {
+		bad("step %q uses actions/cache, whose post-step save never runs in a composite action; use actions/cache/restore and actions/cache/save", steps[i].Name)
+	}
+	restore, save := usesStep("actions/cache/restore@"), usesStep("actions/cache/save@")
+	build := slices.IndexFunc(steps, func(s actionStep) bool { return strings.Contains(s.Run, "go\" build") })
+	lint := slices.IndexFunc(steps, func(s actionStep) bool { return s.ID == "podlint" })
+	const key = "${{ steps.install.outputs.cache-key }}"
+	switch {
+	case restore < 0 || save < 0:
+		bad("no actions/cache/restore and actions/cache/save steps for the build from source")
+	case !(restore < build && build < save && save < lint):
+		bad("the cache steps must be restore, build, save, lint in that order; got restore %d, build %d, save %d, lint %d", restore, build, save, lint)
+	case steps[restore].If != "steps.install.outputs.build == 'true'" || steps[restore].With["key"] != key:
+		bad("the cache step must run if steps.install.outputs.build == 'true' with key %s, got if %q, key %q", key, steps[restore].If, steps[restore].With["key"])
+	case steps[save].If != "steps.install.outputs.build == 'true' && steps."+steps[restore].ID+".outputs.cache-hit != 'true'" ||
+		steps[save].With["key"] != key || steps[save].With["path"] != steps[restore].With["path"]:
+		bad("the save step must run if the build ran and the restore missed, with the restore's key and path; got if %q, key %q, path %q", steps[save].If, steps[save].With["key"], steps[save].With["path"])
 	}
 	last := steps[len(steps)-1]
 	if last.Run == "" || !strings.Contains(last.Run, `exit "${PODLINT_EXIT`) {
@@ -213,7 +233,10 @@ func TestActionRulesCatchBreakage(t *testing.T) {
 	for _, c := range []struct{ name, old, new, want string }{
 		{"input renamed where it is used", "${{ inputs.fail-on }}", "${{ inputs.failon }}", "input fail-on is never used"},
 		{"expression in run", `exit "${PODLINT_EXIT:-2}"`, `exit ${{ steps.podlint.outputs.exit-code }}`, "run contains an expression"},
-		{"tag instead of SHA", "actions/cache@5a3ec84eff668545956fd18022155c47e93e2684 # v4.2.3", "actions/cache@v4", "not pinned"},
+		{"tag instead of SHA", "actions/cache/restore@5a3ec84eff668545956fd18022155c47e93e2684 # v4.2.3", "actions/cache/restore@v4", "not pinned"},
+		{"cache with a post step", "actions/cache/restore@", "actions/cache@", "post-step save never runs"},
+		{"save after linting", "    - name: Save podlint's Go caches\n", "    - name: Save podlint's Go caches\n      id: podlint\n", "restore, build, save, lint"},
+		{"save on a hit", "&& steps.restore-cache.outputs.cache-hit != 'true'", "", "the save step must run if"},
 		{"setup-go", "    - name: Restore podlint's Go caches\n", "    - uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0\n    - name: Restore podlint's Go caches\n", "leaves its Go on the PATH"},
 		{"PATH for later steps", "        \"$PODLINT_BIN\" version\n", "        \"$PODLINT_BIN\" version\n        dirname \"$go\" >>\"$GITHUB_PATH\"\n", "writes GITHUB_PATH"},
 		{"cache on every ref", "if: steps.install.outputs.build == 'true'", "if: inputs.summary == 'true'", "the cache step must run if"},
@@ -241,10 +264,11 @@ func TestActionRulesCatchBreakage(t *testing.T) {
 // (bash --noprofile --norc -eo pipefail FILE) in the workspace, with its
 // env expanded from the inputs and earlier step outputs, a fresh
 // GITHUB_OUTPUT and GITHUB_ENV per step, and a shared GITHUB_STEP_SUMMARY
-// and GITHUB_PATH. uses steps are not run: actions/cache is played as a
-// cache hit (its path gets this machine's Go module and build caches, as a
-// restore would bring a runner's), and the upload is checked through the
-// arguments it would get.
+// and GITHUB_PATH. uses steps are not run: actions/cache/restore is played
+// as a cache hit, or a miss with cacheMiss (its path gets this machine's
+// Go module and build caches either way, as a restore would bring a
+// runner's), and the save and upload are checked through the arguments
+// they would get.
 type runner struct {
 	t          *testing.T
 	a          *action
@@ -260,6 +284,7 @@ type runner struct {
 	env        map[string]string            // from GITHUB_ENV
 	outputs    map[string]map[string]string // step id → outputs
 	skipped    []actionStep                 // uses steps that would have run
+	cacheMiss  bool                         // actions/cache/restore finds no cache
 	log        strings.Builder
 	failedStep string
 	exitCode   int
@@ -343,19 +368,24 @@ func (r *runner) eval(s string) string {
 }
 
 // cond evaluates the if: forms the action uses on uses steps: an input or
-// a step output compared with a word.
+// a step output compared with a word (== or !=), terms joined by &&.
 func (r *runner) cond(s string) bool {
 	if s == "" {
 		return true
 	}
-	m := regexp.MustCompile(`^((?:inputs|steps\.[\w-]+\.outputs)\.[\w-]+) == '(\w+)'$`).FindStringSubmatch(s)
-	if m == nil {
-		r.t.Fatalf("the test runner cannot evaluate if: %s", s)
+	for _, term := range strings.Split(s, " && ") {
+		m := regexp.MustCompile(`^((?:inputs|steps\.[\w-]+\.outputs)\.[\w-]+) (==|!=) '(\w+)'$`).FindStringSubmatch(term)
+		if m == nil {
+			r.t.Fatalf("the test runner cannot evaluate if: %s", s)
+		}
+		if (r.eval("${{ "+m[1]+" }}") == m[3]) != (m[2] == "==") {
+			return false
+		}
 	}
-	return r.eval("${{ "+m[1]+" }}") == m[2]
+	return true
 }
 
-// restoreCache plays a cache hit of actions/cache: the cached directory
+// restoreCache plays a restore of actions/cache/restore: the cached directory
 // gets this machine's Go module and build caches, so that the build from
 // source is as quick as on a runner whose cache hits, and needs no network.
 func (r *runner) restoreCache(s actionStep) {
@@ -390,8 +420,11 @@ func (r *runner) run() {
 					with[k] = r.eval(v)
 				}
 				s.With = with
-				if strings.HasPrefix(s.Uses, "actions/cache@") {
+				if strings.HasPrefix(s.Uses, "actions/cache/restore@") {
 					r.restoreCache(s)
+					if s.ID != "" {
+						r.outputs[s.ID] = map[string]string{"cache-hit": strconv.FormatBool(!r.cacheMiss)}
+					}
 				}
 				r.skipped = append(r.skipped, s)
 			}

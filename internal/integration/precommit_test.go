@@ -5,9 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // git runs git in dir with a fixed identity, failing the test on error.
@@ -200,5 +203,68 @@ func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
 		if out, err := vet.CombinedOutput(); err != nil {
 			t.Errorf("go vet -tags %s %s: %v\n%s", tag, pkg, err, out)
 		}
+	}
+}
+
+// preCommitHook is the part of a .pre-commit-hooks.yaml entry the tests
+// compare.
+type preCommitHook struct {
+	ID            string   `yaml:"id"`
+	Name          string   `yaml:"name"`
+	Description   string   `yaml:"description"`
+	Language      string   `yaml:"language"`
+	Entry         string   `yaml:"entry"`
+	Types         []string `yaml:"types"`
+	RequireSerial bool     `yaml:"require_serial"`
+	PassFilenames *bool    `yaml:"pass_filenames"`
+	AlwaysRun     bool     `yaml:"always_run"`
+	Args          []string `yaml:"args"`
+}
+
+// TestPreCommitSystemHook: the podlint-system hook (for machines whose Go
+// cannot build podlint) is the podlint hook with language: system, so it
+// runs the podlint on the PATH on the same files; the docs/ci.md snippet
+// uses it. pre-commit runs a system hook as entry, args, then the file
+// names, which is played here with the binary on the PATH, so the test
+// needs no pre-commit (TestPreCommit runs the real thing where it is
+// installed).
+func TestPreCommitSystemHook(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []preCommitHook
+	if err := yaml.Unmarshal(raw, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]preCommitHook{}
+	for _, h := range hooks {
+		byID[h.ID] = h
+	}
+	golang, system := byID["podlint"], byID["podlint-system"]
+	if golang.Language != "golang" || system.Language != "system" {
+		t.Fatalf("want hook podlint with language golang and podlint-system with language system, got %+v and %+v", golang, system)
+	}
+	same := func(h preCommitHook) preCommitHook {
+		h.ID, h.Name, h.Description, h.Language = "", "", "", ""
+		return h
+	}
+	if !reflect.DeepEqual(same(golang), same(system)) {
+		t.Errorf("podlint-system must lint the same files as podlint:\n%+v\n%+v", golang, system)
+	}
+	if cfg := snippet(t, "pre-commit-system"); !strings.Contains(cfg, "id: podlint-system") {
+		t.Errorf("the docs/ci.md snippet does not use podlint-system:\n%s", cfg)
+	}
+
+	bin := podlintBinary(t)
+	project := t.TempDir()
+	writeFiles(t, project, map[string]string{"k8s/web.yaml": goodPod, "k8s/api.yaml": badPod, ".github/workflows/ci.yaml": notKubernetes})
+	entry := strings.Fields(system.Entry)
+	cmd := exec.Command(filepath.Join(filepath.Dir(bin), entry[0]), append(entry[1:], "k8s/web.yaml", "k8s/api.yaml", ".github/workflows/ci.yaml")...)
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), fmt.Sprintf("k8s/api.yaml:%d:", badPodLine)) {
+		t.Errorf("the system hook's command: %v, want exit 1 with the finding in k8s/api.yaml:\n%s", err, out)
 	}
 }

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,22 +67,44 @@ func TestReadmeInstallRelease(t *testing.T) {
 	})
 }
 
-// TestReadmeGoInstall checks the go install line names this module's
-// command, which reports the version go install asked for (see
+// TestReadmeGoInstall checks the go install and go build commands, which
+// are what works until a release exists: they name this module's command
+// and build it as the release does (.goreleaser.yaml's CGO_ENABLED and
+// tags); the command reports the version go install asked for (see
 // internal/version's tests for @v1.2.3 → v1.2.3).
 func TestReadmeGoInstall(t *testing.T) {
-	line := strings.TrimSpace(docSnippet(t, "README.md", "go-install"))
-	gomod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	root := repoRoot(t)
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
-	if want := "go install " + string(module[1]) + "/cmd/podlint@latest"; line != want {
-		t.Errorf("README: %q, want %q", line, want)
+	raw, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	main, err := os.ReadFile(filepath.Join(repoRoot(t), "cmd", "podlint", "main.go"))
-	if err != nil || !strings.Contains(string(main), "package main") {
-		t.Errorf("cmd/podlint is not a command (%v)", err)
+	var cfg goreleaserConfig
+	if err := yaml.Unmarshal(raw, &cfg); err != nil || len(cfg.Builds) == 0 {
+		t.Fatalf(".goreleaser.yaml: %v", err)
+	}
+	b := cfg.Builds[0]
+	env := strings.Join(b.Env, " ")
+	tags := "-tags " + strings.Join(b.Tags, ",")
+	install := strings.TrimSpace(docSnippet(t, "README.md", "go-install"))
+	if want := env + " go install " + tags + " " + string(module[1]) + "/cmd/podlint@latest"; install != want {
+		t.Errorf("README: %q, want the release's build %q", install, want)
+	}
+	build := strings.Split(strings.TrimSpace(docSnippet(t, "README.md", "go-build")), "\n")
+	if want := env + " go build " + tags + " -o podlint ./" + strings.TrimPrefix(b.Main, "./"); len(build) != 2 || build[0] != want || build[1] != "./podlint version" {
+		t.Fatalf("README go-build block %q, want %q then ./podlint version", build, want)
+	}
+	// The packages resolve with those settings (building them again
+	// without cgo would double the suite's compile time).
+	list := exec.Command("go", "list", "-deps", "-tags", strings.Join(b.Tags, ","), "./cmd/podlint")
+	list.Dir = root
+	list.Env = append(os.Environ(), b.Env...)
+	if out, err := list.CombinedOutput(); err != nil {
+		t.Errorf("go list with the README's build settings: %v\n%s", err, out)
 	}
 }
 
@@ -120,4 +143,50 @@ func TestReadmeDocker(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout, "k8s/api.yaml:") {
 		t.Errorf("podlint %s in the mounted directory: exit %d, want 1 with the finding:\n%s%s", m[4], code, stdout, stderr)
 	}
+}
+
+// TestGoFloor: go.mod asks for the newest go directive of the
+// dependencies and no more (a higher one makes every Go older than it
+// download a toolchain, or fail with GOTOOLCHAIN=local), and the README
+// states that floor.
+func TestGoFloor(t *testing.T) {
+	root := repoRoot(t)
+	list := exec.Command("go", "list", "-m", "-f", "{{.Main}} {{.GoVersion}}", "all")
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list -m all: %v", err)
+	}
+	var own, deps string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		main, v, _ := strings.Cut(line, " ")
+		if main == "true" {
+			own = v
+		} else if v != "" && gover(v) > gover(deps) {
+			deps = v
+		}
+	}
+	if own != deps {
+		t.Errorf("go.mod says go %s; the dependencies need go %s", own, deps)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "**Go " + own + " or newer**"; !strings.Contains(string(readme), want) {
+		t.Errorf("README does not state the floor %q", want)
+	}
+}
+
+// gover turns a go directive (1.26 or 1.26.0) into a comparable string.
+func gover(v string) string {
+	var b strings.Builder
+	parts := strings.Split(v, ".")
+	for len(parts) < 3 {
+		parts = append(parts, "0")
+	}
+	for _, p := range parts {
+		fmt.Fprintf(&b, "%06s", p)
+	}
+	return b.String()
 }

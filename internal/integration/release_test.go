@@ -24,6 +24,7 @@ type goreleaserConfig struct {
 		Binary  string   `yaml:"binary"`
 		Env     []string `yaml:"env"`
 		Flags   []string `yaml:"flags"`
+		Tags    []string `yaml:"tags"`
 		Ldflags []string `yaml:"ldflags"`
 		Goos    []string `yaml:"goos"`
 		Goarch  []string `yaml:"goarch"`

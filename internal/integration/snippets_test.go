@@ -17,13 +17,14 @@ var (
 
 // snippetTests names the test that runs each snippet of docs/ci.md.
 var snippetTests = map[string]string{
-	"github-workflow": "TestCIDocGitHubWorkflow",
-	"github-charts":   "TestCIDocGitHubCharts",
-	"gitlab-ci":       "TestCIDocGitLab",
-	"pre-commit":      "TestPreCommit",
-	"pre-commit-all":  "TestPreCommit",
-	"helm":            "TestCIDocHelm",
-	"kustomize":       "TestCIDocKustomize",
+	"github-workflow":   "TestCIDocGitHubWorkflow",
+	"github-charts":     "TestCIDocGitHubCharts",
+	"gitlab-ci":         "TestCIDocGitLab",
+	"pre-commit":        "TestPreCommit",
+	"pre-commit-all":    "TestPreCommit",
+	"pre-commit-system": "TestPreCommitSystemHook",
+	"helm":              "TestCIDocHelm",
+	"kustomize":         "TestCIDocKustomize",
 }
 
 // snippet returns the block of docs/ci.md marked with name.
@@ -97,11 +98,13 @@ func TestCIDocSnippetsAreTested(t *testing.T) {
 // Install section. The Action and pre-commit snippets are those of
 // docs/ci.md, which TestCIDocGitHubWorkflow and TestPreCommit run.
 var readmeSnippetTests = map[string]string{
-	"install-release": "TestReadmeInstallRelease",
-	"go-install":      "TestReadmeGoInstall",
-	"docker":          "TestReadmeDocker",
-	"github-workflow": "TestReadmeSnippetsAreTested",
-	"pre-commit":      "TestReadmeSnippetsAreTested",
+	"install-release":   "TestReadmeInstallRelease",
+	"go-install":        "TestReadmeGoInstall",
+	"docker":            "TestReadmeDocker",
+	"github-workflow":   "TestReadmeSnippetsAreTested",
+	"pre-commit":        "TestReadmeSnippetsAreTested",
+	"pre-commit-system": "TestReadmeSnippetsAreTested",
+	"go-build":          "TestReadmeGoInstall",
 }
 
 // TestReadmeSnippetsAreTested: every code block of the README's Install
@@ -135,7 +138,7 @@ func TestReadmeSnippetsAreTested(t *testing.T) {
 			t.Errorf("%s runs the README block %q, which is gone from the Install section", test, name)
 		}
 	}
-	for _, name := range []string{"github-workflow", "pre-commit"} {
+	for _, name := range []string{"github-workflow", "pre-commit", "pre-commit-system"} {
 		if got, want := docSnippet(t, "README.md", name), snippet(t, name); got != want {
 			t.Errorf("README's %s block differs from the tested one in docs/ci.md:\n--- README\n%s\n--- docs/ci.md\n%s", name, got, want)
 		}

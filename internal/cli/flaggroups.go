@@ -1,0 +1,43 @@
+package cli
+
+import (
+	ucli "github.com/urfave/cli/v2"
+)
+
+// flagGroups groups the flags of check and timeline in --help and in
+// docs/usage.md by what they are about. urfave/cli prints the groups in
+// alphabetical order. A flag missing here fails TestFlagsAreGrouped.
+var flagGroups = map[string][]string{
+	"Output":                  {"format", "output", "color", "brief", "show", "stdin-filename", "category", "src-root"},
+	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty"},
+	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
+	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
+		"observation-latency", "action-latency"},
+	"Limits": {"max-file-size", "max-documents", "max-depth", "max-nodes"},
+}
+
+// grouped sets the Category of each flag from flagGroups.
+func grouped(flags []ucli.Flag) []ucli.Flag {
+	group := map[string]string{}
+	for g, names := range flagGroups {
+		for _, n := range names {
+			group[n] = g
+		}
+	}
+	for _, f := range flags {
+		g := group[f.Names()[0]]
+		switch f := f.(type) {
+		case *ucli.StringFlag:
+			f.Category = g
+		case *ucli.BoolFlag:
+			f.Category = g
+		case *ucli.IntFlag:
+			f.Category = g
+		case *ucli.Int64Flag:
+			f.Category = g
+		case *ucli.StringSliceFlag:
+			f.Category = g
+		}
+	}
+	return flags
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// TestFlagsAreGrouped: every flag of check and timeline is in a group of
+// flagGroups, and every name there is a flag, so --help shows no flag
+// outside the groups.
+func TestFlagsAreGrouped(t *testing.T) {
+	known := map[string]bool{}
+	for _, cmd := range App().Commands {
+		if cmd.Name != "check" && cmd.Name != "timeline" {
+			continue
+		}
+		for _, f := range cmd.Flags {
+			name := f.Names()[0]
+			known[name] = true
+			if c, ok := f.(ucli.CategorizableFlag); !ok || c.GetCategory() == "" {
+				t.Errorf("%s --%s is in no group of flagGroups", cmd.Name, name)
+			}
+		}
+	}
+	for g, names := range flagGroups {
+		for _, n := range names {
+			if !known[n] {
+				t.Errorf("flagGroups[%q] names --%s, which is no flag of check or timeline", g, n)
+			}
+		}
+	}
+}
+
+// TestHelpInPlainWords: --help of check and timeline shows the groups,
+// uses no Greek letters (the model's symbols mean nothing to a reader of
+// --help), and says how --start-time differs from --expected-startup.
+func TestHelpInPlainWords(t *testing.T) {
+	for _, cmd := range []string{"check", "timeline"} {
+		code, out, errOut := run(t, "", nil, cmd, "--help")
+		if code != ExitOK {
+			t.Fatalf("%s --help: exit %d: %s", cmd, code, errOut)
+		}
+		for g := range flagGroups {
+			if !strings.Contains(out, "\n   "+g+"\n") {
+				t.Errorf("%s --help has no group %q:\n%s", cmd, g, out)
+			}
+		}
+		for _, r := range out {
+			if unicode.Is(unicode.Greek, r) {
+				t.Errorf("%s --help uses the Greek letter %c", cmd, r)
+			}
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "--start-time") && !strings.Contains(line, "--expected-startup") {
+				t.Errorf("--start-time does not say how it differs from --expected-startup: %s", line)
+			}
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package ruledoc
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/rules"
+)
+
+var (
+	relativeLink = regexp.MustCompile(`\]\(\.\./semantics\.md#[a-z0-9-]+\)`)
+	absoluteLink = regexp.MustCompile(`\(https://github\.com/podlint/podlint/blob/main/docs/semantics\.md#[a-z0-9-]+\)`)
+)
+
+// TestTerminalLeavesNoMarkup renders every rule page for the terminal and
+// checks that no Markdown markup is left and every relative link became an
+// absolute URL, so the subset Terminal handles stays the one the pages use.
+func TestTerminalLeavesNoMarkup(t *testing.T) {
+	markup := regexp.MustCompile("\\*\\*|\\]\\(|```|^\\|---")
+	for _, r := range rules.All {
+		md := Page(r)
+		text := Terminal(md)
+		for n, line := range strings.Split(text, "\n") {
+			if markup.MatchString(line) {
+				t.Errorf("%s line %d keeps Markdown: %q", r.ID, n+1, line)
+			}
+		}
+		// Backquotes are left only where a double-backquoted span quotes
+		// them (an API server message that has them).
+		if strings.Count(text, "`") > strings.Count(md, "``")*2 {
+			t.Errorf("%s keeps code-span backquotes:\n%s", r.ID, text)
+		}
+		if relativeLink.MatchString(md) && !absoluteLink.MatchString(text) {
+			t.Errorf("%s: links to docs/semantics.md are not absolute:\n%s", r.ID, text)
+		}
+	}
+}
+
+func TestTerminal(t *testing.T) {
+	in := "# T\n\n**Bold** and *it* and `code` and [F-4](../semantics.md#f-4), [x](https://e.org).\n\n| | |\n|---|---|\n| ID | `PL1` |\n| Longer key | v |\n\n```yaml\na: 1\n```\n* item 2 * 3\n"
+	want := "T\n=\n\nBold and it and code and F-4 (https://github.com/podlint/podlint/blob/main/docs/semantics.md#f-4), x (https://e.org).\n\n" +
+		"ID          PL1\nLonger key  v\n\n    a: 1\n- item 2 * 3\n"
+	if got := Terminal(in); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
