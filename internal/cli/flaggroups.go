@@ -9,11 +9,12 @@ import (
 // alphabetical order. A flag missing here fails TestFlagsAreGrouped.
 var flagGroups = map[string][]string{
 	"Output":                  {"format", "output", "color", "brief", "show", "stdin-filename", "category", "src-root"},
-	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty"},
+	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit"},
 	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
 		"observation-latency", "action-latency"},
-	"Limits": {"max-file-size", "max-documents", "max-depth", "max-nodes"},
+	"Limits": {"max-file-size", "max-documents", "max-depth", "max-nodes",
+		"render-cpu", "render-memory", "render-timeout", "render-max-output"},
 }
 
 // grouped sets the Category of each flag from flagGroups.
