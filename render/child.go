@@ -157,7 +157,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
 	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
-		Readable: readable(src.Path, ho), PanicOnNetwork: panicOnNetwork})
+		Readable: readable(src, ho), PanicOnNetwork: panicOnNetwork})
 	if err != nil {
 		return nil, err
 	}
@@ -297,16 +297,17 @@ func sizeText(n int64) string {
 }
 
 // readable lists what the child of a root needs to read: the repository
-// holding the root (kustomize bases sit beside the overlay, at ../base),
-// else the working directory when the root is in it, else the root; and
-// the values files, which the user may name anywhere.
-func readable(root string, ho HelmOptions) []string {
-	repo := ho.Root
+// root discovery found for the path given (src.Root: kustomize bases sit
+// beside the overlay, at ../base), the repository of a configuration that
+// names values files, and the values files the user named, which may be
+// anywhere.
+func readable(src manifest.Source, ho HelmOptions) []string {
+	repo := src.Root
 	if repo == "" {
-		repo, _ = safefile.RepoRoot(root)
+		repo, _ = safefile.RepoRoot(src.Path)
 	}
 	if repo == "" {
-		repo = root
+		repo = src.Path
 	}
 	out := []string{absPath(repo)}
 	if ho.ConfigRoot != "" {
