@@ -98,6 +98,7 @@ func (k *computer) pod() {
 			if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 				run = span(From(0), cpath.Join("restartPolicy"))
 			}
+			c.InitFailure = k.initFailure(c, run)
 			c.Run = &run
 			done := c.Start.Add(run).Add(span(Between(0, k.p.Epsilon)))
 			c.Done = &done
@@ -262,12 +263,13 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp := &StartupProbe{Probe: defaultProbe(ctr.StartupProbe, cpath.Join("startupProbe"))}
 		D, P, T, FT := sp.InitialDelay.V, sp.Period.V, sp.Timeout.V, sp.FailureThreshold.V
 		aHi := math.Max(D, eps)
+		dLo := earliestDelay(D)
 		ps := sp.paths()
-		sp.FirstProbe = span(Between(D, aHi+P), sp.InitialDelay.Path, sp.Period.Path)
-		sp.GuaranteedBudget = span(At(D+(FT-1)*P), ps...)
+		sp.FirstProbe = span(Between(dLo, aHi+P), sp.InitialDelay.Path, sp.Period.Path)
+		sp.GuaranteedBudget = span(At(dLo+(FT-1)*P), ps...)
 		sp.MaxBudget = span(At(aHi+FT*P), ps...)
-		sp.KillDecision = span(Between(D+(FT-1)*P, aHi+FT*P), ps...)
-		sp.KillDecisionHang = span(Between(D+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
+		sp.KillDecision = span(Between(dLo+(FT-1)*P, aHi+FT*P), ps...)
+		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
 		sp.GracePeriod = k.probeGrace(ctr.StartupProbe, sp.Path)
 		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
 		c.Startup = sp
@@ -290,6 +292,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
 			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
 			lp.NextStart = &next
+			lp.Restarts = probeKillRestarts(Interval{Lo: next.Lo, Hi: next.Hi, HiUnbounded: next.HiUnbounded}, crashLoopSteps, k.v, k.p)
 		}
 		c.Liveness = lp
 	}
@@ -304,6 +307,11 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		switch {
 		case rp.Gated:
 			rp.FirstProbeTypical = rp.FirstProbe.Lo
+		case k.v.RelistAfterRuntimeAction():
+			// The sync that sees the start follows it within
+			// milliseconds: it probes at once (D = 0) or restarts the
+			// ticker there.
+			rp.FirstProbeTypical = math.Ceil(D/P) * P
 		case rp.FastPath:
 			rp.FirstProbeTypical = eps
 		case k.v.ProbeTickerReset():
@@ -314,6 +322,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 			rp.FirstProbeTypical = D + P/2
 		}
 		rp.NotReadyDetection = span(Between((FT-1)*rp.Spacing+T, FT*rp.Spacing+T), rp.paths()...)
+		rp.NotReadyDetectionFast = span(Between((FT-1)*P, FT*P), rp.Period.Path, rp.FailureThreshold.Path)
 		c.Readiness = rp
 	}
 	r := k.ready(c)
@@ -372,10 +381,10 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	D, P := pr.InitialDelay.V, pr.Period.V
 	aHi := math.Max(D, k.p.Epsilon)
 	if c.Startup == nil {
-		return span(Between(D, aHi+P), pr.InitialDelay.Path, pr.Period.Path)
+		return span(Between(earliestDelay(D), aHi+P), pr.InitialDelay.Path, pr.Period.Path)
 	}
 	st := c.Started.Shift(k.p.Lambda)
-	first := Interval{Lo: math.Max(D, st.Lo), HiUnbounded: st.HiUnbounded}
+	first := Interval{Lo: math.Max(earliestDelay(D), st.Lo), HiUnbounded: st.HiUnbounded}
 	switch {
 	case poked && aHi <= st.Lo:
 		// The startup success pokes readiness at once (P-13).
@@ -390,6 +399,15 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	return Span{Interval: first.norm(), Plus: st.Plus, Paths: merge(c.Started.Paths, []workload.Path{pr.InitialDelay.Path, pr.Period.Path})}
 }
 
+// earliestDelay is the earliest instant after S at which a probe with
+// initialDelaySeconds D may run: doProbe compares whole seconds since the
+// startedAt of the status manager's copy, which normalizeStatus truncates
+// to whole seconds, so probing may begin at ⌊S⌋ + D, up to one second
+// before S + D (P-11, F-1).
+func earliestDelay(D float64) float64 {
+	return math.Max(D-StartedAtResolution, 0)
+}
+
 // started is when the startup probe first succeeds, relative to S, for an
 // app healthy at AppStart (known) or at any time the probe tolerates.
 func (k *computer) started(c *Container, sp *StartupProbe) Span {
@@ -399,10 +417,10 @@ func (k *computer) started(c *Container, sp *StartupProbe) Span {
 	if !c.AppStart.usable() {
 		// Unknown start: the earliest success is the first probe, the
 		// latest is the last probe before the kill (B_max).
-		return span(Between(D, sp.KillDecision.Hi), ps...)
+		return span(Between(earliestDelay(D), sp.KillDecision.Hi), ps...)
 	}
 	h := c.AppStart.Seconds
-	lo := math.Max(h, D)
+	lo := math.Max(h, earliestDelay(D))
 	if h >= sp.MaxBudget.Lo {
 		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
 		return span(From(lo), ps...)
@@ -450,7 +468,7 @@ func (k *computer) ready(c *Container) Span {
 	}
 	D, P, ST := rp.InitialDelay.V, rp.Period.V, rp.SuccessThreshold.V
 	tail := (ST - 1) * P
-	r := Interval{Lo: math.Max(hLo, D) + tail, HiUnbounded: unbounded}
+	r := Interval{Lo: math.Max(hLo, earliestDelay(D)) + tail, HiUnbounded: unbounded}
 	if !unbounded {
 		r.Hi = math.Max(hHi, math.Max(D, eps)) + P + tail
 	}
@@ -525,4 +543,20 @@ func (k *computer) deletion(pod *Pod) {
 		pod.SidecarStopOrder = append(pod.SidecarStopOrder, c.Name)
 	}
 	pod.Terminated = span(all, G.Path)
+}
+
+// initFailure is what a non-zero exit of a regular init container leads to
+// (R-4, PH-1): the Pod fails in the sync after the kubelet sees the exit
+// when the container's effective policy is Never; otherwise the container
+// is retried with the crash-loop back-off, each attempt running `run`.
+func (k *computer) initFailure(c *Container, run Span) *InitFailure {
+	if !c.RestartsOnFailure {
+		failed := span(Between(0, k.p.Epsilon), k.w.SpecPath.Join("restartPolicy"))
+		return &InitFailure{PodFails: true, PodFailed: &failed}
+	}
+	r := 0.0
+	if run.Exact() && len(run.Plus) == 0 {
+		r = run.Lo
+	}
+	return &InitFailure{Restarts: CrashLoop(r, crashLoopSteps, k.v, k.p)}
 }
