@@ -533,16 +533,19 @@ func (k *computer) deletion(pod *Pod) {
 			Reason:      "delete",
 			GracePeriod: G,
 			PreStop:     pre,
-			StopSignal:  span(stop, paths...),
-			SIGKILL:     span(kill, paths...),
-			Exit:        span(exitOf(stop, kill, c.AppShutdown), paths...),
+			StopSignal:  span(closedHi(stop), paths...),
+			SIGKILL:     span(closedHi(kill), paths...),
+			Exit:        span(closedHi(exitOf(stop, kill, c.AppShutdown)), paths...),
 			WaitsFor:    waits,
 		}
 		next, nextName = c.Termination.Exit.Interval, c.Name
 		all = Later(all, next)
 		pod.SidecarStopOrder = append(pod.SidecarStopOrder, c.Name)
 	}
-	pod.Terminated = span(all, G.Path)
+	// Reached, not just approached: an app that uses the whole grace is
+	// SIGKILLed at it, and a sidecar's wait for its turn times out at it
+	// (T-2, T-4).
+	pod.Terminated = span(closedHi(all), G.Path)
 }
 
 // initFailure is what a non-zero exit of a regular init container leads to

@@ -123,3 +123,27 @@ func TestInitFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminationEdgesReached: when the app uses the whole grace period,
+// the sidecar's wait for its turn times out exactly at G and the app is
+// SIGKILLed exactly at G, so those upper edges are closed (T-2, T-4).
+func TestTerminationEdgesReached(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	spec := &corev1.PodSpec{TerminationGracePeriodSeconds: i64(5),
+		InitContainers: []corev1.Container{{Name: "sc1", RestartPolicy: &always}},
+		Containers:     []corev1.Container{{Name: "app"}}}
+	tl := Compute(podWorkload(spec), Latest, DefaultParams())
+	sc, app := tl.Container("sc1").Termination, tl.Container("app").Termination
+	for what, got := range map[string]Interval{"sidecar SIGTERM": sc.StopSignal.Interval, "app SIGKILL": app.SIGKILL.Interval,
+		"app exit": app.Exit.Interval, "Pod gone": tl.Pod.Terminated.Interval} {
+		if s := got.String(); !got.reachesHi() || !got.Exact() && s[len(s)-1] != ']' {
+			t.Errorf("%s = %v, want a closed upper edge", what, got)
+		}
+	}
+	if sc.StopSignal.Hi != 5 {
+		t.Errorf("sidecar SIGTERM at most %v, want 5 (the grace)", sc.StopSignal.Hi)
+	}
+	if got := Between(1, 2).Add(At(3)); got.HiClosed {
+		t.Errorf("%v: an open edge plus a constant stays open", got)
+	}
+}

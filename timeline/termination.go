@@ -43,8 +43,8 @@ func exitOf(stop, kill Interval, shutdown Duration) Interval {
 // had left, so SIGKILL comes G after the stop signal.
 func graceAfterPreStop(t *Termination, shutdown Duration) {
 	kill := t.StopSignal.Interval.Shift(t.GracePeriod.V)
-	t.SIGKILL = span(kill, t.SIGKILL.Paths...)
-	t.Exit = span(exitOf(t.StopSignal.Interval, kill, shutdown), t.Exit.Paths...)
+	t.SIGKILL = span(closedHi(kill), t.SIGKILL.Paths...)
+	t.Exit = span(closedHi(exitOf(t.StopSignal.Interval, kill, shutdown)), t.Exit.Paths...)
 }
 
 // terminate models one container kill that starts up to `lag` seconds
@@ -67,8 +67,8 @@ func terminate(reason string, G Value, pre *Hook, lag float64, shutdown Duration
 		Reason:      reason,
 		GracePeriod: G,
 		PreStop:     pre,
-		StopSignal:  span(stop, paths...),
-		SIGKILL:     span(kill, paths...),
-		Exit:        span(exitOf(stop, kill, shutdown), paths...),
+		StopSignal:  span(closedHi(stop), paths...),
+		SIGKILL:     span(closedHi(kill), paths...),
+		Exit:        span(closedHi(exitOf(stop, kill, shutdown)), paths...),
 	}
 }
