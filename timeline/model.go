@@ -148,7 +148,9 @@ type Probe struct {
 	// hanging target (P-7).
 	Spacing float64
 	// FirstProbe is when the first probe runs, relative to S: F-1
-	// [D, max(D, ε) + P) (observation can be instantaneous, so Lo is D).
+	// [D⁻, max(D, ε) + P) with D⁻ = max(D − 1, 0): startedAt is kept in
+	// whole seconds, so probing may begin at ⌊S⌋ + D (P-11). D⁻ replaces
+	// D in every lower edge below.
 	// With a startup probe, liveness and readiness are gated (F-5).
 	FirstProbe Span
 }
@@ -156,17 +158,17 @@ type Probe struct {
 // StartupProbe: F-6.
 type StartupProbe struct {
 	Probe
-	// GuaranteedBudget B_g = D + (FT−1)·P: an app healthy by then always
+	// GuaranteedBudget B_g = D⁻ + (FT−1)·P: an app healthy by then always
 	// passes (exact value, Lo == Hi).
 	GuaranteedBudget Span
 	// MaxBudget B_max = max(D, ε) + FT·P: an app healthy at or after it
 	// never passes (exclusive edge, lucky phase).
 	MaxBudget Span
 	// KillDecision: the app never becomes healthy, failures are fast (d=0):
-	// [D + (FT−1)·P, max(D, ε) + FT·P).
+	// [D⁻ + (FT−1)·P, max(D, ε) + FT·P).
 	KillDecision Span
 	// KillDecisionHang: the target hangs, each probe takes T:
-	// [D + (FT−1)·Δ + T, max(D, ε) + P + (FT−1)·Δ + T).
+	// [D⁻ + (FT−1)·Δ + T, max(D, ε) + P + (FT−1)·Δ + T).
 	KillDecisionHang Span
 	// GracePeriod for the startup kill: probe TGPS ?? pod TGPS (T-2).
 	GracePeriod Value
