@@ -130,6 +130,8 @@ state = "$state/containerd/state"
   # "can't get final child's PID from pipe: EOF".
   restrict_oom_score_adj = true
   enable_selinux = false
+  # Network namespaces under STATE too, so that tear-down finds them.
+  netns_mounts_under_state_dir = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
@@ -165,6 +167,7 @@ readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
 healthzPort: $healthz
 staticPodPath: $state/manifests
+containerRuntimeEndpoint: unix://$sock
 podLogsDir: $state/logs/pods
 cgroupDriver: cgroupfs
 failCgroupV1: false
@@ -182,7 +185,7 @@ YAML
 
 log "starting the kubelet"
 "$bin/kubelet" --config="$state/kubelet/config.yaml" --root-dir="$state/kubelet/root" \
-	--cert-dir="$state/kubelet/pki" --container-runtime-endpoint="unix://$sock" \
+	--cert-dir="$state/kubelet/pki" \
 	--hostname-override=podlint-e2e --v=4 >"$state/logs/kubelet.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 300); do
