@@ -3,6 +3,7 @@
 // runs it; docs/validation.md explains the method and holds the results.
 //
 //	e2e-kubelet image -busybox /bin/busybox -out busybox.tar
+//	e2e-kubelet predict -podlint BIN
 //	e2e-kubelet run -state DIR -podlint BIN -kubelet URL -kubelet-log FILE -events FILE [-runs N] [-only RE] [-doc FILE]
 package main
 
@@ -45,6 +46,12 @@ func main() {
 		if err == nil {
 			err = runAll(c)
 		}
+	case "predict":
+		// What podlint predicts for every check, without a kubelet.
+		fs := flag.NewFlagSet("predict", flag.ExitOnError)
+		podlint := fs.String("podlint", "podlint", "podlint binary")
+		_ = fs.Parse(os.Args[2:])
+		err = printPredictions(*podlint)
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -432,3 +432,27 @@ func evaluate(pods []*pod) []result {
 // 25 ms, /pods is polled every 100 ms, and a container logs its first line
 // a few ms after the runtime's start.
 const defaultTolerance = 0.15
+
+func printPredictions(podlint string) error {
+	for _, s := range scenarios() {
+		m := strings.NewReplacer("@NAME@", s.name, "@UID@", newUID(), "@OBS@", "/tmp/obs", "@NS@", namespace).Replace(s.manifest)
+		pr, err := predict(podlint, []byte(m))
+		if err != nil {
+			return fmt.Errorf("%s: %v", s.name, err)
+		}
+		for _, ck := range s.checks {
+			var iv interval
+			if ck.predict != nil {
+				iv, err = ck.predict(pr)
+			} else {
+				iv, err = pr.iv(ck.field)
+			}
+			if err != nil {
+				fmt.Printf("%-22s %-60s error: %v\n", s.name, ck.quantity, err)
+				continue
+			}
+			fmt.Printf("%-22s %-60s %s\n", s.name, ck.quantity, iv)
+		}
+	}
+	return nil
+}
