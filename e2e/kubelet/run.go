@@ -148,8 +148,9 @@ func runOnce(c config, scs []*scenario, run int, offset time.Duration) ([]*pod, 
 		pwg.Add(1)
 		go func(p *pod) {
 			defer pwg.Done()
-			tmp := p.file + ".tmp"
-			// Written aside and renamed: the kubelet must never read half a file.
+			// Written aside and renamed: the kubelet must never read half a
+			// file, and it skips names that start with a dot.
+			tmp := filepath.Join(filepath.Dir(p.file), "."+filepath.Base(p.file)+".tmp")
 			if err := os.WriteFile(tmp, p.manifest, 0o644); err != nil {
 				errs <- err
 				return
