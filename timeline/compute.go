@@ -270,7 +270,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp.MaxBudget = span(At(aHi+FT*P), ps...)
 		sp.KillDecision = span(Between(dLo+(FT-1)*P, aHi+FT*P), ps...)
 		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
-		sp.GracePeriod = k.probeGrace(ctr.StartupProbe, sp.Path)
+		sp.GracePeriod = k.killGrace(c, ctr.StartupProbe, sp.Path)
 		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
 		c.Startup = sp
 		c.Started = k.started(c, sp)
@@ -286,7 +286,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.KillDecision = lp.FirstProbe.Add(span(At((FT-1)*P), ps...))
 		lp.KillDecisionHang = lp.FirstProbe.Add(span(At((FT-1)*lp.Spacing+T), append(ps, lp.Timeout.Path)...))
 		lp.HangDetection = span(Between((FT-1)*lp.Spacing+T, FT*lp.Spacing+T), append(ps, lp.Timeout.Path)...)
-		lp.GracePeriod = k.probeGrace(ctr.LivenessProbe, lp.Path)
+		lp.GracePeriod = k.killGrace(c, ctr.LivenessProbe, lp.Path)
 		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
 		if c.Restarts {
 			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
@@ -365,6 +365,23 @@ func (k *computer) probeGrace(pr *corev1.Probe, probePath workload.Path) Value {
 		k.note(p, "probe-level terminationGracePeriodSeconds is ignored before Kubernetes 1.25; the pod's grace period applies")
 	}
 	return k.grace
+}
+
+// killGrace is the grace of a probe kill. When the killed container is
+// the Pod's only regular container and is not restarted, nothing is left
+// to keep or start, so computePodActions kills the whole Pod instead
+// (KillPod), and killContainersWithSyncResult passes no reason: the Pod's
+// grace period applies and the probe's is ignored (observed on v1.37.2:
+// SIGKILL 30 s after the decision with probe grace 3 s; T-2).
+func (k *computer) killGrace(c *Container, pr *corev1.Probe, probePath workload.Path) Value {
+	g := k.probeGrace(pr, probePath)
+	if c.Type == Regular && !c.Restarts && len(k.w.Spec.Containers) == 1 {
+		if pr.TerminationGracePeriodSeconds != nil && g.V != k.grace.V {
+			k.note(probePath.Join("terminationGracePeriodSeconds"), "%q is the only container and is not restarted, so its probe kill stops the whole Pod with the Pod's grace period (%s), not this one", c.Name, FormatSeconds(k.grace.V))
+		}
+		return k.grace
+	}
+	return g
 }
 
 func (k *computer) preStop(ctr *corev1.Container, cpath workload.Path, G float64) *Hook {

@@ -147,3 +147,24 @@ func TestTerminationEdgesReached(t *testing.T) {
 		t.Errorf("%v: an open edge plus a constant stays open", got)
 	}
 }
+
+// TestProbeKillOfLastContainer: a probe kill that leaves nothing to keep or
+// restart kills the whole Pod (KillPod), with the Pod's grace period: the
+// probe's terminationGracePeriodSeconds is ignored (observed on v1.37.2).
+func TestProbeKillOfLastContainer(t *testing.T) {
+	pr := probe(1, 1, 1, 0, 2)
+	pr.TerminationGracePeriodSeconds = i64(3)
+	spec := &corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, TerminationGracePeriodSeconds: i64(30),
+		Containers: []corev1.Container{{Name: "app", LivenessProbe: pr}}}
+	tl := Compute(podWorkload(spec), Latest, DefaultParams())
+	if g := tl.Container("app").Liveness.GracePeriod.V; g != 30 {
+		t.Errorf("only container, not restarted: grace %v, want the Pod's 30", g)
+	}
+	if len(tl.Notes) == 0 {
+		t.Errorf("no note that the probe's grace period is ignored")
+	}
+	spec.RestartPolicy = corev1.RestartPolicyAlways
+	if g := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness.GracePeriod.V; g != 3 {
+		t.Errorf("restarted: grace %v, want the probe's 3", g)
+	}
+}

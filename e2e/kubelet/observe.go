@@ -104,6 +104,7 @@ type kubeletLine struct {
 var (
 	klogHeader = regexp.MustCompile(`^[IWE](\d{4} \d\d:\d\d:\d\d\.\d{6})\s+\d+ \S+\] "([^"]*)"(.*)$`)
 	klogField  = regexp.MustCompile(`(\w+)="([^"]*)"`)
+	klogPods   = regexp.MustCompile(`pods=\["([^"]*)"\]`)
 )
 
 // parseKubeletLog reads klog text lines; the header has no year, so it is
@@ -131,6 +132,10 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 			kind = "probe-succeeded"
 		case "Killing container with a grace period", "Killing container with a grace period override":
 			kind = "kill"
+		case "SyncLoop REMOVE":
+			// The kubelet saw the static Pod's file go: the delete request
+			// as the kubelet has it, which can lag the file's removal.
+			kind = "remove"
 		default:
 			continue
 		}
@@ -139,6 +144,9 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 			continue
 		}
 		l := kubeletLine{t: t, kind: kind}
+		if pm := klogPods.FindStringSubmatch(m[3]); pm != nil {
+			l.pod = pm[1]
+		}
 		for _, fm := range klogField.FindAllStringSubmatch(m[3], -1) {
 			switch fm[1] {
 			case "pod":
