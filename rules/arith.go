@@ -39,10 +39,16 @@ func equation(terms ...term) string {
 // guaranteedBudget is the start-up a probe allows for certain:
 // initialDelaySeconds + (failureThreshold − 1) × periodSeconds, the
 // earliest kill decision (the ticker's phase can make the first failure
-// come one period early).
-func guaranteedBudget(d float64, ft int, p float64) string {
-	return equation(term{"initialDelaySeconds " + secs(d), d},
-		term{fmt.Sprintf("(failureThreshold %d − 1) × periodSeconds %s", ft, secs(p)), float64(ft-1) * p})
+// come one period early). delay is the initial delay as the kubelet may
+// apply it: up to 1 s short of d, because it counts from a start time
+// kept in whole seconds (docs/semantics.md P-11); the shortfall is then
+// named in the first term, whose value is delay.
+func guaranteedBudget(d, delay float64, ft int, p float64) string {
+	first := term{"initialDelaySeconds " + secs(d), d}
+	if delay < d-1e-9 {
+		first = term{fmt.Sprintf("%s of initialDelaySeconds %s (the kubelet counts it from a start time truncated to whole seconds)", secs(delay), secs(d)), delay}
+	}
+	return equation(first, term{fmt.Sprintf("(failureThreshold %d − 1) × periodSeconds %s", ft, secs(p)), float64(ft-1) * p})
 }
 
 // latestDecision is the start-up a probe tolerates at most:

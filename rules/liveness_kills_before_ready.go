@@ -83,7 +83,7 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	d := Diagnostic{Path: c.Field("livenessProbe"), Container: name.Name,
 		Message: fmt.Sprintf("liveness probe %s %q %s, before %s", verb, name, whenShort, short),
 		Detail: fmt.Sprintf("The probe %s %q %s if it is not answering yet, before %s. If the app needs that long, %s. Add a startupProbe that allows the start-up time (for example periodSeconds %s with failureThreshold %d, which guarantees %s), or raise the liveness initialDelaySeconds.",
-			verb, name, when, against, outcome, secs(lv.P), ft, guaranteedBudget(0, ft, lv.P))}
+			verb, name, when, against, outcome, secs(lv.P), ft, guaranteedBudget(0, 0, ft, lv.P))}
 	if relPath != "" {
 		d.Related = []Related{{Path: relPath, Message: relMsg}}
 	}

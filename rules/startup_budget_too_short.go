@@ -27,7 +27,10 @@ var StartupBudgetTooShort = &Rule{
 			}
 			v := defaulted(c.C.StartupProbe)
 			budget := sp.GuaranteedBudget.Lo
-			ft := int(math.Ceil((h-v.D)/v.P)) + 1
+			// The delay as the kubelet may apply it: startedAt is kept in
+			// whole seconds, so up to 1 s short (P-11).
+			delay := budget - (v.FT-1)*v.P
+			ft := int(math.Ceil((h-delay)/v.P)) + 1
 			outcome := "it is killed on every start and never gets going (CrashLoopBackOff)"
 			if !mustKill {
 				outcome = fmt.Sprintf("depending on the probe phase it is killed %s after start, before it is up, and restarts until a start gets through", interval(sp.KillDecision.Interval))
@@ -35,11 +38,11 @@ var StartupBudgetTooShort = &Rule{
 			if !tc.Restarts {
 				outcome = "it is killed and, because it is not restarted, the Pod fails"
 			}
-			how := guaranteedBudget(v.D, int(v.FT), v.P)
+			how := guaranteedBudget(v.D, delay, int(v.FT), v.P)
 			d := Diagnostic{Path: c.Field("startupProbe.failureThreshold"), Container: c.C.Name,
 				Message: fmt.Sprintf("startup probe of %q guarantees only %s, less than its expected start-up of %s", c.Name(), dur(budget), expectedText(exp)),
 				Detail: fmt.Sprintf("The guaranteed budget is %s; %q is expected to need %s (%s), so %s. Raise failureThreshold to %d, which guarantees %s.",
-					how, c.Name(), expectedText(exp), describeExpected(exp), outcome, ft, guaranteedBudget(v.D, ft, v.P))}
+					how, c.Name(), expectedText(exp), describeExpected(exp), outcome, ft, guaranteedBudget(v.D, delay, ft, v.P))}
 			if path := p.expectedPath(exp); path != "" {
 				d.Related = []Related{{Path: path, Message: "expected start-up stated here"}}
 			}

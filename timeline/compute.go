@@ -99,6 +99,7 @@ func (k *computer) pod() {
 			if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 				run = span(From(0), cpath.Join("restartPolicy"))
 			}
+			c.InitFailure = k.initFailure(c, run)
 			c.Run = &run
 			done := c.Start.Add(run).Add(span(Between(0, k.p.Epsilon)))
 			c.Done = &done
@@ -276,13 +277,14 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp := &StartupProbe{Probe: defaultProbe(ctr.StartupProbe, cpath.Join("startupProbe"))}
 		D, P, T, FT := sp.InitialDelay.V, sp.Period.V, sp.Timeout.V, sp.FailureThreshold.V
 		aHi := math.Max(D, eps)
+		dLo := earliestDelay(D)
 		ps := sp.paths()
-		sp.FirstProbe = span(Between(D, aHi+P), sp.InitialDelay.Path, sp.Period.Path)
-		sp.GuaranteedBudget = span(At(D+(FT-1)*P), ps...)
+		sp.FirstProbe = span(Between(dLo, aHi+P), sp.InitialDelay.Path, sp.Period.Path)
+		sp.GuaranteedBudget = span(At(dLo+(FT-1)*P), ps...)
 		sp.MaxBudget = span(At(aHi+FT*P), ps...)
-		sp.KillDecision = span(Between(D+(FT-1)*P, aHi+FT*P), ps...)
-		sp.KillDecisionHang = span(Between(D+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
-		sp.GracePeriod = k.probeGrace(ctr.StartupProbe, sp.Path)
+		sp.KillDecision = span(Between(dLo+(FT-1)*P, aHi+FT*P), ps...)
+		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
+		sp.GracePeriod = k.killGrace(c, ctr.StartupProbe, sp.Path)
 		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
 		c.Startup = sp
 		c.Started = k.started(c, sp)
@@ -298,12 +300,13 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.KillDecision = lp.FirstProbe.Add(span(At((FT-1)*P), ps...))
 		lp.KillDecisionHang = lp.FirstProbe.Add(span(At((FT-1)*lp.Spacing+T), append(ps, lp.Timeout.Path)...))
 		lp.HangDetection = span(Between((FT-1)*lp.Spacing+T, FT*lp.Spacing+T), append(ps, lp.Timeout.Path)...)
-		lp.GracePeriod = k.probeGrace(ctr.LivenessProbe, lp.Path)
+		lp.GracePeriod = k.killGrace(c, ctr.LivenessProbe, lp.Path)
 		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
 		if c.Restarts {
 			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
 			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
 			lp.NextStart = &next
+			lp.Restarts = probeKillRestarts(Interval{Lo: next.Lo, Hi: next.Hi, HiUnbounded: next.HiUnbounded}, crashLoopSteps, k.v, k.p)
 		}
 		c.Liveness = lp
 	}
@@ -318,6 +321,11 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		switch {
 		case rp.Gated:
 			rp.FirstProbeTypical = rp.FirstProbe.Lo
+		case k.v.RelistAfterRuntimeAction():
+			// The sync that sees the start follows it within
+			// milliseconds: it probes at once (D = 0) or restarts the
+			// ticker there.
+			rp.FirstProbeTypical = math.Ceil(D/P) * P
 		case rp.FastPath:
 			rp.FirstProbeTypical = eps
 		case k.v.ProbeTickerReset():
@@ -328,6 +336,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 			rp.FirstProbeTypical = D + P/2
 		}
 		rp.NotReadyDetection = span(Between((FT-1)*rp.Spacing+T, FT*rp.Spacing+T), rp.paths()...)
+		rp.NotReadyDetectionFast = span(Between((FT-1)*P, FT*P), rp.Period.Path, rp.FailureThreshold.Path)
 		c.Readiness = rp
 	}
 	r := k.ready(c)
@@ -372,6 +381,23 @@ func (k *computer) probeGrace(pr *corev1.Probe, probePath workload.Path) Value {
 	return k.grace
 }
 
+// killGrace is the grace of a probe kill. When the killed container is
+// the Pod's only regular container and is not restarted, nothing is left
+// to keep or start, so computePodActions kills the whole Pod instead
+// (KillPod), and killContainersWithSyncResult passes no reason: the Pod's
+// grace period applies and the probe's is ignored (observed on v1.37.2:
+// SIGKILL 30 s after the decision with probe grace 3 s; T-2).
+func (k *computer) killGrace(c *Container, pr *corev1.Probe, probePath workload.Path) Value {
+	g := k.probeGrace(pr, probePath)
+	if c.Type == Regular && !c.Restarts && len(k.w.Spec.Containers) == 1 {
+		if pr.TerminationGracePeriodSeconds != nil && g.V != k.grace.V {
+			k.note(probePath.Join("terminationGracePeriodSeconds"), "%q is the only container and is not restarted, so its probe kill stops the whole Pod with the Pod's grace period (%s), not this one", c.Name, FormatSeconds(k.grace.V))
+		}
+		return k.grace
+	}
+	return g
+}
+
 func (k *computer) preStop(ctr *corev1.Container, cpath workload.Path, G float64) *Hook {
 	if ctr.Lifecycle == nil {
 		return nil
@@ -386,10 +412,10 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	D, P := pr.InitialDelay.V, pr.Period.V
 	aHi := math.Max(D, k.p.Epsilon)
 	if c.Startup == nil {
-		return span(Between(D, aHi+P), pr.InitialDelay.Path, pr.Period.Path)
+		return span(Between(earliestDelay(D), aHi+P), pr.InitialDelay.Path, pr.Period.Path)
 	}
 	st := c.Started.Shift(k.p.Lambda)
-	first := Interval{Lo: math.Max(D, st.Lo), HiUnbounded: st.HiUnbounded}
+	first := Interval{Lo: math.Max(earliestDelay(D), st.Lo), HiUnbounded: st.HiUnbounded}
 	switch {
 	case poked && aHi <= st.Lo:
 		// The startup success pokes readiness at once (P-13).
@@ -404,6 +430,15 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	return Span{Interval: first.norm(), Plus: st.Plus, Paths: merge(c.Started.Paths, []workload.Path{pr.InitialDelay.Path, pr.Period.Path})}
 }
 
+// earliestDelay is the earliest instant after S at which a probe with
+// initialDelaySeconds D may run: doProbe compares whole seconds since the
+// startedAt of the status manager's copy, which normalizeStatus truncates
+// to whole seconds, so probing may begin at ⌊S⌋ + D, up to one second
+// before S + D (P-11, F-1).
+func earliestDelay(D float64) float64 {
+	return math.Max(D-StartedAtResolution, 0)
+}
+
 // started is when the startup probe first succeeds, relative to S, for an
 // app healthy at AppStart (known) or at any time the probe tolerates.
 func (k *computer) started(c *Container, sp *StartupProbe) Span {
@@ -413,10 +448,10 @@ func (k *computer) started(c *Container, sp *StartupProbe) Span {
 	if !c.AppStart.usable() {
 		// Unknown start: the earliest success is the first probe, the
 		// latest is the last probe before the kill (B_max).
-		return span(Between(D, sp.KillDecision.Hi), ps...)
+		return span(Between(earliestDelay(D), sp.KillDecision.Hi), ps...)
 	}
 	h := c.AppStart.Seconds
-	lo := math.Max(h, D)
+	lo := math.Max(h, earliestDelay(D))
 	if h >= sp.MaxBudget.Lo {
 		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
 		return span(From(lo), ps...)
@@ -464,7 +499,7 @@ func (k *computer) ready(c *Container) Span {
 	}
 	D, P, ST := rp.InitialDelay.V, rp.Period.V, rp.SuccessThreshold.V
 	tail := (ST - 1) * P
-	r := Interval{Lo: math.Max(hLo, D) + tail, HiUnbounded: unbounded}
+	r := Interval{Lo: math.Max(hLo, earliestDelay(D)) + tail, HiUnbounded: unbounded}
 	if !unbounded {
 		r.Hi = math.Max(hHi, math.Max(D, eps)) + P + tail
 	}
@@ -529,14 +564,33 @@ func (k *computer) deletion(pod *Pod) {
 			Reason:      "delete",
 			GracePeriod: G,
 			PreStop:     pre,
-			StopSignal:  span(stop, paths...),
-			SIGKILL:     span(kill, paths...),
-			Exit:        span(exitOf(stop, kill, c.AppShutdown), paths...),
+			StopSignal:  span(closedHi(stop), paths...),
+			SIGKILL:     span(closedHi(kill), paths...),
+			Exit:        span(closedHi(exitOf(stop, kill, c.AppShutdown)), paths...),
 			WaitsFor:    waits,
 		}
 		next, nextName = c.Termination.Exit.Interval, c.Name
 		all = Later(all, next)
 		pod.SidecarStopOrder = append(pod.SidecarStopOrder, c.Name)
 	}
-	pod.Terminated = span(all, G.Path)
+	// Reached, not just approached: an app that uses the whole grace is
+	// SIGKILLed at it, and a sidecar's wait for its turn times out at it
+	// (T-2, T-4).
+	pod.Terminated = span(closedHi(all), G.Path)
+}
+
+// initFailure is what a non-zero exit of a regular init container leads to
+// (R-4, PH-1): the Pod fails in the sync after the kubelet sees the exit
+// when the container's effective policy is Never; otherwise the container
+// is retried with the crash-loop back-off, each attempt running `run`.
+func (k *computer) initFailure(c *Container, run Span) *InitFailure {
+	if !c.RestartsOnFailure {
+		failed := span(Between(0, k.p.Epsilon), k.w.SpecPath.Join("restartPolicy"))
+		return &InitFailure{PodFails: true, PodFailed: &failed}
+	}
+	r := 0.0
+	if run.Exact() && len(run.Plus) == 0 {
+		r = run.Lo
+	}
+	return &InitFailure{Restarts: CrashLoop(r, crashLoopSteps, k.v, k.p)}
 }

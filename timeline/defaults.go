@@ -26,6 +26,10 @@ const (
 	ReducedCrashLoopMax          = 60
 	CrashLoopGCPeriod            = 2  // housekeeping period that garbage-collects expired entries
 	JobInitialBackoff            = 10 // DefaultJobPodFailureBackOff
+	// StartedAtResolution: the status manager keeps startedAt in whole
+	// seconds (normalizeStatus), and doProbe measures initialDelaySeconds
+	// from that copy (P-11).
+	StartedAtResolution = 1
 )
 
 // defaultProbe applies SetDefaults_Probe: 0 → default for period, timeout,

@@ -41,7 +41,7 @@
 //
 //	tl.Container(name) / tl.ContainersOf(timeline.Sidecar)
 //	c.Type                         container | init | sidecar
-//	c.Startup.GuaranteedBudget     B_g = D + (FT−1)·P: healthy by then always passes (F-6)
+//	c.Startup.GuaranteedBudget     B_g = max(D−1, 0) + (FT−1)·P: healthy by then always passes (F-6, P-11)
 //	c.Startup.MaxBudget            B_max = max(D,ε) + FT·P: healthy later never passes
 //	c.Startup.KillDecision         never healthy: [D+(FT−1)P, max(D,ε)+FT·P) (F-6, E-3)
 //	c.Startup.Outcome(h)           may / must the startup probe kill an app healthy at h
@@ -53,14 +53,17 @@
 //	c.Liveness.Outcome(h)          may / must liveness kill an app that needs h s to start
 //	c.Liveness.Kill                preStop, stop signal, SIGKILL after the verdict (probe TGPS ?? pod TGPS)
 //	c.Liveness.NextStart           when the replacement starts (first restart immediate)
+//	c.Liveness.Restarts            restarts of a container killed at every start (R-3 liveness kills)
 //	c.Readiness.FirstProbe         F-2 bounds; FirstProbeTypical = X-10 point, FastPath = D ≤ ε
+//	c.Readiness.NotReadyDetection / .NotReadyDetectionFast   F-7: the check hangs / fails fast
 //	c.Ready                        F-8: container Ready after S (X-1: D counts from S)
 //	c.AppStart / c.ExpectedStartup user-stated start-up (annotation > config > Params)
 //	c.PostStart                    T-6: blocks the next container; Duration symbolic unless sleep
 //	c.Termination.PreStop          sleep exact; exec "sleep N" → [N, G]; else [0, G]
 //	c.Termination.StopSignal       after preStop (sidecars: after main containers and the next sidecar)
 //	c.Termination.SIGKILL          stop + max(G − ⌊stop⌋, 2) ≤ G + 2
-//	c.Termination.Exit             stop + shutdown, at most SIGKILL
+//	c.Termination.Exit             stop + shutdown, at most SIGKILL (termination intervals are closed)
+//	c.InitFailure                  regular init containers: Pod fails [0, ε] after the exit, or restarts
 //	tl.Pod.GracePeriod             TGPS after defaulting (nil → 30, negative → 1)
 //	tl.Pod.Ready                   max over regular containers and sidecars (+ readiness gates)
 //	tl.Pod.Terminated              last container gone after delete (≤ G + 2)

@@ -16,10 +16,14 @@ import (
 // container start cannot be known statically (φ in
 // docs/semantics.md#notation), so every computed time is a range: Lo is
 // inclusive, Hi exclusive. Lo == Hi means an exact value. HiUnbounded means the spec allows no upper bound (Hi is then
-// meaningless and kept at Lo).
+// meaningless and kept at Lo). HiClosed marks an upper edge that is
+// reached: termination times end on timers that fire exactly at their
+// edge (the grace period, a sidecar's wait for its turn), so they are
+// [Lo, Hi].
 type Interval struct {
 	Lo, Hi      float64
 	HiUnbounded bool
+	HiClosed    bool
 }
 
 // At is the exact instant t.
@@ -58,19 +62,30 @@ func (a Interval) Max() float64 {
 
 // Add is the interval of x+y for x in a and y in b.
 func (a Interval) Add(b Interval) Interval {
-	r := Interval{Lo: a.Lo + b.Lo, Hi: a.Hi + b.Hi, HiUnbounded: a.HiUnbounded || b.HiUnbounded}
+	r := Interval{Lo: a.Lo + b.Lo, Hi: a.Hi + b.Hi, HiUnbounded: a.HiUnbounded || b.HiUnbounded,
+		HiClosed: a.reachesHi() && b.reachesHi()}
 	return r.norm()
+}
+
+// reachesHi reports whether the upper edge is a possible value.
+func (a Interval) reachesHi() bool { return a.HiClosed || a.Exact() }
+
+// closedHi marks a bounded, non-exact interval as reaching its upper edge.
+func closedHi(a Interval) Interval {
+	a.HiClosed = !a.HiUnbounded && a.Hi > a.Lo
+	return a
 }
 
 // Shift adds the constant d to both edges.
 func (a Interval) Shift(d float64) Interval {
-	return Interval{Lo: a.Lo + d, Hi: a.Hi + d, HiUnbounded: a.HiUnbounded}.norm()
+	return Interval{Lo: a.Lo + d, Hi: a.Hi + d, HiUnbounded: a.HiUnbounded, HiClosed: a.HiClosed}.norm()
 }
 
 // Later is the interval of max(x, y): the instant by which both events have
 // happened.
 func Later(a, b Interval) Interval {
-	return Interval{Lo: math.Max(a.Lo, b.Lo), Hi: math.Max(a.Hi, b.Hi), HiUnbounded: a.HiUnbounded || b.HiUnbounded}.norm()
+	closed := a.reachesHi() && a.Hi >= b.Hi || b.reachesHi() && b.Hi >= a.Hi
+	return Interval{Lo: math.Max(a.Lo, b.Lo), Hi: math.Max(a.Hi, b.Hi), HiUnbounded: a.HiUnbounded || b.HiUnbounded, HiClosed: closed}.norm()
 }
 
 // Earlier is the interval of min(x, y): the instant the first of two events
@@ -87,6 +102,7 @@ func Earlier(a, b Interval) Interval {
 	default:
 		r.Hi = math.Min(a.Hi, b.Hi)
 	}
+	r.HiClosed = !a.HiUnbounded && a.Hi == r.Hi && a.reachesHi() || !b.HiUnbounded && b.Hi == r.Hi && b.reachesHi()
 	return r.norm()
 }
 
@@ -98,16 +114,23 @@ func (a Interval) norm() Interval {
 	} else if a.Hi < a.Lo {
 		a.Hi = a.Lo
 	}
+	if a.HiUnbounded || a.Hi == a.Lo {
+		a.HiClosed = false
+	}
 	return a
 }
 
-// String renders "[25s, 35s)", "12s" for exact values and "[5s, ∞)".
+// String renders "[25s, 35s)", "[3s, 8s]" when the upper edge is reached,
+// "12s" for exact values and "[5s, ∞)".
 func (a Interval) String() string {
 	if a.Exact() {
 		return FormatSeconds(a.Lo)
 	}
 	if a.HiUnbounded {
 		return "[" + FormatSeconds(a.Lo) + ", ∞)"
+	}
+	if a.HiClosed {
+		return "[" + FormatSeconds(a.Lo) + ", " + FormatSeconds(a.Hi) + "]"
 	}
 	return "[" + FormatSeconds(a.Lo) + ", " + FormatSeconds(a.Hi) + ")"
 }

@@ -133,6 +133,10 @@ type Container struct {
 	// Pod's restartPolicy, or the container's own with ContainerRestartRules
 	// on this version, sidecars always).
 	Restarts bool
+	// InitFailure is what a non-zero exit of a regular init container
+	// leads to; nil for other types.
+	InitFailure *InitFailure
+
 	// RestartsOnFailure is whether the container is restarted after it
 	// exits with a non-zero code that no restartPolicyRules entry lists
 	// like Restarts, unless the first rule matching such a code
@@ -150,7 +154,9 @@ type Probe struct {
 	// hanging target (P-7).
 	Spacing float64
 	// FirstProbe is when the first probe runs, relative to S: F-1
-	// [D, max(D, ε) + P) (observation can be instantaneous, so Lo is D).
+	// [D⁻, max(D, ε) + P) with D⁻ = max(D − 1, 0): startedAt is kept in
+	// whole seconds, so probing may begin at ⌊S⌋ + D (P-11). D⁻ replaces
+	// D in every lower edge below.
 	// With a startup probe, liveness and readiness are gated (F-5).
 	FirstProbe Span
 }
@@ -158,17 +164,17 @@ type Probe struct {
 // StartupProbe: F-6.
 type StartupProbe struct {
 	Probe
-	// GuaranteedBudget B_g = D + (FT−1)·P: an app healthy by then always
+	// GuaranteedBudget B_g = D⁻ + (FT−1)·P: an app healthy by then always
 	// passes (exact value, Lo == Hi).
 	GuaranteedBudget Span
 	// MaxBudget B_max = max(D, ε) + FT·P: an app healthy at or after it
 	// never passes (exclusive edge, lucky phase).
 	MaxBudget Span
 	// KillDecision: the app never becomes healthy, failures are fast (d=0):
-	// [D + (FT−1)·P, max(D, ε) + FT·P).
+	// [D⁻ + (FT−1)·P, max(D, ε) + FT·P).
 	KillDecision Span
 	// KillDecisionHang: the target hangs, each probe takes T:
-	// [D + (FT−1)·Δ + T, max(D, ε) + P + (FT−1)·Δ + T).
+	// [D⁻ + (FT−1)·Δ + T, max(D, ε) + P + (FT−1)·Δ + T).
 	KillDecisionHang Span
 	// GracePeriod for the startup kill: probe TGPS ?? pod TGPS (T-2).
 	GracePeriod Value
@@ -205,6 +211,13 @@ type LivenessProbe struct {
 	// for a container unhealthy from its start (first kill restarts
 	// immediately, R-3); nil when the container is not restarted.
 	NextStart *Span
+	// Restarts is the restart schedule of a container that is unhealthy
+	// from every start and so killed by this probe again and again,
+	// relative to the first S (R-3 liveness kills): the back-off check of
+	// the killing sync looks at the instance that exited before, so a
+	// restart is immediate while the time between the two previous exits
+	// covers the current back-off. Nil when the container is not restarted.
+	Restarts []Restart
 	// Gated is true when a startup probe gates this probe (F-5).
 	Gated bool
 }
@@ -245,7 +258,10 @@ type ReadinessProbe struct {
 	// NotReadyDetection, relative to the instant h the target starts
 	// failing (hang), F-7 with readiness fields.
 	NotReadyDetection Span
-	Gated             bool
+	// NotReadyDetectionFast: the check fails fast from h on (d = 0), so
+	// each failure counts when its command exits: [(FT−1)·P, FT·P) (F-7).
+	NotReadyDetectionFast Span
+	Gated                 bool
 }
 
 // Hook is a preStop or postStart handler.
@@ -320,13 +336,34 @@ type Pod struct {
 	RestartSchedule []Restart
 }
 
+// InitFailure is the outcome of a regular init container that exits with
+// a non-zero code: under an effective restartPolicy Never the Pod
+// fails, otherwise the kubelet retries the init container with the crash
+// back-off while the Pod stays Pending.
+type InitFailure struct {
+	// PodFails is true when the failure ends the Pod (Never).
+	PodFails bool
+	// PodFailed: when the Pod's phase becomes Failed, relative to the
+	// init container's exit: the next PLEG relist and sync, [0, ε]. Nil
+	// when PodFails is false.
+	PodFailed *Span
+	// Restarts: the crash-loop schedule of an init container that keeps
+	// failing at once, relative to its first start; nil when
+	// PodFails.
+	Restarts []Restart
+}
+
 // Restart is one step of a crash loop. Times relative to the first start.
 type Restart struct {
 	// N is the restart number (restartCount after it).
 	N int
-	// Exit of the instance before it.
+	// Exit of the instance before it, as the kubelet sees it: the
+	// container's exit plus up to ε (PLEG relist and sync). For a crash
+	// the back-off counts from there.
 	Exit Span
-	// Delay: back-off waited before this restart (δ_n incl. overshoot).
+	// Delay: back-off waited before this restart, from Exit (δ_n incl.
+	// the re-queue overshoot). The back-off is a lower bound: a refused
+	// restart is retried after a jittered delay.
 	Delay Interval
 	// Start of the restarted instance.
 	Start Span

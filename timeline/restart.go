@@ -160,3 +160,98 @@ func jobBackoff(k int64, cap float64) float64 {
 	}
 	return math.Min(d, cap)
 }
+
+// probeKillRestarts is the restart schedule of a container that a probe
+// kills `cycle` seconds after each start (start → exit; R-3 liveness kills,
+// relative to the first start). The sync that kills the container also
+// starts its replacement, from a status taken before the kill, so
+// doBackOff looks at the instance that exited before the killed one:
+//
+//   - restart 1: no exited instance yet, so no check and no entry;
+//   - restart n ≥ 2: if an entry exists and the killed instance's exit
+//     came less than the entry's delay B after the previous exit, the
+//     start is refused and later syncs, now seeing the new exit, wait B
+//     from it (plus the re-queue overshoot) and advance the entry;
+//     otherwise the restart is immediate and Next advances the entry from
+//     the previous exit (created at the initial delay, then doubled).
+//
+// The cycle and the overshoot are ranges; the schedule is evaluated at
+// their extremes and each restart's delay and start is the hull of those
+// four runs, a refused restart's delay always with its whole overshoot
+// (an overshoot in between can turn the next restart either way).
+func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
+	if cycle.HiUnbounded || n <= 0 {
+		return nil
+	}
+	v = v.orLatest()
+	p = p.clean().crashCurve(v)
+	var out []Restart
+	for _, c := range []float64{cycle.Lo, cycle.Hi} {
+		for _, late := range []bool{false, true} {
+			run := killLoop(c, late, n, v, p)
+			for i, r := range run {
+				if len(out) <= i {
+					out = append(out, r)
+					continue
+				}
+				o := &out[i]
+				o.Exit.Interval = hull(o.Exit.Interval, r.Exit.Interval)
+				o.Delay = hull(o.Delay, r.Delay)
+				o.Start.Interval = hull(o.Start.Interval, r.Start.Interval)
+				o.Reset = o.Reset || r.Reset
+			}
+		}
+	}
+	return out
+}
+
+// killLoop replays probeKillRestarts for one cycle length; late takes the
+// full re-queue overshoot after each refused restart, else none.
+func killLoop(cycle float64, late bool, n int, v Version, p Params) []Restart {
+	out := make([]Restart, 0, n)
+	entry, updated := 0.0, 0.0 // entry 0: none
+	prevExit, start := 0.0, 0.0
+	for i := 1; i <= n; i++ {
+		exit := start + cycle
+		// wait is the path taken; a refused restart's delay is reported
+		// with its whole re-queue slack whichever path is taken.
+		wait, slack, reset := 0.0, 0.0, false
+		if i > 1 {
+			refused := entry != 0 && prevExit-updated <= CrashLoopResetAfter && exit-prevExit < entry
+			switch {
+			case refused && exit-updated > CrashLoopResetAfter:
+				// The later syncs check the new exit, and the entry has
+				// expired for it: immediate after all.
+				entry, updated, reset = p.CrashLoopInitial, exit, true
+			case refused:
+				wait, slack = entry, crashOvershoot(entry, v)
+				if late {
+					wait += slack
+				}
+				entry = math.Min(2*entry, p.CrashLoopMax)
+				updated = exit + wait
+			case entry == 0 || prevExit-updated > CrashLoopResetAfter:
+				reset = entry != 0
+				entry, updated = p.CrashLoopInitial, exit
+			default:
+				entry = math.Min(2*entry, p.CrashLoopMax)
+				updated = exit
+			}
+		}
+		prevExit = exit
+		start = exit + wait
+		delay := Between(wait, wait+slack)
+		if late {
+			delay = Between(wait-slack, wait)
+		}
+		out = append(out, Restart{N: i, Exit: span(At(exit)), Delay: delay, Start: span(At(start)), Reset: reset})
+	}
+	return out
+}
+
+// hull is the smallest interval holding a and b.
+func hull(a, b Interval) Interval {
+	r := Interval{Lo: math.Min(a.Lo, b.Lo), HiUnbounded: a.HiUnbounded || b.HiUnbounded}
+	r.Hi = math.Max(a.Hi, b.Hi)
+	return r.norm()
+}

@@ -43,14 +43,15 @@ func exitOf(stop, kill Interval, shutdown Duration) Interval {
 // had left, so SIGKILL comes G after the stop signal.
 func graceAfterPreStop(t *Termination, shutdown Duration) {
 	kill := t.StopSignal.Interval.Shift(t.GracePeriod.V)
-	t.SIGKILL = span(kill, t.SIGKILL.Paths...)
-	t.Exit = span(exitOf(t.StopSignal.Interval, kill, shutdown), t.Exit.Paths...)
+	t.SIGKILL = span(closedHi(kill), t.SIGKILL.Paths...)
+	t.Exit = span(closedHi(exitOf(t.StopSignal.Interval, kill, shutdown)), t.Exit.Paths...)
 }
 
-// terminate models one container kill that starts `offset` seconds after
-// the trigger (λ for probe kills, 0 for deletes): preStop, stop signal,
-// SIGKILL with the 2 s floor, exit.
-func terminate(reason string, G Value, pre *Hook, offset float64, shutdown Duration) *Termination {
+// terminate models one container kill that starts up to `lag` seconds
+// after the trigger (λ for probe kills: the verdict reaches the pod worker
+// at once on a quiet node, 0 for deletes): preStop, stop signal, SIGKILL
+// with the 2 s floor, exit.
+func terminate(reason string, G Value, pre *Hook, lag float64, shutdown Duration) *Termination {
 	p := At(0)
 	if pre != nil && pre.Skipped == "" {
 		p = pre.Duration.Interval
@@ -59,14 +60,15 @@ func terminate(reason string, G Value, pre *Hook, offset float64, shutdown Durat
 	if pre != nil {
 		paths = append(paths, pre.Path)
 	}
-	stop := p.Shift(offset)
-	kill := killRange(p, G.V).Shift(offset)
+	delay := Between(0, lag)
+	stop := p.Add(delay)
+	kill := killRange(p, G.V).Add(delay)
 	return &Termination{
 		Reason:      reason,
 		GracePeriod: G,
 		PreStop:     pre,
-		StopSignal:  span(stop, paths...),
-		SIGKILL:     span(kill, paths...),
-		Exit:        span(exitOf(stop, kill, shutdown), paths...),
+		StopSignal:  span(closedHi(stop), paths...),
+		SIGKILL:     span(closedHi(kill), paths...),
+		Exit:        span(closedHi(exitOf(stop, kill, shutdown)), paths...),
 	}
 }

@@ -140,6 +140,12 @@ func (v Version) PreStopInGrace() bool { return !v.AtLeast(22) || v.AtLeast(28) 
 // the container start. Before, the ticker kept its unknowable phase.
 func (v Version) ProbeTickerReset() bool { return v.AtLeast(32) }
 
+// RelistAfterRuntimeAction: SyncPod asks PLEG for a relist after any
+// runtime action (1.37, kubernetes#137362), so the sync that sees a new
+// container running comes milliseconds after its start rather than at
+// the next 1 s relist, and with it the first readiness probe (F-2).
+func (v Version) RelistAfterRuntimeAction() bool { return v.AtLeast(37) }
+
 // JobBackoffCap is the Job pod-failure back-off cap: 360 s up to 1.27,
 // 600 s since 1.28.
 func (v Version) JobBackoffCap() float64 {

@@ -294,6 +294,16 @@ func summary(tl *timeline.Timeline) []string {
 				line += "; it is not restarted after such a kill"
 			}
 			out = append(out, line)
+			if len(lp.Restarts) > 0 {
+				out = append(out, fmt.Sprintf("if liveness kills %s at every start, the restarts wait %s", c.Name, delaysText(lp.Restarts)))
+			}
+		}
+		if f := c.InitFailure; f != nil {
+			if f.PodFails {
+				out = append(out, fmt.Sprintf("if init container %s fails, the Pod fails %s after its exit", c.Name, between(f.PodFailed.Interval)))
+			} else if len(f.Restarts) > 0 {
+				out = append(out, fmt.Sprintf("if init container %s fails, it is retried after waits of %s", c.Name, delaysText(f.Restarts)))
+			}
 		}
 		if rp := c.Readiness; rp != nil && c.Ready != nil {
 			out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
@@ -406,17 +416,22 @@ func crashLoop(tl *timeline.Timeline) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	delays := make([]string, len(rs))
-	for i, r := range rs {
-		delays[i] = delayText(r.Delay)
-	}
 	run := "each run counted as 0 s"
 	if d := tl.Params.CrashRun; d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0 {
 		run = "each run lasting " + secs(d.Seconds)
 	}
 	last := rs[len(rs)-1]
 	return fmt.Sprintf("crash loop: a container that keeps exiting is restarted after back-offs of %s; restart %d starts %s after the first start (%s)",
-		strings.Join(delays, ", "), last.N, between(last.Start.Interval), run)
+		delaysText(rs), last.N, between(last.Start.Interval), run)
+}
+
+// delaysText lists the waits before each restart: "0 s, 10–15 s, …".
+func delaysText(rs []timeline.Restart) string {
+	delays := make([]string, len(rs))
+	for i, r := range rs {
+		delays[i] = delayText(r.Delay)
+	}
+	return strings.Join(delays, ", ")
 }
 
 // delayText is a back-off in seconds: "0 s", "10–15 s".

@@ -53,6 +53,16 @@ type jsonContainer struct {
 	ReadinessProbe  *jsonReadiness     `json:"readinessProbe,omitempty"`
 	PostStart       *jsonHook          `json:"postStart,omitempty"`
 	Termination     *jsonTermination   `json:"termination,omitempty"`
+	InitFailure     *jsonInitFailure   `json:"initFailure,omitempty"`
+}
+
+// jsonInitFailure is what a non-zero exit of a regular init container
+// leads to: the Pod fails (podFailed, after the exit) or the container is
+// retried (restarts, after its first start).
+type jsonInitFailure struct {
+	Outcome   string             `json:"outcome"`
+	PodFailed *timeline.Interval `json:"podFailed,omitempty"`
+	Restarts  []jsonRestart      `json:"restarts,omitempty"`
 }
 
 type jsonStartup struct {
@@ -62,6 +72,7 @@ type jsonStartup struct {
 	KillDecision     timeline.Interval `json:"killDecision"`
 	KillDecisionHang timeline.Interval `json:"killDecisionHang"`
 	KillGracePeriod  float64           `json:"killGracePeriod"`
+	Kill             *jsonTermination  `json:"kill,omitempty"`
 }
 
 type jsonLiveness struct {
@@ -72,6 +83,8 @@ type jsonLiveness struct {
 	KillGracePeriod  float64            `json:"killGracePeriod"`
 	NextStart        *timeline.Interval `json:"nextStart,omitempty"`
 	GatedByStartup   bool               `json:"gatedByStartup"`
+	Kill             *jsonTermination   `json:"kill,omitempty"`
+	Restarts         []jsonRestart      `json:"restarts,omitempty"`
 }
 
 type jsonReadiness struct {
@@ -79,7 +92,9 @@ type jsonReadiness struct {
 	FirstProbeTypical float64           `json:"firstProbeTypical"`
 	Ready             timeline.Interval `json:"ready"`
 	NotReadyDetection timeline.Interval `json:"notReadyDetection"`
-	GatedByStartup    bool              `json:"gatedByStartup"`
+	// NotReadyDetectionFast: the check fails fast rather than hangs.
+	NotReadyDetectionFast timeline.Interval `json:"notReadyDetectionFast"`
+	GatedByStartup        bool              `json:"gatedByStartup"`
 }
 
 type jsonHook struct {
@@ -161,10 +176,30 @@ type jsonController struct {
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
 }
 
+// jsonRestart: exit is when the kubelet sees the previous instance's exit
+// (up to ε after it), delay the back-off from there, start the restarted
+// instance; all but delay relative to the first start.
 type jsonRestart struct {
 	Restart int               `json:"restart"`
+	Exit    timeline.Interval `json:"exit"`
 	Delay   timeline.Interval `json:"delay"`
 	Start   timeline.Interval `json:"start"`
+}
+
+func restartsJSON(rs []timeline.Restart) []jsonRestart {
+	var out []jsonRestart
+	for _, r := range rs {
+		out = append(out, jsonRestart{Restart: r.N, Exit: r.Exit.Interval, Delay: r.Delay, Start: r.Start.Interval})
+	}
+	return out
+}
+
+func terminationJSON(t *timeline.Termination) *jsonTermination {
+	if t == nil {
+		return nil
+	}
+	return &jsonTermination{GracePeriod: t.GracePeriod.V, PreStop: hookJSON(t.PreStop), Sigterm: t.StopSignal.Interval,
+		Sigkill: t.SIGKILL.Interval, Exit: t.Exit.Interval, WaitsFor: t.WaitsFor}
 }
 
 type jsonRollout struct {
@@ -312,27 +347,35 @@ func objectJSON(it Item) jsonObject {
 		}
 		if s := c.Startup; s != nil {
 			jc.StartupProbe = &jsonStartup{FirstProbe: s.FirstProbe.Interval, GuaranteedBudget: s.GuaranteedBudget.Lo, MaxBudget: s.MaxBudget.Lo,
-				KillDecision: s.KillDecision.Interval, KillDecisionHang: s.KillDecisionHang.Interval, KillGracePeriod: s.GracePeriod.V}
+				KillDecision: s.KillDecision.Interval, KillDecisionHang: s.KillDecisionHang.Interval, KillGracePeriod: s.GracePeriod.V,
+				Kill: terminationJSON(s.Kill)}
 		}
 		if l := c.Liveness; l != nil {
 			jl := &jsonLiveness{FirstProbe: l.FirstProbe.Interval, KillDecision: l.KillDecision.Interval, KillDecisionHang: l.KillDecisionHang.Interval,
-				HangDetection: l.HangDetection.Interval, KillGracePeriod: l.GracePeriod.V, GatedByStartup: l.Gated}
+				HangDetection: l.HangDetection.Interval, KillGracePeriod: l.GracePeriod.V, GatedByStartup: l.Gated,
+				Kill: terminationJSON(l.Kill), Restarts: restartsJSON(l.Restarts)}
 			if l.NextStart != nil {
 				jl.NextStart = ptr(l.NextStart.Interval)
 			}
 			jc.LivenessProbe = jl
 		}
 		if r := c.Readiness; r != nil {
-			jr := &jsonReadiness{FirstProbe: r.FirstProbe.Interval, FirstProbeTypical: r.FirstProbeTypical, NotReadyDetection: r.NotReadyDetection.Interval, GatedByStartup: r.Gated}
+			jr := &jsonReadiness{FirstProbe: r.FirstProbe.Interval, FirstProbeTypical: r.FirstProbeTypical, NotReadyDetection: r.NotReadyDetection.Interval,
+				NotReadyDetectionFast: r.NotReadyDetectionFast.Interval, GatedByStartup: r.Gated}
 			if c.Ready != nil {
 				jr.Ready = c.Ready.Interval
 			}
 			jc.ReadinessProbe = jr
 		}
 		jc.PostStart = hookJSON(c.PostStart)
-		if t := c.Termination; t != nil {
-			jc.Termination = &jsonTermination{GracePeriod: t.GracePeriod.V, PreStop: hookJSON(t.PreStop), Sigterm: t.StopSignal.Interval,
-				Sigkill: t.SIGKILL.Interval, Exit: t.Exit.Interval, WaitsFor: t.WaitsFor}
+		jc.Termination = terminationJSON(c.Termination)
+		if f := c.InitFailure; f != nil {
+			jf := &jsonInitFailure{Outcome: "restarted", Restarts: restartsJSON(f.Restarts)}
+			if f.PodFails {
+				jf.Outcome = "podFailed"
+				jf.PodFailed = ptr(f.PodFailed.Interval)
+			}
+			jc.InitFailure = jf
 		}
 		o.Containers = append(o.Containers, jc)
 	}
@@ -368,9 +411,7 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 			c.PodReadyWorstCase = ptr(tl.Pod.Ready.Interval)
 			c.Unknowns = tl.Pod.Ready.Plus
 		}
-		for _, r := range tl.Pod.RestartSchedule {
-			c.RestartSchedule = append(c.RestartSchedule, jsonRestart{Restart: r.N, Delay: r.Delay, Start: r.Start.Interval})
-		}
+		c.RestartSchedule = restartsJSON(tl.Pod.RestartSchedule)
 		used = true
 	}
 	if d := tl.Deployment; d != nil {

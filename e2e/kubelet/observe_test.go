@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Lines as the v1.37.2 kubelet and ctr 1.6 print them.
+func TestParsers(t *testing.T) {
+	dir := t.TempDir()
+	klog := filepath.Join(dir, "kubelet.log")
+	if err := os.WriteFile(klog, []byte(strings.Join([]string{
+		`I1127 23:20:01.250000   4242 prober.go:123] "Probe failed" probeType="Liveness" pod="podlint-e2e/a-r1-podlint-e2e" podUID="u" containerName="app" probeResult="failure" output=""`,
+		`I1127 23:20:01.500000   4242 prober.go:114] "Probe succeeded" probeType="Readiness" pod="podlint-e2e/a-r1-podlint-e2e" podUID="u" containerName="app"`,
+		`I1127 23:20:01.600000   4242 kuberuntime_container.go:912] "Killing container with a grace period" pod="podlint-e2e/a-r1-podlint-e2e" podUID="u" containerName="app" containerID="containerd://x" gracePeriod=4`,
+		`I1127 23:20:01.700000   4242 other.go:1] "Something else" pod="podlint-e2e/a-r1-podlint-e2e"`,
+	}, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := parseKubeletLog(klog, time.Date(2026, 11, 27, 23, 30, 0, 0, time.Local))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 3 || ls[0].kind != "probe-failed" || ls[0].probe != "Liveness" || ls[0].container != "app" ||
+		ls[0].pod != "podlint-e2e/a-r1-podlint-e2e" || ls[1].kind != "probe-succeeded" || ls[2].kind != "kill" {
+		t.Fatalf("kubelet lines %+v", ls)
+	}
+	if got := ls[1].t.Sub(ls[0].t); got != 250*time.Millisecond {
+		t.Errorf("probe lines %v apart, want 250ms", got)
+	}
+
+	ev := filepath.Join(dir, "events.log")
+	if err := os.WriteFile(ev, []byte(strings.Join([]string{
+		`2026-11-27 23:20:02.1 +0000 UTC k8s.io /tasks/exit {"container_id":"c1","id":"exec9","pid":7,"exit_status":1,"exited_at":"2026-11-27T23:20:02.09Z"}`,
+		`2026-11-27 23:20:03.123456789 +0000 UTC k8s.io /tasks/exit {"container_id":"c1","id":"c1","pid":5,"exit_status":137,"exited_at":"2026-11-27T23:20:03.12Z"}`,
+		`2026-11-27 23:20:03.2 +0000 UTC k8s.io /tasks/delete {"container_id":"c1","pid":5,"exit_status":137}`,
+	}, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es, err := parseEvents(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || es[0].id != "c1" || es[0].status != 137 || es[0].t.Nanosecond() != 123456789 {
+		t.Fatalf("exits %+v, want the container's own exit only", es)
+	}
+
+	obs := filepath.Join(dir, "log")
+	if err := os.WriteFile(obs, []byte("12.50 app sigterm\n10.00 app start\nbad line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os0 := 100 * time.Second
+	ol, err := readObs(obs, os0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ol) != 2 || ol[0].event != "start" || ol[1].t.Sub(ol[0].t) != 2500*time.Millisecond {
+		t.Fatalf("obs %+v", ol)
+	}
+}
+
+// TestScenariosPredictable: every scenario is a valid manifest shape and
+// names a podlint field for each check.
+func TestScenarios(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range scenarios() {
+		if seen[s.name] {
+			t.Errorf("scenario %s twice", s.name)
+		}
+		seen[s.name] = true
+		if len(s.checks) == 0 || !strings.Contains(s.manifest, "uid: @UID@") || s.deleteAfter <= 0 {
+			t.Errorf("scenario %s: %d checks, deleteAfter %v", s.name, len(s.checks), s.deleteAfter)
+		}
+		for _, c := range s.checks {
+			if c.field == "" || c.observe == nil {
+				t.Errorf("%s: check %q has no field or observation", s.name, c.quantity)
+			}
+		}
+	}
+	if len(seen) < 15 {
+		t.Errorf("%d scenarios, want at least 15", len(seen))
+	}
+}

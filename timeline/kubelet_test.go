@@ -1,0 +1,170 @@
+package timeline
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The tests of this file pin what a v1.37.2 kubelet showed in the runs of
+// e2e/kubelet (docs/validation.md) and the issue that reported them.
+
+// TestProbeKillRestarts: a container killed by its liveness probe every
+// cycle seconds is restarted at once while the two previous exits lie at
+// least the current back-off apart (R-3 liveness kills). Observed with a
+// 12 s cycle: restarts 1–3 immediate, then a 20 s back-off (up to 30 s
+// with the re-queue jitter), then immediate again when that wait and the
+// next run add up to 40 s or more.
+func TestProbeKillRestarts(t *testing.T) {
+	rs := probeKillRestarts(At(12), 6, Latest, DefaultParams())
+	want := []Interval{At(0), At(0), At(0), iv(20, 30), iv(0, 60), iv(80, 110)}
+	if len(rs) != len(want) {
+		t.Fatalf("%d restarts, want %d", len(rs), len(want))
+	}
+	for i, w := range want {
+		wantInterval(t, "delay of restart "+string(rune('1'+i)), rs[i].Delay, w)
+	}
+	wantInterval(t, "start of restart 4", rs[3].Start.Interval, iv(48+20, 48+30))
+
+	// A 2 s cycle: the back-off catches up from restart 3 on.
+	rs = probeKillRestarts(At(2), 5, Latest, DefaultParams())
+	for i, w := range []Interval{At(0), At(0), iv(10, 15), iv(20, 30), iv(40, 60)} {
+		wantInterval(t, "2 s cycle, delay of restart "+string(rune('1'+i)), rs[i].Delay, w)
+	}
+	if rs := probeKillRestarts(From(5), 5, Latest, DefaultParams()); rs != nil {
+		t.Errorf("unbounded cycle: %v, want no schedule", rs)
+	}
+}
+
+// TestProbeKillRestartsInTimeline: the schedule hangs off the liveness
+// probe of a container that is restarted, and is absent under Never.
+func TestProbeKillRestartsInTimeline(t *testing.T) {
+	spec := &corev1.PodSpec{TerminationGracePeriodSeconds: i64(1),
+		Containers: []corev1.Container{{Name: "app", LivenessProbe: probe(0, 1, 1, 0, 1)}}}
+	l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness
+	if len(l.Restarts) != crashLoopSteps || l.Restarts[0].Delay != At(0) {
+		t.Fatalf("restarts %+v, want %d starting immediately", l.Restarts, crashLoopSteps)
+	}
+	if l.Restarts[2].Delay.Lo != 10 {
+		t.Errorf("restart 3 waits %v, want the 10 s back-off (cycle < 10 s)", l.Restarts[2].Delay)
+	}
+	spec.RestartPolicy = corev1.RestartPolicyNever
+	if l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness; l.Restarts != nil {
+		t.Errorf("restartPolicy Never: restarts %+v, want none", l.Restarts)
+	}
+}
+
+// TestInitialDelayTruncation: doProbe measures initialDelaySeconds from
+// startedAt truncated to whole seconds, so the first probe (observed 3.66 s
+// with D = 4), the kill decision (7.70 s, P = 2, FT = 3) and the startup
+// budget are up to 1 s earlier than S + D would say (P-11).
+func TestInitialDelayTruncation(t *testing.T) {
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", LivenessProbe: probe(4, 2, 1, 0, 3),
+		StartupProbe: nil}}}
+	l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness
+	wantInterval(t, "first probe", l.FirstProbe.Interval, iv(3, 6))
+	wantInterval(t, "kill decision", l.KillDecision.Interval, iv(7, 10))
+	spec.Containers[0].LivenessProbe = nil
+	spec.Containers[0].StartupProbe = probe(4, 2, 1, 0, 3)
+	s := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Startup
+	wantInterval(t, "guaranteed budget", s.GuaranteedBudget.Interval, At(7))
+	// D = 0 has nothing to truncate.
+	spec.Containers[0].StartupProbe = probe(0, 2, 1, 0, 3)
+	s = Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Startup
+	wantInterval(t, "first probe, D = 0", s.FirstProbe.Interval, iv(0, 3))
+}
+
+// TestNotReadyFastAndHang: a readiness check that fails fast is counted
+// when its command exits, [(FT−1)·P, FT·P) after the failure begins
+// (observed 2.02 s with P = 2, FT = 2); one that hangs takes T per attempt.
+func TestNotReadyFastAndHang(t *testing.T) {
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", ReadinessProbe: probe(0, 2, 1, 1, 2)}}}
+	r := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Readiness
+	wantInterval(t, "fast", r.NotReadyDetectionFast.Interval, iv(2, 4))
+	wantInterval(t, "hang", r.NotReadyDetection.Interval, iv(3, 5))
+}
+
+// TestProbeKillSignals: SIGTERM of a probe kill follows the verdict within
+// λ (observed in milliseconds), SIGKILL the probe's grace later.
+func TestProbeKillSignals(t *testing.T) {
+	pr := probe(1, 1, 1, 0, 2)
+	pr.TerminationGracePeriodSeconds = i64(3)
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", LivenessProbe: pr}}}
+	p := DefaultParams()
+	k := Compute(podWorkload(spec), Latest, p).Container("app").Liveness.Kill
+	wantInterval(t, "SIGTERM", k.StopSignal.Interval, iv(0, p.Lambda))
+	wantInterval(t, "SIGKILL", k.SIGKILL.Interval, iv(3, 3+p.Lambda))
+}
+
+// TestInitFailure: under Never a failing init container fails the Pod in
+// the sync after the kubelet sees the exit (observed 0.6–0.9 s); under
+// OnFailure or Always it is retried with the crash-loop back-off.
+func TestInitFailure(t *testing.T) {
+	for _, policy := range []corev1.RestartPolicy{corev1.RestartPolicyNever, corev1.RestartPolicyOnFailure, corev1.RestartPolicyAlways} {
+		spec := &corev1.PodSpec{RestartPolicy: policy, InitContainers: []corev1.Container{{Name: "init"}}, Containers: []corev1.Container{{Name: "app"}}}
+		p := DefaultParams()
+		f := Compute(podWorkload(spec), Latest, p).Container("init").InitFailure
+		if f == nil {
+			t.Fatalf("%s: no init failure outcome", policy)
+		}
+		if policy == corev1.RestartPolicyNever {
+			if !f.PodFails || f.PodFailed == nil || f.Restarts != nil {
+				t.Fatalf("Never: %+v, want the Pod to fail", f)
+			}
+			wantInterval(t, "Pod failed after the exit", f.PodFailed.Interval, iv(0, p.Epsilon))
+			continue
+		}
+		if f.PodFails || len(f.Restarts) < 2 {
+			t.Fatalf("%s: %+v, want restarts", policy, f)
+		}
+		wantInterval(t, string(policy)+" restart 1", f.Restarts[0].Delay, At(0))
+		if f.Restarts[1].Delay.Lo != 10 {
+			t.Errorf("%s: restart 2 waits %v, want 10 s", policy, f.Restarts[1].Delay)
+		}
+	}
+}
+
+// TestTerminationEdgesReached: when the app uses the whole grace period,
+// the sidecar's wait for its turn times out exactly at G and the app is
+// SIGKILLed exactly at G, so those upper edges are closed (T-2, T-4).
+func TestTerminationEdgesReached(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	spec := &corev1.PodSpec{TerminationGracePeriodSeconds: i64(5),
+		InitContainers: []corev1.Container{{Name: "sc1", RestartPolicy: &always}},
+		Containers:     []corev1.Container{{Name: "app"}}}
+	tl := Compute(podWorkload(spec), Latest, DefaultParams())
+	sc, app := tl.Container("sc1").Termination, tl.Container("app").Termination
+	for what, got := range map[string]Interval{"sidecar SIGTERM": sc.StopSignal.Interval, "app SIGKILL": app.SIGKILL.Interval,
+		"app exit": app.Exit.Interval, "Pod gone": tl.Pod.Terminated.Interval} {
+		if s := got.String(); !got.reachesHi() || !got.Exact() && s[len(s)-1] != ']' {
+			t.Errorf("%s = %v, want a closed upper edge", what, got)
+		}
+	}
+	if sc.StopSignal.Hi != 5 {
+		t.Errorf("sidecar SIGTERM at most %v, want 5 (the grace)", sc.StopSignal.Hi)
+	}
+	if got := Between(1, 2).Add(At(3)); got.HiClosed {
+		t.Errorf("%v: an open edge plus a constant stays open", got)
+	}
+}
+
+// TestProbeKillOfLastContainer: a probe kill that leaves nothing to keep or
+// restart kills the whole Pod (KillPod), with the Pod's grace period: the
+// probe's terminationGracePeriodSeconds is ignored (observed on v1.37.2).
+func TestProbeKillOfLastContainer(t *testing.T) {
+	pr := probe(1, 1, 1, 0, 2)
+	pr.TerminationGracePeriodSeconds = i64(3)
+	spec := &corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, TerminationGracePeriodSeconds: i64(30),
+		Containers: []corev1.Container{{Name: "app", LivenessProbe: pr}}}
+	tl := Compute(podWorkload(spec), Latest, DefaultParams())
+	if g := tl.Container("app").Liveness.GracePeriod.V; g != 30 {
+		t.Errorf("only container, not restarted: grace %v, want the Pod's 30", g)
+	}
+	if len(tl.Notes) == 0 {
+		t.Errorf("no note that the probe's grace period is ignored")
+	}
+	spec.RestartPolicy = corev1.RestartPolicyAlways
+	if g := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness.GracePeriod.V; g != 3 {
+		t.Errorf("restarted: grace %v, want the probe's 3", g)
+	}
+}
