@@ -39,6 +39,11 @@ func TestFlagsAreGrouped(t *testing.T) {
 // --help), and says how --start-time differs from --expected-startup.
 func TestHelpInPlainWords(t *testing.T) {
 	for _, cmd := range []string{"check", "timeline"} {
+		if _, out, _ := run(t, t.TempDir(), nil, cmd, "--help"); !strings.Contains(out, "--help, -h") {
+			t.Errorf("%s --help does not list --help, -h:\n%s", cmd, out)
+		}
+	}
+	for _, cmd := range []string{"check", "timeline"} {
 		code, out, errOut := run(t, "", nil, cmd, "--help")
 		if code != ExitOK {
 			t.Fatalf("%s --help: exit %d: %s", cmd, code, errOut)
