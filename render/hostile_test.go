@@ -226,6 +226,15 @@ func TestHostileKustomizationChain(t *testing.T) {
 	if len(planned) != 1 || planned[0].Path != srcs[999].Path || len(planned[0].Through) != 999 || planned[0].Through[0] != srcs[0].Path {
 		t.Fatalf("want the top overlay through the 999 below it, got %d roots", len(planned))
 	}
+	// With --render=never the kustomization files are the sources, and
+	// DropPatches reads each once for all of them, as Plan does.
+	files := make([]manifest.Source, len(srcs))
+	for i, src := range srcs {
+		files[i] = manifest.Source{Path: filepath.Join(src.Path, "kustomization.yaml"), Root: dir}
+	}
+	if n := alloctest.Bytes(func() { DropPatches(files) }); n > 200<<20 {
+		t.Errorf("DropPatches of a chain of 1000 allocated %d bytes", n)
+	}
 }
 
 // TestHostileManyProblems: a kustomization of 5 000 missing entries (250

@@ -22,7 +22,8 @@ import (
 // a thousand overlays is not read a thousand times), and a folder reached
 // again through a symbolic link (a -> .) is the same kustomization.
 func Plan(srcs []manifest.Source) []manifest.Source {
-	return DropPatches(planBases(srcs))
+	cache := map[string]*kust{}
+	return dropPatches(planBases(srcs, cache), cache)
 }
 
 // DropPatches leaves out the plain files that a kustomization of the run
@@ -33,7 +34,36 @@ func Plan(srcs []manifest.Source) []manifest.Source {
 // named on the command line stands for the kustomization that renders it,
 // reporting the findings it holds.
 func DropPatches(srcs []manifest.Source) []manifest.Source {
+	return dropPatches(srcs, map[string]*kust{})
+}
+
+// dropPatches is DropPatches reading through cache, which Plan shares with
+// planBases: each kustomization of the run is read once, and each is
+// visited once for all the sources that reach it (the first one, in order,
+// stands for its patches).
+func dropPatches(srcs []manifest.Source, cache map[string]*kust) []manifest.Source {
 	patchedBy := map[string]int{} // absolute patch file → index of its kustomization in srcs
+	visited := map[*kust]bool{}
+	var collect func(k *kust, i int)
+	collect = func(k *kust, i int) {
+		if visited[k] {
+			return
+		}
+		visited[k] = true
+		for _, p := range k.patches {
+			if p.file == k.file {
+				continue // inline
+			}
+			if abs, err := filepath.Abs(p.file); err == nil {
+				if _, seen := patchedBy[abs]; !seen {
+					patchedBy[abs] = i
+				}
+			}
+		}
+		for _, c := range k.children {
+			collect(c, i)
+		}
+	}
 	for i, s := range srcs {
 		dir := s.Path
 		switch {
@@ -47,18 +77,7 @@ func DropPatches(srcs []manifest.Source) []manifest.Source {
 		if err != nil {
 			continue // rendering or linting it reports why
 		}
-		loadKust(dir, map[string]*kust{}, root).walk(func(k *kust) {
-			for _, p := range k.patches {
-				if p.file == k.file {
-					continue // inline
-				}
-				if abs, err := filepath.Abs(p.file); err == nil {
-					if _, seen := patchedBy[abs]; !seen {
-						patchedBy[abs] = i
-					}
-				}
-			}
-		})
+		collect(loadKust(dir, cache, root), i)
 		root.Close()
 	}
 	if len(patchedBy) == 0 {
@@ -90,8 +109,7 @@ func DropPatches(srcs []manifest.Source) []manifest.Source {
 	return kept
 }
 
-func planBases(srcs []manifest.Source) []manifest.Source {
-	cache := map[string]*kust{}
+func planBases(srcs []manifest.Source, cache map[string]*kust) []manifest.Source {
 	// What Plan reads stays inside the repository of the path given, as
 	// rendering does; the roots stay open while the shared cache is built.
 	var confined []*safefile.Root
