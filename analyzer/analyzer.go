@@ -476,7 +476,8 @@ func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batc
 // standard input never holds more than the batches in flight.
 type assembly struct {
 	fl     *fileLinter
-	byLine map[int][]*suppression // the comment suppressions, by the line they cover
+	byLine map[int][]*suppression    // the comment suppressions, by the line they cover
+	byRule map[string][]*suppression // the same, by the ID of the rule they name
 	sum    finding.Summary
 }
 
@@ -484,10 +485,13 @@ type assembly struct {
 // the file as a whole (empty, not YAML, …).
 func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *assembly {
 	fl := &fileLinter{cfg: cfg, file: sp.File, sup: scanComments(sp.File, cfg.Rules), binary: sp.Binary, part: &filePart{}}
-	a := &assembly{fl: fl, byLine: map[int][]*suppression{}, sum: finding.Summary{Files: 1}}
+	a := &assembly{fl: fl, byLine: map[int][]*suppression{}, byRule: map[string][]*suppression{}, sum: finding.Summary{Files: 1}}
 	for _, s := range fl.sup {
 		if s.line > 0 {
 			a.byLine[s.line] = append(a.byLine[s.line], s)
+			if s.rule != nil {
+				a.byRule[s.rule.ID] = append(a.byRule[s.rule.ID], s)
+			}
 		}
 	}
 	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
@@ -529,6 +533,9 @@ func (a *assembly) take() []finding.Finding {
 			}
 		}
 		if f.RuleID != "" {
+			for _, s := range a.byRule[f.RuleID] {
+				s.near(f)
+			}
 			out = append(out, *f)
 		}
 	}
@@ -720,8 +727,19 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
-		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name),
-			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
+		msg := fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name)
+		detail := "Remove it, so it cannot hide a future finding that nobody has looked at."
+		if s.line > 0 { // a comment: it covers one line
+			if n := s.nearest; n.Line > 0 {
+				msg = fmt.Sprintf("suppression of %s (%s) matches no finding, the nearest %s is on line %d", s.rule.ID, s.rule.Name, s.rule.ID, n.Line)
+				if len(msg) > 100 { // a headline's length; the detail names the rule
+					msg = fmt.Sprintf("suppression of %s matches no finding, the nearest %s is on line %d", s.rule.ID, s.rule.ID, n.Line)
+				}
+				detail = fmt.Sprintf("It covers line %d, but the nearest %s (%s) finding is at line %d, column %d: put the comment at the end of that line or on a line of its own just above it, or remove the comment so it cannot hide a future finding that nobody has looked at.", s.line, s.rule.ID, s.rule.Name, n.Line, n.Column)
+			} else {
+				detail = fmt.Sprintf("It covers line %d, and %s (%s) reports nothing anywhere in this file. Remove it, so it cannot hide a future finding that nobody has looked at.", s.line, s.rule.ID, s.rule.Name)
+			}
+		}
+		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc, Message: msg, Detail: detail})
 	}
 }

@@ -26,6 +26,19 @@ type suppression struct {
 	obj    *finding.ObjectRef // for annotations: the object it covers
 	objAt  release.Pos        // for annotations: that object in the release view
 	used   bool
+	// nearest is, for a comment, the kept finding of its rule in the same
+	// file whose line is closest to the line the comment covers (the
+	// earlier on a tie); its Line is 0 while there is none.
+	nearest finding.Location
+}
+
+// near records f, a finding of s's rule that stays, if it is nearer to the
+// line s covers than the nearest so far.
+func (s *suppression) near(f *finding.Finding) {
+	d := func(line int) int { return max(line-s.line, s.line-line) }
+	if s.nearest.Line == 0 || d(f.Line) < d(s.nearest.Line) || d(f.Line) == d(s.nearest.Line) && f.Line < s.nearest.Line {
+		s.nearest = finding.Location{Line: f.Line, Column: f.Column}
+	}
 }
 
 func (s *suppression) matches(f *finding.Finding) bool {

@@ -31,35 +31,18 @@ func secs(s float64) string {
 	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
 }
 
-// dur prints a computed duration rounded to whole seconds: "45s", "2m",
-// "10m30s", "1h5m", "2d7h33m20s" (days, not hundreds of hours). A positive value under half a second stays exact
-// ("0.2s") rather than reading as zero.
+// dur prints a computed duration rounded to whole seconds in the one
+// duration style (timeline.FormatDuration, Go's): "45s", "2m", "10m30s",
+// "1h5m". A positive value under half a second stays exact ("200ms")
+// rather than reading as zero.
 func dur(s float64) string {
 	switch {
 	case math.IsInf(s, 1) || s > 1e12:
 		return "forever"
 	case s > 0 && s < 0.5:
-		return secs(s)
+		return timeline.FormatDuration(s)
 	}
-	n := int64(math.Round(s))
-	if n < 120 {
-		return strconv.FormatInt(n, 10) + "s"
-	}
-	d, h, m, sec := n/86400, n/3600%24, n/60%60, n%60
-	var b strings.Builder
-	if d > 0 {
-		fmt.Fprintf(&b, "%dd", d)
-	}
-	if h > 0 {
-		fmt.Fprintf(&b, "%dh", h)
-	}
-	if m > 0 {
-		fmt.Fprintf(&b, "%dm", m)
-	}
-	if sec > 0 {
-		fmt.Fprintf(&b, "%ds", sec)
-	}
-	return b.String()
+	return timeline.FormatDuration(math.Round(s))
 }
 
 // number prints a count as written in the manifest: 2147483647, never

@@ -142,12 +142,24 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 		delay = func(k int64) float64 {
 			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
 		}
-		policy := "restartPolicy: Never"
-		if j.RestartPolicy == corev1.RestartPolicyOnFailure {
-			// Only a container's own Never fails the Pod under OnFailure.
-			policy = "the container-level restartPolicy: Never"
+		// Word it from the template's actual policy: under OnFailure only a
+		// container's own Never fails the Pod; Always (stated or the
+		// default) is rejected for Jobs (PL301), and the timeline models
+		// the Job as its user most likely means it, with Never.
+		var policy string
+		switch j.RestartPolicy {
+		case corev1.RestartPolicyOnFailure:
+			policy = "with restartPolicy: OnFailure and a container-level restartPolicy: Never"
+		case corev1.RestartPolicyNever:
+			policy = "with restartPolicy: Never"
+		default:
+			stated := "restartPolicy: " + string(j.RestartPolicy)
+			if p.Spec.RestartPolicy == "" {
+				stated = "no restartPolicy (the default Always)"
+			}
+			policy = fmt.Sprintf("the pod template has %s, which the API server rejects for a Job; with restartPolicy: Never instead", stated)
 		}
-		how = fmt.Sprintf("with %s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
+		how = fmt.Sprintf("%s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
 			policy, secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
 	}
 	fit, at, next := int64(0), 0.0, 0.0

@@ -454,7 +454,9 @@ func (k *computer) started(c *Container, sp *StartupProbe) Span {
 	lo := math.Max(h, earliestDelay(D))
 	if h >= sp.MaxBudget.Lo {
 		k.note(sp.Path, "startup probe of %q kills it before its expected start-up of %s (budget %s to %s)", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(h), FormatSeconds(sp.GuaranteedBudget.Lo), FormatSeconds(sp.MaxBudget.Lo))
-		return span(From(lo), ps...)
+		never := span(From(lo), ps...)
+		never.Never = true
+		return never
 	}
 	hi := math.Min(math.Max(h, aHi)+P, sp.KillDecision.Hi)
 	return span(Between(lo, math.Max(lo, hi)), ps...)
@@ -478,7 +480,7 @@ func (k *computer) ready(c *Container) Span {
 	// The app answers from h on; h is AppStart when known, otherwise
 	// anything from 0 to the latest start liveness tolerates (or
 	// unbounded without liveness).
-	hLo, hHi, unbounded := 0.0, 0.0, false
+	hLo, hHi, unbounded, never := 0.0, 0.0, false, false
 	var paths []workload.Path
 	switch {
 	case c.AppStart.usable():
@@ -487,7 +489,8 @@ func (k *computer) ready(c *Container) Span {
 		if c.Liveness != nil {
 			if _, must := c.Liveness.Outcome(hLo); must {
 				k.note(c.Liveness.Path, "liveness probe of %q kills it before its expected start-up of %s: it never becomes ready", workload.ContainerName{Name: c.Name, Index: c.Index}, FormatSeconds(hLo))
-				unbounded = true
+				unbounded, never = true, true
+				paths = c.Liveness.KillDecision.Paths
 			}
 		}
 	case c.Liveness != nil:
@@ -503,7 +506,7 @@ func (k *computer) ready(c *Container) Span {
 	if !unbounded {
 		r.Hi = math.Max(hHi, math.Max(D, eps)) + P + tail
 	}
-	return Span{Interval: r.norm(), Paths: merge(paths, append(rp.paths(), rp.SuccessThreshold.Path))}
+	return Span{Interval: r.norm(), Paths: merge(paths, append(rp.paths(), rp.SuccessThreshold.Path)), Never: never}
 }
 
 // deletion models the pod delete with the pod's grace (F-11, T-4, E-7):

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/workload"
@@ -120,27 +119,21 @@ func (a Interval) norm() Interval {
 	return a
 }
 
-// String renders "[25s, 35s)", "[3s, 8s]" when the upper edge is reached,
-// "12s" for exact values and "[5s, ∞)".
+// String renders the interval for people, in the one duration style
+// (FormatDuration): "25s–35s", "12s" for exact values, "at least 5s"
+// without an upper bound. Whether the upper edge is reached is in the
+// JSON and the charts, not in the words.
 func (a Interval) String() string {
-	if a.Exact() {
-		return FormatSeconds(a.Lo)
-	}
-	if a.HiUnbounded {
-		return "[" + FormatSeconds(a.Lo) + ", ∞)"
-	}
-	if a.HiClosed {
-		return "[" + FormatSeconds(a.Lo) + ", " + FormatSeconds(a.Hi) + "]"
-	}
-	return "[" + FormatSeconds(a.Lo) + ", " + FormatSeconds(a.Hi) + ")"
+	return FormatRange(a.Lo, a.Hi, a.HiUnbounded)
 }
 
-// FormatSeconds prints seconds compactly ("30s", "1.5s").
+// FormatSeconds prints seconds in the one duration style; it is
+// FormatDuration, with "∞" for +Inf.
 func FormatSeconds(s float64) string {
 	if math.IsInf(s, 1) {
 		return "∞"
 	}
-	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
+	return FormatDuration(s)
 }
 
 // MarshalJSON writes [lo, hi] with null for an unbounded upper edge.
@@ -197,11 +190,16 @@ type Span struct {
 	Interval
 	Plus  []string
 	Paths []workload.Path
+	// Never marks an event the model knows never happens, such as the
+	// Ready of a container that liveness kills before its stated start-up
+	// on every start: Interval is then when it would happen otherwise.
+	// Sums and LaterSpan of a Never span are Never.
+	Never bool
 }
 
 // Add sums two spans and merges what they depend on.
 func (s Span) Add(o Span) Span {
-	return Span{Interval: s.Interval.Add(o.Interval), Plus: merge(s.Plus, o.Plus), Paths: merge(s.Paths, o.Paths)}
+	return Span{Interval: s.Interval.Add(o.Interval), Plus: merge(s.Plus, o.Plus), Paths: merge(s.Paths, o.Paths), Never: s.Never || o.Never}
 }
 
 // Shift adds a constant.
@@ -218,7 +216,7 @@ func (s Span) With(paths ...workload.Path) Span {
 
 // LaterSpan is Later for spans.
 func LaterSpan(a, b Span) Span {
-	return Span{Interval: Later(a.Interval, b.Interval), Plus: merge(a.Plus, b.Plus), Paths: merge(a.Paths, b.Paths)}
+	return Span{Interval: Later(a.Interval, b.Interval), Plus: merge(a.Plus, b.Plus), Paths: merge(a.Paths, b.Paths), Never: a.Never || b.Never}
 }
 
 // MarshalJSON writes {"interval": [lo, hi], "plus": [...], "paths": [...]};
@@ -229,7 +227,8 @@ func (s Span) MarshalJSON() ([]byte, error) {
 		Interval Interval        `json:"interval"`
 		Plus     []string        `json:"plus,omitempty"`
 		Paths    []workload.Path `json:"paths,omitempty"`
-	}{s.Interval, s.Plus, s.Paths})
+		Never    bool            `json:"never,omitempty"`
+	}{s.Interval, s.Plus, s.Paths, s.Never})
 }
 
 // String renders the interval followed by the unknown terms.

@@ -136,7 +136,7 @@ func TestTerminationEdgesReached(t *testing.T) {
 	sc, app := tl.Container("sc1").Termination, tl.Container("app").Termination
 	for what, got := range map[string]Interval{"sidecar SIGTERM": sc.StopSignal.Interval, "app SIGKILL": app.SIGKILL.Interval,
 		"app exit": app.Exit.Interval, "Pod gone": tl.Pod.Terminated.Interval} {
-		if s := got.String(); !got.reachesHi() || !got.Exact() && s[len(s)-1] != ']' {
+		if !got.reachesHi() || !got.Exact() && !got.HiClosed {
 			t.Errorf("%s = %v, want a closed upper edge", what, got)
 		}
 	}

@@ -143,7 +143,7 @@ func TestIntervalJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[null,1]`), new(Interval)); err == nil {
 		t.Error("null lo accepted")
 	}
-	if s := Between(25, 35).String(); s != "[25s, 35s)" {
+	if s := Between(25, 35).String(); s != "25s–35s" {
 		t.Errorf("String %q", s)
 	}
 	if e := Earlier(From(3), Between(1, 9)); !sameInterval(e, iv(1, 9)) {

@@ -73,6 +73,9 @@ type row struct {
 	From  timeline.Interval
 	To    timeline.Interval
 	Event bool
+	// Never: the phase never ends (the model knows the event never
+	// happens); no bar is drawn, the row says "never".
+	Never bool
 }
 
 // section is one chart: all its rows share an origin.
@@ -86,6 +89,9 @@ type section struct {
 func (s section) end() float64 {
 	m := 0.0
 	for _, r := range s.Rows {
+		if r.Never {
+			continue // drawn as "never", with no bar
+		}
 		for _, iv := range []timeline.Interval{r.From, r.To} {
 			m = math.Max(m, iv.Lo)
 			if !iv.HiUnbounded {
@@ -126,7 +132,7 @@ func sections(tl *timeline.Timeline) []section {
 			continue
 		}
 		if c.Ready != nil {
-			up.Rows = append(up.Rows, row{Group: g, Label: "start → ready", Kind: kindReady, From: S, To: S.Add(c.Ready.Interval)})
+			up.Rows = append(up.Rows, row{Group: g, Label: "start → ready", Kind: kindReady, From: S, To: S.Add(c.Ready.Interval), Never: c.Ready.Never})
 		}
 		if sp := c.Startup; sp != nil {
 			budget := timeline.Interval{Lo: sp.GuaranteedBudget.Lo, Hi: sp.MaxBudget.Lo}
@@ -137,7 +143,7 @@ func sections(tl *timeline.Timeline) []section {
 		}
 	}
 	if tl.Pod.Ready != nil {
-		up.Rows = append(up.Rows, row{Group: "pod", Label: "Ready", Kind: kindPod, To: tl.Pod.Ready.Interval, Event: true})
+		up.Rows = append(up.Rows, row{Group: "pod", Label: "Ready", Kind: kindPod, To: tl.Pod.Ready.Interval, Event: true, Never: tl.Pod.Ready.Never})
 	}
 	down := section{Title: "shutdown", Origin: "delete request"}
 	for _, c := range tl.Containers {
@@ -174,9 +180,9 @@ func controllerSection(tl *timeline.Timeline) section {
 	if d := tl.Deployment; d != nil {
 		s.Title, s.Origin = "Deployment", "the rollout starts"
 		s.Rows = append(s.Rows,
-			row{Group: "new pod", Label: "creation → Ready", Kind: kindReady, From: zero, To: d.PodReady.Interval},
+			row{Group: "new pod", Label: "creation → Ready", Kind: kindReady, From: zero, To: d.PodReady.Interval, Never: d.PodReady.Never},
 			row{Group: "new pod", Label: "progress deadline", Kind: kindKill, To: timeline.At(d.ProgressDeadline.V), Event: true},
-			row{Group: "rollout", Label: replicas(d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval})
+			row{Group: "rollout", Label: replicas(d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval, Never: d.PodReady.Never})
 	}
 	if st := tl.StatefulSet; st != nil {
 		s.Title, s.Origin = "StatefulSet", "the rollout starts"
@@ -235,24 +241,17 @@ func tickLabel(t, step float64) string {
 	return number(t) + "s"
 }
 
-// secs formats a time for sentences: "25 s", "1.5 s", "5 min 30 s".
+// secs formats a time for sentences in the one duration style
+// (timeline.FormatDuration), to a tenth of a second: "25s", "1.5s",
+// "5m30s", "500ms"; +Inf is "never".
 func secs(x float64) string {
 	if math.IsInf(x, 1) {
 		return "never"
 	}
-	x = math.Round(x*10) / 10
-	if x >= 120 {
-		m := math.Floor(x / 60)
-		r := x - 60*m
-		if r == 0 {
-			return number(m) + "\u00a0min"
-		}
-		return number(m) + "\u00a0min " + number(r) + "\u00a0s"
-	}
-	return number(x) + "\u00a0s"
+	return timeline.FormatDuration(math.Round(x*10) / 10)
 }
 
-// between is "between 25 s and 35 s", "at 12 s", "from 5 s on (no upper bound)".
+// between is "between 25s and 35s", "at 12s", "from 5s on (no upper bound)".
 func between(iv timeline.Interval) string {
 	switch {
 	case iv.HiUnbounded:
@@ -305,13 +304,17 @@ func summary(tl *timeline.Timeline) []string {
 				out = append(out, fmt.Sprintf("if init container %s fails, it is retried after waits of %s", c.Name, delaysText(f.Restarts)))
 			}
 		}
-		if rp := c.Readiness; rp != nil && c.Ready != nil {
+		if c.Ready != nil && c.Ready.Never {
+			out = append(out, fmt.Sprintf("%s never becomes Ready: it is killed before its expected start-up of %s, on every start", c.Name, secs(c.ExpectedStartup.Seconds)))
+		} else if rp := c.Readiness; rp != nil && c.Ready != nil {
 			out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
 				c.Name, between(c.Ready.Interval), secs(rp.FirstProbeTypical)))
 		}
 	}
 	if pod := tl.Pod; pod != nil {
-		if r := pod.Ready; r != nil {
+		if r := pod.Ready; r != nil && r.Never {
+			out = append(out, "Pod never becomes Ready")
+		} else if r != nil {
 			s := "Pod Ready at the earliest " + secs(r.Lo) + " after creation"
 			if r.HiUnbounded {
 				s += ", no upper bound from the spec"
@@ -348,8 +351,13 @@ func summary(tl *timeline.Timeline) []string {
 		if d.MayExceedDeadline {
 			verdict = "may exceed"
 		}
-		out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %s takes roughly %s",
-			between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), replicas(d.Replicas.V), between(d.Rollout.Interval)))
+		if d.PodReady.Never {
+			out = append(out, fmt.Sprintf("Deployment: a new pod never becomes Ready, so a rollout of %s never completes and is marked ProgressDeadlineExceeded after progressDeadlineSeconds %s",
+				replicas(d.Replicas.V), secs(d.ProgressDeadline.V)))
+		} else {
+			out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %s takes roughly %s",
+				between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), replicas(d.Replicas.V), between(d.Rollout.Interval)))
+		}
 	}
 	if s := tl.StatefulSet; s != nil {
 		line := fmt.Sprintf("StatefulSet (%s): creating %s takes %s", s.PodManagementPolicy, replicas(s.Replicas.V), between(s.Creation.Interval))
@@ -416,7 +424,7 @@ func crashLoop(tl *timeline.Timeline) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	run := "each run counted as 0 s"
+	run := "each run counted as 0s"
 	if d := tl.Params.CrashRun; d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0 {
 		run = "each run lasting " + secs(d.Seconds)
 	}
@@ -425,7 +433,7 @@ func crashLoop(tl *timeline.Timeline) string {
 		delaysText(rs), last.N, between(last.Start.Interval), run)
 }
 
-// delaysText lists the waits before each restart: "0 s, 10–15 s, …".
+// delaysText lists the waits before each restart: "0s, 10s–15s, …".
 func delaysText(rs []timeline.Restart) string {
 	delays := make([]string, len(rs))
 	for i, r := range rs {
@@ -434,16 +442,10 @@ func delaysText(rs []timeline.Restart) string {
 	return strings.Join(delays, ", ")
 }
 
-// delayText is a back-off in seconds: "0 s", "10–15 s".
+// delayText is a back-off, to a tenth of a second: "0s", "10s–15s".
 func delayText(iv timeline.Interval) string {
 	lo, hi := math.Round(iv.Lo*10)/10, math.Round(iv.Hi*10)/10
-	if iv.HiUnbounded {
-		return "at least " + number(lo) + "\u00a0s"
-	}
-	if lo == hi {
-		return number(lo) + "\u00a0s"
-	}
-	return number(lo) + "–" + number(hi) + "\u00a0s"
+	return timeline.FormatRange(lo, hi, iv.HiUnbounded)
 }
 
 // replicas is "1 replica" or "3 replicas".

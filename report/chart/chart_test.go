@@ -63,7 +63,7 @@ func TestTextGolden(t *testing.T) {
 			t.Errorf("line %d has %d columns: %q", i+1, n, line)
 		}
 	}
-	for _, want := range []string{"liveness kills web between", "Pod Ready at the earliest", "SIGKILL at most 40\u00a0s after the delete", "QoS class Guaranteed", "Job (Never, backoffLimit 4)"} {
+	for _, want := range []string{"liveness kills web between", "Pod Ready at the earliest", "SIGKILL at most 40s after the delete", "QoS class Guaranteed", "Job (Never, backoffLimit 4)"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("text lacks %q", want)
 		}
@@ -337,7 +337,7 @@ func TestTextShowsCrashLoop(t *testing.T) {
 		t.Fatalf("fixtures need a restarted and a never-restarted Pod (have %d, %d)", restarted, never)
 	}
 	// The first delays of the default schedule, as docs/semantics.md#r-3 gives them.
-	if got := delayText(timeline.Between(10, 15)); got != "10–15\u00a0s" {
+	if got := delayText(timeline.Between(10, 15)); got != "10s–15s" {
 		t.Errorf("delayText = %q", got)
 	}
 }

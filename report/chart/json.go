@@ -48,6 +48,7 @@ type jsonContainer struct {
 	ExpectedStartup *float64           `json:"expectedStartup,omitempty"`
 	Started         *timeline.Interval `json:"started,omitempty"`
 	Ready           *timeline.Interval `json:"ready,omitempty"`
+	NeverReady      bool               `json:"neverReady,omitempty"`
 	StartupProbe    *jsonStartup       `json:"startupProbe,omitempty"`
 	LivenessProbe   *jsonLiveness      `json:"livenessProbe,omitempty"`
 	ReadinessProbe  *jsonReadiness     `json:"readinessProbe,omitempty"`
@@ -115,6 +116,7 @@ type jsonTermination struct {
 
 type jsonPod struct {
 	Ready            *timeline.Interval `json:"ready"`
+	NeverReady       bool               `json:"neverReady,omitempty"`
 	ReadyUnknowns    []string           `json:"readyUnknowns,omitempty"`
 	Initialized      timeline.Interval  `json:"initialized"`
 	Terminated       timeline.Interval  `json:"terminated"`
@@ -344,6 +346,7 @@ func objectJSON(it Item) jsonObject {
 		}
 		if c.Ready != nil {
 			jc.Ready = ptr(c.Ready.Interval)
+			jc.NeverReady = c.Ready.Never
 		}
 		if s := c.Startup; s != nil {
 			jc.StartupProbe = &jsonStartup{FirstProbe: s.FirstProbe.Interval, GuaranteedBudget: s.GuaranteedBudget.Lo, MaxBudget: s.MaxBudget.Lo,
@@ -384,6 +387,7 @@ func objectJSON(it Item) jsonObject {
 			RestartPolicy: string(p.RestartPolicy), QOSClass: string(p.QOSClass), ReadinessGates: p.ReadinessGates, SidecarStopOrder: p.SidecarStopOrder}
 		if p.Ready != nil {
 			jp.Ready = ptr(p.Ready.Interval)
+			jp.NeverReady = p.Ready.Never
 			jp.ReadyUnknowns = p.Ready.Plus
 		}
 		if p.ActiveDeadline != nil {

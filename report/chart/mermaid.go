@@ -47,6 +47,10 @@ func Mermaid(w io.Writer, items []Item) error {
 					group = r.Group
 					fmt.Fprintf(bw, "    section %s\n", mmText(group))
 				}
+				if r.Never {
+					task(r.Label+" never", "crit", 0, 0)
+					continue
+				}
 				to := r.To
 				hi, suffix := to.Hi, ""
 				if to.HiUnbounded {

@@ -187,6 +187,11 @@ func svgSection(b *strings.Builder, g svgGeom, s section, y int) int {
 func svgBar(b *strings.Builder, g svgGeom, r row, y int, x func(float64) float64, end float64) {
 	h := svgRowH - 6
 	c := svgColors[r.Kind]
+	if r.Never {
+		fmt.Fprintf(b, `<text x="%d" y="%d" class="label" fill="%s">never</text>`+"\n", g.chartX0+4, y+h-4, c)
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="transparent"><title>%s</title></rect>`+"\n", g.chartX0, y, g.chartX1-g.chartX0, h, esc(r.Group+" · "+r.Label+": never"))
+		return
+	}
 	rect := func(a, z float64, certain bool) {
 		if z <= a {
 			return

@@ -72,6 +72,10 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 					group = r.Group
 					fmt.Fprintln(bw, bold(truncate(group, textWidth)))
 				}
+				if r.Never {
+					fmt.Fprintf(bw, "%s  %s\n", pad("  "+truncate(r.Label, labelWidth-2), labelWidth), paint(r.Kind, "never"))
+					continue
+				}
 				cells := rowCells(r, end)
 				var sb strings.Builder
 				for _, c := range cells {
@@ -99,13 +103,17 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 // releaseSummary describes the rollout waves and the node drain in words.
 func releaseSummary(it Item) []string {
 	var out []string
+	never := it.Timeline != nil && it.Timeline.Pod != nil && it.Timeline.Pod.Ready != nil && it.Timeline.Pod.Ready.Never
 	if r := it.rollout(); r != nil {
 		for _, c := range r.Cases {
 			line := fmt.Sprintf("rollout (%s) at %d replicas (%s): maxSurge %d, maxUnavailable %d (%d to %d Pods), %d wave(s)",
 				r.Strategy, c.Replicas, r.Replicas.Source, c.MaxSurge, c.MaxUnavailable, c.MinAvailable, c.MaxPods, len(c.Waves))
-			if c.Stall != "" {
+			switch {
+			case c.Stall != "":
 				line += ": " + c.Stall
-			} else {
+			case never:
+				line += ", never done: no new Pod becomes Ready"
+			default:
 				line += ", done " + c.Duration.String() + " after it starts"
 			}
 			out = append(out, line)
@@ -123,7 +131,12 @@ func releaseSummary(it Item) []string {
 		if d.Blocked != "" {
 			line += "never finishes: " + d.Blocked
 		} else {
-			line += "the node is free " + d.HoldsNode.String() + " after the drain starts, the replacements Ready " + d.Recovered.String()
+			line += "the node is free " + d.HoldsNode.String() + " after the drain starts, "
+			if never {
+				line += "the replacements never become Ready"
+			} else {
+				line += "the replacements Ready " + d.Recovered.String()
+			}
 		}
 		out = append(out, line)
 		if d.Assumption != "" {
@@ -222,8 +235,7 @@ func writeWrapped(w io.Writer, bullet, s string) {
 	indent := strings.Repeat(" ", utf8.RuneCountInString(bullet))
 	line := bullet
 	width := utf8.RuneCountInString(line)
-	// Split on ASCII spaces only: numbers and units are joined by a
-	// no-break space so "32 s" never wraps apart.
+	// Split on ASCII spaces only: a no-break space keeps words together.
 	for _, word := range strings.Split(s, " ") {
 		if word == "" {
 			continue

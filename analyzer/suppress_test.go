@@ -1,0 +1,50 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/rules"
+)
+
+// TestUnusedSuppressionNamesNearest: a comment that covers the wrong line
+// (here the `lifecycle:` key, while PL201 reports the preStop command four
+// lines below) says which finding of its rule is nearest, at which line, and
+// one whose rule reports nothing in the file says that instead.
+func TestUnusedSuppressionNamesNearest(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+    - name: web
+      image: nginx
+      # podlint:ignore PL201 the app drains in 5s
+      lifecycle:
+        preStop:
+          exec:
+            command: ["/bin/sh", "-c", "sleep 45"]
+    - name: other
+      image: nginx # podlint:ignore PL010 left over
+`
+	cfg := config(rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression)
+	fs, _ := cfg.File("pod.yaml", []byte(pod), true)
+	var got []string
+	for _, f := range fs {
+		if f.RuleID == rules.UnusedSuppression.ID {
+			got = append(got, f.Message+" | "+f.Detail)
+		}
+	}
+	want := []string{
+		"suppression of PL201 (prestop-exceeds-grace) matches no finding, the nearest PL201 is on line 12 | It covers line 9, but the nearest PL201 (prestop-exceeds-grace) finding is at line 12, column 13:",
+		"suppression of PL010 (duplicate-container-name) matches no finding | It covers line 14, and PL010 (duplicate-container-name) reports nothing anywhere in this file.",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("unused-suppression findings:\n%s\nwant %d", strings.Join(got, "\n"), len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
