@@ -7,6 +7,7 @@ package analyzer
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -154,6 +155,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 			}
 		}
 		k := 0
+		files := fileSet{}
 		for ev := range done {
 			seen[ev.src] = true
 			if r := results[ev.src]; ev.batch >= 0 {
@@ -195,7 +197,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 					parts = append(parts, r.part)
 				}
 				inputBytes.Add(-int64(len(r.data)))
-				res.Summary.Files += r.sum.Files
+				res.Summary.Files += files.add(srcs[k], r.sum)
 				res.Summary.Objects += r.sum.Objects
 				res.Summary.Workloads += r.sum.Workloads
 				res.Summary.Rendered = append(res.Summary.Rendered, r.sum.Rendered...)
@@ -742,4 +744,37 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		}
 		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc, Message: msg, Detail: detail})
 	}
+}
+
+// fileSet counts the files on disk a run read, each once: a file linted
+// and also read by a render, or the base of two overlays, is one file.
+type fileSet map[string]bool
+
+// add records the files of one source and returns how many were new: the
+// paths its summary lists (a render root's files), else the source's own
+// file (standard input once), else the count the summary gives.
+func (fs fileSet) add(src manifest.Source, sum finding.Summary) int {
+	paths := sum.Paths
+	if paths == nil && src.Render == "" {
+		p := src.Path
+		if src.Data == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+		} else {
+			p = "-" // standard input
+		}
+		paths = []string{p}
+	}
+	if paths == nil {
+		return sum.Files
+	}
+	n := 0
+	for _, p := range paths {
+		if !fs[p] {
+			fs[p] = true
+			n++
+		}
+	}
+	return n
 }

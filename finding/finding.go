@@ -166,9 +166,17 @@ type RuleInfo struct {
 
 // Summary counts what a run looked at.
 type Summary struct {
-	Files     int `json:"files"`
-	Objects   int `json:"objects"`
-	Workloads int `json:"workloads"`
+	// Files counts the files on disk the run read, each once however many
+	// sources read it (a base of two overlays, a file linted and also
+	// rendered); standard input is one. Renders are listed apart
+	// (Rendered).
+	Files int `json:"files"`
+	// Paths are the files a source read (absolute, or "-" for standard
+	// input), from which a run counts Files; nil when a source counts
+	// only Files.
+	Paths     []string `json:"-"`
+	Objects   int      `json:"objects"`
+	Workloads int      `json:"workloads"`
 	// Rendered names the charts and kustomizations that were rendered.
 	Rendered []string `json:"rendered,omitempty"`
 	// ConfigFile is the configuration file the run used, "" for none:

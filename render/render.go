@@ -12,6 +12,8 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -179,11 +181,8 @@ func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label 
 		}
 		out = append(out, fs...)
 	}
-	sources := map[string]bool{}
-	for _, d := range r.Docs {
-		sources[d.Source] = true
-	}
-	sum.Files = len(sources)
+	sum.Paths = filesRead(src, r)
+	sum.Files = len(sum.Paths)
 	if len(src.Named) > 0 {
 		// Findings keep the spelling the file was named with.
 		named := map[string]string{}
@@ -516,3 +515,67 @@ func nameMatch(name, target string) bool {
 // maxNameLen is the longest object name Kubernetes accepts (a DNS
 // subdomain).
 const maxNameLen = 253
+
+// filesRead are the files on disk a render of src read, absolute and
+// sorted: every regular file under the root and under the run's
+// kustomizations it renders as bases (a chart's Chart.yaml, values and
+// templates; a kustomization and what sits beside it; hidden folders
+// skipped, as discovery does, at most maxChartFiles), and the files the
+// rendered documents and values came from outside them (bases elsewhere). The run counts each once however many renders read it.
+func filesRead(src manifest.Source, r *Rendered) []string {
+	set := map[string]bool{}
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		set[p] = true
+	}
+	n := 0
+	walk := func(root string) {
+		if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+			root = filepath.Dir(root)
+		}
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if p != root && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if n++; n > maxChartFiles {
+				return filepath.SkipAll
+			}
+			add(p)
+			return nil
+		})
+	}
+	walk(src.Path)
+	for _, t := range src.Through { // the run's kustomizations it renders as bases
+		walk(t)
+	}
+	for _, d := range r.Docs {
+		if d.Source != "" {
+			if _, err := os.Stat(d.Source); err == nil {
+				add(d.Source)
+			}
+		}
+	}
+	for _, v := range r.valuesFiles {
+		add(v.path)
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -60,7 +60,7 @@ func fixtureResult() *finding.Result {
 				Location:   finding.Location{File: "-", Line: 3, Column: 5},
 				Object:     &finding.ObjectRef{APIVersion: "v1", Kind: "Pod", Name: "probe"},
 				Message:    `liveness probe kills "probe" 10s after start, before its readiness probe runs at 15s`,
-				Detail:     "Add a startupProbe that allows the start-up time.",
+				Detail:     `The probe kills "probe" 10s (initialDelaySeconds 10s + (failureThreshold 1 − 1) × periodSeconds 10s = 10s) after start, before its readiness probe first runs at 15s (readiness initialDelaySeconds). Add a startupProbe that allows the start-up time.`,
 				SourceLine: "    livenessProbe:",
 			},
 			{
@@ -75,7 +75,7 @@ func fixtureResult() *finding.Result {
 				Location: finding.Location{File: "deploy/app.yaml", Line: 12, Column: 9},
 				Object:   web, Container: "app",
 				Message: `liveness probe kills "app" 31s after start, before its readiness probe can first pass at 45s`,
-				Detail:  `The probe kills "app" 31s after start if it is not answering yet, before its readiness probe first runs at 45s. If the app needs that long, it is killed on every start and never becomes Ready (CrashLoopBackOff). Add a startupProbe that allows the start-up time (for example periodSeconds 10s with failureThreshold 6 guarantees 50s).`,
+				Detail:  `The probe kills "app" 31s (initialDelaySeconds 1s + failureThreshold 3 × periodSeconds 10s = 31s) after start if it is not answering yet, before its readiness probe first runs at 45s (readiness initialDelaySeconds). If the app needs that long, it is killed on every start and never becomes Ready (CrashLoopBackOff). Add a startupProbe that allows the start-up time (for example periodSeconds 10s with failureThreshold 6, which guarantees initialDelaySeconds 0s + (failureThreshold 6 − 1) × periodSeconds 10s = 50s).`,
 				Path:    "spec.template.spec.containers[0].livenessProbe",
 				Related: []finding.Location{
 					{File: "deploy/app.yaml", Line: 13, Column: 32, Message: "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
@@ -88,7 +88,7 @@ func fixtureResult() *finding.Result {
 				Location: finding.Location{File: "deploy/app.yaml", Line: 22, Column: strings.Index(tabLine, `"-c"`) + 1},
 				Object:   web, Container: "app",
 				Message:    `preStop of "app" leaves the app only 2s to shut down before SIGKILL`,
-				Detail:     `It runs "sleep 40", at least 40s and so outlasts the grace period of 30s. Set terminationGracePeriodSeconds to 40s plus the time the app needs after SIGTERM, or shorten the sleep.`,
+				Detail:     `It runs "sleep 40", at least 40s and so outlasts the grace period of 30s: the kubelet cuts the hook off at 30s and SIGKILLs the container 2s later (its minimum). Set terminationGracePeriodSeconds to 40s plus the time the app needs after SIGTERM, or shorten the sleep.`,
 				Path:       "spec.template.spec.containers[0].lifecycle.preStop.exec.command",
 				SourceLine: tabLine,
 			},

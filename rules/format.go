@@ -45,6 +45,16 @@ func dur(s float64) string {
 	return timeline.FormatDuration(math.Round(s))
 }
 
+// durTenth is dur to a tenth of a second where the value is not whole:
+// a sum with a sub-second kubelet latency as a term ("20m1.5s") reads as
+// its equation adds up.
+func durTenth(s float64) string {
+	if t := math.Round(s*10) / 10; t != math.Round(s) && !math.IsInf(s, 0) && s <= 1e12 {
+		return timeline.FormatDuration(t)
+	}
+	return dur(s)
+}
+
 // number prints a count as written in the manifest: 2147483647, never
 // 2.147483647e+09 as %g would.
 func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -28,10 +28,10 @@ var IneffectiveInitialDelay = &Rule{
 				// After a fast start the delay still holds Ready back, so
 				// "no use" would be wrong; what is wrong is that it does
 				// so only for fast starts.
-				effect = fmt.Sprintf("It holds Ready back only when %q starts in under %s; after a slower start (the startup probe allows up to %s) the %s runs at once, with no delay.", name, secs(d), dur(budget), pr.Name())
+				effect = fmt.Sprintf("It holds Ready back only when %q starts in under %s; after a slower start (the startup probe guarantees %s) the %s runs at once, with no delay.", name, secs(d), guaranteedBudget(sv.D, sv.D, int(sv.FT), sv.P), pr.Name())
 				headline = fmt.Sprintf("initialDelaySeconds of the %s of %q delays Ready only after starts under %s", pr.Name(), name, secs(d))
 			default:
-				effect = fmt.Sprintf("It only matters when %q starts in under %s; after a slower start (the startup probe allows up to %s) the %s runs at once, with no delay.", name, secs(d), dur(budget), pr.Name())
+				effect = fmt.Sprintf("It only matters when %q starts in under %s; after a slower start (the startup probe guarantees %s) the %s runs at once, with no delay.", name, secs(d), guaranteedBudget(sv.D, sv.D, int(sv.FT), sv.P), pr.Name())
 				headline = fmt.Sprintf("initialDelaySeconds of the %s of %q only matters for starts under %s", pr.Name(), name, secs(d))
 			}
 			p.Report(Diagnostic{Path: pr.Field("initialDelaySeconds"), Container: name.Name,

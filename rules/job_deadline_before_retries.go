@@ -126,21 +126,26 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	}
 	// delay(k) is the wait before retry k; retry k starts at
 	// k·r + Σ_{i≤k} delay(i) (r = run time, 0 when unknown).
-	var delay func(k int64) float64
+	// newDelay returns a fresh delay function: the crash back-off is
+	// asked for its waits in order, one at a time.
+	var newDelay func() func(k int64) float64
 	var how string
 	if j.CountsRestarts {
-		// The loop below asks for the waits in order, one at a time.
-		b := timeline.NewCrashBackoff(r, t.Version, t.Params)
-		delay = func(int64) float64 {
-			w, _ := b.Next()
-			return w.Lo
+		newDelay = func() func(int64) float64 {
+			b := timeline.NewCrashBackoff(r, t.Version, t.Params)
+			return func(int64) float64 {
+				w, _ := b.Next()
+				return w.Lo
+			}
 		}
 		first := timeline.CrashLoop(r, 4, t.Version, t.Params)
 		how = fmt.Sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
 			secs(first[1].Delay.Lo), secs(first[2].Delay.Lo), secs(first[3].Delay.Lo), secs(t.Params.CrashLoopMax))
 	} else {
-		delay = func(k int64) float64 {
-			return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
+		newDelay = func() func(int64) float64 {
+			return func(k int64) float64 {
+				return math.Min(timeline.JobInitialBackoff*math.Pow(2, float64(min(k-1, 40))), j.BackoffCap)
+			}
 		}
 		// Word it from the template's actual policy: under OnFailure only a
 		// container's own Never fails the Pod; Always (stated or the
@@ -159,14 +164,15 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 			}
 			policy = fmt.Sprintf("the pod template has %s, which the API server rejects for a Job; with restartPolicy: Never instead", stated)
 		}
+		delay := newDelay()
 		how = fmt.Sprintf("%s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
 			policy, secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
 	}
-	fit, at, next := int64(0), 0.0, 0.0
+	delay := newDelay()
+	fit, at := int64(0), 0.0
 	for k := int64(1); k <= L; k++ {
 		at += r + delay(k)
 		if at >= ads {
-			next = at
 			break
 		}
 		fit = k
@@ -175,9 +181,70 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	if runKnown {
 		runs = "including the run times"
 	}
+	// The sums as equations of the waits (and the runs, when known):
+	// retry fit+1 starts after fit+1 waits and runs; all L retries take
+	// the model's j.Retries.Lo, which the equation shows when it sums to
+	// it (one Pod at a time).
+	nextText := equation(retryTerms(fit+1, fit+1, r, newDelay())...)
+	all := retryTerms(L, L, r, newDelay())
+	if !j.CountsRestarts {
+		all = retryTerms(L, L+1, r, newDelay()) // the first run and L retries
+	}
+	allText := dur(j.Retries.Lo)
+	if sum := termSum(all); math.Abs(sum-j.Retries.Lo) < 0.5 {
+		allText = equation(all...)
+	}
 	p.Report(Diagnostic{Path: j.ActiveDeadline.Path, Related: []Related{{Path: j.BackoffLimit.Path, Message: fmt.Sprintf("%s %d", field, L)}},
 		Message: fmt.Sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used", secs(ads), field, L),
 		Detail: fmt.Sprintf("%s, so retry %d cannot start before %s and all %d retries need at least %s %s. At most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration. Raise activeDeadlineSeconds above %s %s, or lower %s to %d.",
-			capitalize(how), fit+1, dur(next), L, dur(j.Retries.Lo), runs, fit, plural(fit, "retry runs", "retries run"),
+			capitalize(how), fit+1, nextText, L, allText, runs, fit, plural(fit, "retry runs", "retries run"),
 			field, dur(j.Retries.Lo), runs, field, fit)})
+}
+
+// retryTerms are the terms of n waits before retries (delay, asked in
+// order) and of runs run times r: "10s + 20s + 40s", equal neighbours
+// grouped as "4 × 600s" (n may be 2^31−1: once a wait repeats twice the
+// rest are taken as equal, as the back-offs stay at their cap), the runs
+// as "7 × the run time 30s".
+func retryTerms(n, runs int64, r float64, delay func(int64) float64) []term {
+	var out []term
+	var last float64
+	count := int64(0)
+	flush := func() {
+		switch {
+		case count == 1:
+			out = append(out, term{dur(last), last})
+		case count > 1:
+			out = append(out, term{fmt.Sprintf("%d × %s", count, dur(last)), float64(count) * last})
+		}
+	}
+	for k := int64(1); k <= n; k++ {
+		d := delay(k)
+		if count > 0 && d != last {
+			flush()
+			count = 0
+		}
+		last = d
+		count++
+		if count >= 3 && n > 4096 {
+			count += n - k
+			break
+		}
+	}
+	flush()
+	if r > 0 {
+		out = append(out, term{fmt.Sprintf("%d × the run time %s", runs, dur(r)), float64(runs) * r})
+	}
+	if len(out) == 0 {
+		out = append(out, term{"0s", 0})
+	}
+	return out
+}
+
+func termSum(ts []term) float64 {
+	sum := 0.0
+	for _, t := range ts {
+		sum += t.v
+	}
+	return sum
 }

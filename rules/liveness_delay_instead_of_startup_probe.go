@@ -34,7 +34,7 @@ var LivenessDelayInsteadOfStartupProbe = &Rule{
 			p.Report(Diagnostic{Path: c.Field("livenessProbe.initialDelaySeconds"), Container: c.C.Name,
 				Message: fmt.Sprintf("liveness probe of %q waits %s after every start, even a fast one", c.Name(), secs(lv.D)),
 				Detail: fmt.Sprintf("A container that hangs while starting is detected only %s after start, and a start slower than %s is still killed. Add a startupProbe (for example periodSeconds 10s with failureThreshold %d, which guarantees %s) and remove initialDelaySeconds, so liveness takes over as soon as the app answers.",
-					interval(lp.KillDecisionHang.Interval), dur(lp.KillDecision.Lo), ft, guaranteedBudget(0, 0, ft, 10))})
+					startHangWindow(lv, lp.KillDecisionHang.Interval), guaranteedBudget(lv.D, lp.KillDecision.Lo-(lv.FT-1)*lv.P, int(lv.FT), lv.P), ft, guaranteedBudget(0, 0, ft, 10))})
 		}
 	},
 }

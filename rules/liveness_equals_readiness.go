@@ -34,11 +34,11 @@ var LivenessEqualsReadiness = &Rule{
 			case lw == rw:
 				msg = fmt.Sprintf("liveness probe restarts %q whenever its readiness check fails", name)
 				detail = fmt.Sprintf("Both probes run the same %s with the same failure timing (liveness %s; readiness %s): when a slow dependency or a pause makes it fail, %q is restarted %s after the failure starts, at the same moment it is taken out of traffic, and replicas that share the dependency restart together. Point the liveness probe at a check of the process alone, or make it clearly more lenient (for example a higher failureThreshold).",
-					what, timing(lv), timing(rv), name, interval(lw))
+					what, timing(lv), timing(rv), name, lv.hangText())
 			case lw.Lo <= rw.Lo && lw.Hi <= rw.Hi:
 				msg = fmt.Sprintf("liveness probe restarts %q before readiness takes it out of traffic", name)
 				detail = fmt.Sprintf("It runs the same %s as the readiness probe but gives up sooner (liveness %s: restart %s after the check starts failing; readiness %s: out of traffic after %s), so a slow dependency turns into restarts. Point the liveness probe at a check of the process alone, or make it more lenient than the readiness probe.",
-					what, timing(lv), interval(lw), timing(rv), interval(rw))
+					what, timing(lv), lv.hangText(), timing(rv), rv.hangText())
 			default:
 				continue
 			}

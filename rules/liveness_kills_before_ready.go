@@ -60,11 +60,11 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	var verb, when, whenShort string
 	if mustKill {
 		verb = "kills"
-		when = fmt.Sprintf("%s after start", interval(kill))
-		whenShort = when
+		when = fmt.Sprintf("%s after start", killWindow(lv.D, lv.FT, lv.P, kill))
+		whenShort = fmt.Sprintf("%s after start", interval(kill))
 	} else {
 		verb = "may kill"
-		when = fmt.Sprintf("as early as %s after start (decision at %s, depending on the probe phase)", dur(kill.Lo), interval(kill))
+		when = fmt.Sprintf("%s after start, depending on the probe phase,", killWindow(lv.D, lv.FT, lv.P, kill))
 		whenShort = fmt.Sprintf("as early as %s after start", dur(kill.Lo))
 	}
 	outcome := "it is killed on every start and never becomes Ready (CrashLoopBackOff)"

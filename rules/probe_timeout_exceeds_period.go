@@ -13,21 +13,21 @@ var ProbeTimeoutExceedsPeriod = &Rule{
 			if v.T <= v.P {
 				continue
 			}
-			det := v.hangDetection()
 			name := pr.Container.Name()
 			var effect string
 			switch pr.Kind {
 			case "livenessProbe":
-				effect = fmt.Sprintf("a hang is detected (and %q restarted) only %s after it begins, not within the %s that failureThreshold × periodSeconds suggests", name, interval(det), dur(v.FT*v.P))
+				effect = fmt.Sprintf("a hang is detected (and %q restarted) only %s after it begins, not within the %s that periodSeconds suggests", name, v.hangText(), suggested(v))
 			case "readinessProbe":
-				effect = fmt.Sprintf("a hung %q keeps receiving traffic for %s before it is marked not ready, not the %s that failureThreshold × periodSeconds suggests", name, interval(det), dur(v.FT*v.P))
+				effect = fmt.Sprintf("a hung %q keeps receiving traffic for %s before it is marked not ready, not the %s that periodSeconds suggests", name, v.hangText(), suggested(v))
 			default:
 				// F-6 with d = T: the kill of a start that hangs.
 				tc := p.tlContainer(pr.Container)
 				if tc == nil || tc.Startup == nil {
 					continue
 				}
-				effect = fmt.Sprintf("a start-up that hangs (instead of refusing connections) is killed only %s after start, not after about %s", interval(tc.Startup.KillDecisionHang.Interval), dur(v.D+v.FT*v.P))
+				effect = fmt.Sprintf("a start-up that hangs (instead of refusing connections) is killed only %s after start, not after about %s", startHangWindow(v, tc.Startup.KillDecisionHang.Interval),
+					dur(v.D+v.FT*v.P)+" ("+equation(term{"initialDelaySeconds " + secs(v.D), v.D}, term{fmt.Sprintf("failureThreshold %s × periodSeconds %s", number(v.FT), secs(v.P)), v.FT * v.P})+")")
 			}
 			p.Report(Diagnostic{Path: pr.Field("timeoutSeconds"), Container: name.Name,
 				Message: fmt.Sprintf("%s of %q has a timeout of %s, longer than its period of %s", pr.Name(), name, secs(v.T), secs(v.P)),
@@ -35,4 +35,10 @@ var ProbeTimeoutExceedsPeriod = &Rule{
 					secs(v.T), secs(v.spacing()), secs(v.P), effect)})
 		}
 	},
+}
+
+// suggested is the detection time periodSeconds suggests, as an equation:
+// failureThreshold × periodSeconds.
+func suggested(v probeValues) string {
+	return dur(v.FT*v.P) + " (" + equation(term{fmt.Sprintf("failureThreshold %s × periodSeconds %s", number(v.FT), secs(v.P)), v.FT * v.P}) + ")"
 }

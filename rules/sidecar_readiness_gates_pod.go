@@ -19,8 +19,7 @@ var SidecarReadinessGatesPod = &Rule{
 			detect := ""
 			if tc := p.tlContainer(c); tc != nil && tc.Readiness != nil {
 				rp := tc.Readiness
-				detect = fmt.Sprintf(" (%s after it stops answering: failureThreshold %s × periodSeconds %s)",
-					interval(rp.NotReadyDetection.Interval), number(rp.FailureThreshold.V), secs(rp.Period.V))
+				detect = fmt.Sprintf(", %s after it stops answering,", hangWindow(rp.FailureThreshold.V, spacingTerm(rp.Period.V, rp.Timeout.V, rp.Spacing), rp.Timeout.V))
 			}
 			p.Report(Diagnostic{Path: c.Field("readinessProbe"), Container: c.C.Name,
 				Message: fmt.Sprintf("readiness probe of sidecar %q takes the whole Pod out of traffic when it fails", c.Name()),

@@ -2,6 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"math"
+	"strings"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
@@ -52,11 +55,28 @@ var StartupExceedsProgressDeadline = &Rule{
 		var msg, detail string
 		var causePath workload.Path
 		if certain {
-			var cause string
-			cause, causePath = earliestReadyCause(slow, p.timelineName(slow))
-			msg = fmt.Sprintf("every rollout exceeds the progress deadline: a new Pod needs at least %s to be Ready", dur(worst.Lo))
-			detail = fmt.Sprintf("A new Pod cannot become Ready before %s after its creation (%s)%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time.",
-				dur(worst.Lo), cause, unknown, deadline, dur(worst.Lo))
+			var cause term
+			cause, causePath = earliestReadyCause(slow, p.timelineName(slow), slowAt.Lo-slow.Start.Lo)
+			var terms []term
+			if slow.Start.Lo > 0 {
+				terms = append(terms, term{fmt.Sprintf("%s until %q can start (init containers, sidecars)", dur(slow.Start.Lo), p.timelineName(slow)), slow.Start.Lo})
+			}
+			if cause.text != "" {
+				terms = append(terms, cause)
+			}
+			if rest := slowAt.Lo - slow.Start.Lo - cause.v; rest > 1e-9 {
+				terms = append(terms, term{secs(math.Round(rest*10)/10) + " until it is reported Ready after that", rest})
+			}
+			total := durTenth(worst.Lo) + " after its creation"
+			switch {
+			case len(terms) == 1 && slow.ExpectedStartup.OK:
+				total += " (" + strings.TrimPrefix(cause.text, dur(cause.v)+" as ") + ")"
+			case len(terms) > 0 && math.Abs(termSum(terms)-worst.Lo) < 1e-6:
+				total += " (" + equation(terms...) + ")"
+			}
+			msg = fmt.Sprintf("every rollout exceeds the progress deadline: a new Pod needs at least %s to be Ready", durTenth(worst.Lo))
+			detail = fmt.Sprintf("A new Pod cannot become Ready before %s%s, which is not within %s: every rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time.",
+				total, unknown, deadline, durTenth(worst.Lo))
 		} else {
 			// Only an explicit start-up allowance counts: a startup probe,
 			// a stated start-up time, or a start chain that alone passes
@@ -66,13 +86,33 @@ var StartupExceedsProgressDeadline = &Rule{
 				return
 			}
 			var cause string
-			cause, causePath = readyCause(slow, p.timelineName(slow))
+			var v float64
+			name := p.timelineName(slow)
+			cause, v, causePath = readyCause(slow, name)
+			// The sum a reader can redo: when the container starts, what
+			// its probes allow, and the rest until it is reported Ready.
+			var terms []term
 			if slow.Start.Hi > 0 {
-				cause += fmt.Sprintf(", after it starts up to %s after the Pod is created (init containers, sidecars)", dur(slow.Start.Hi))
+				terms = append(terms, term{fmt.Sprintf("%s until %q starts (init containers, sidecars)", dur(slow.Start.Hi), name), slow.Start.Hi})
 			}
-			msg = fmt.Sprintf("a slow rollout may exceed the progress deadline: a new Pod may need %s to be Ready", dur(worst.Hi))
-			detail = fmt.Sprintf("A new Pod can need up to %s from creation to Ready (%s)%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation).",
-				dur(worst.Hi), cause, unknown, deadline, dur(worst.Hi))
+			terms = append(terms, term{dur(v) + " for " + cause, v})
+			if rest := slowAt.Hi - slow.Start.Hi - v; rest > 1e-9 {
+				what := "until it is reported Ready"
+				switch {
+				case slow.Startup != nil && slow.Readiness == nil:
+					what = "for the kubelet to report it Ready"
+				case slow.Startup != nil:
+					what = "until its readiness probe passes after that"
+				}
+				terms = append(terms, term{secs(math.Round(rest*10)/10) + " " + what, rest})
+			}
+			total := durTenth(worst.Hi) + " from creation to Ready"
+			if math.Abs(termSum(terms)-worst.Hi) < 1e-6 {
+				total += " (" + equation(terms...) + ")"
+			}
+			msg = fmt.Sprintf("a slow rollout may exceed the progress deadline: a new Pod may need %s to be Ready", durTenth(worst.Hi))
+			detail = fmt.Sprintf("A new Pod can need up to %s%s, more than %s: a slow but healthy rollout is marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds above %s plus the image pull time, or tighten the start-up allowance (if the app starts faster, state it with the podlint.dev/expected-startup annotation).",
+				total, unknown, deadline, durTenth(worst.Hi))
 		}
 		diag := Diagnostic{Path: causePath, Container: slow.Name, Message: msg, Detail: detail,
 			Related: []Related{{Path: pds.Path, Message: deadline}}}
@@ -84,19 +124,26 @@ var StartupExceedsProgressDeadline = &Rule{
 }
 
 // earliestReadyCause explains the earliest Ready of a container that is
-// already too late, and the field that sets it.
-func earliestReadyCause(c *timeline.Container, name containerName) (string, workload.Path) {
+// already too late, at seconds after its start: a term of that sum (what
+// holds it back, and the time it accounts for) and the field that sets
+// it. The term is empty when only the start of the container explains it.
+func earliestReadyCause(c *timeline.Container, name containerName, at float64) (term, workload.Path) {
 	switch {
 	case c.ExpectedStartup.OK:
-		return expectedCause(c, name)
+		text, path := expectedCause(c, name)
+		return term{dur(c.ExpectedStartup.Seconds) + " as " + text, c.ExpectedStartup.Seconds}, path
 	case c.Readiness != nil && c.Readiness.InitialDelay.V > 0 && (c.Startup == nil || c.Readiness.InitialDelay.V >= c.Startup.InitialDelay.V):
 		rp := c.Readiness
-		return fmt.Sprintf("the readiness probe of %q cannot pass before its initialDelaySeconds of %s", name, dur(rp.InitialDelay.V)), rp.InitialDelay.Path
+		first := firstProbeTerm(rp.InitialDelay.V, math.Min(at, math.Max(rp.InitialDelay.V-1, 0)))
+		first.text = fmt.Sprintf("%s before the readiness probe of %q first runs", first.text, name)
+		return first, rp.InitialDelay.Path
 	case c.Startup != nil && c.Startup.InitialDelay.V > 0:
 		sp := c.Startup
-		return fmt.Sprintf("the startup probe of %q cannot pass before its initialDelaySeconds of %s", name, dur(sp.InitialDelay.V)), sp.InitialDelay.Path
+		first := firstProbeTerm(sp.InitialDelay.V, math.Min(at, math.Max(sp.InitialDelay.V-1, 0)))
+		first.text = fmt.Sprintf("%s before the startup probe of %q first runs", first.text, name)
+		return first, sp.InitialDelay.Path
 	}
-	return fmt.Sprintf("%q cannot start before %s after the Pod is created (init containers, sidecars)", name, dur(c.Start.Lo)), c.Path
+	return term{}, c.Path
 }
 
 // expectedCause explains a late Ready by the user-stated start-up time and
@@ -122,33 +169,35 @@ func legacyDeploymentAPI(p *Pass) bool {
 	return false
 }
 
-// readyCause explains what lets a container become Ready so late, and the
-// field that sets it.
-func readyCause(c *timeline.Container, name containerName) (string, workload.Path) {
+// readyCause explains what lets a container become Ready so late: the
+// words, the time after its start they account for, and the field that
+// sets it.
+func readyCause(c *timeline.Container, name containerName) (string, float64, workload.Path) {
 	switch {
 	case c.ExpectedStartup.OK:
-		return expectedCause(c, name)
+		text, path := expectedCause(c, name)
+		return text, c.ExpectedStartup.Seconds, path
 	case c.Startup != nil:
 		sp := c.Startup
 		path := sp.Path
 		if sp.FailureThreshold.Set {
 			path = sp.FailureThreshold.Path
 		}
-		return fmt.Sprintf("the startup probe of %q allows start-up until %s",
-			name, latestDecision(sp.InitialDelay.V, sp.FailureThreshold.V, sp.Period.V, sp.MaxBudget.Lo)), path
+		return fmt.Sprintf("the start-up the startup probe of %q allows (%s)",
+			name, latestEquation(sp.InitialDelay.V, sp.FailureThreshold.V, sp.Period.V, sp.MaxBudget.Lo)), sp.MaxBudget.Lo, path
 	case c.Readiness != nil && c.Liveness != nil && c.Liveness.KillDecision.Hi >= c.Readiness.InitialDelay.V:
 		lp := c.Liveness
-		return fmt.Sprintf("the liveness probe of %q tolerates a start-up of up to %s, and its readiness probe passes up to %s after that",
-			name, latestDecision(lp.InitialDelay.V, lp.FailureThreshold.V, lp.Period.V, lp.KillDecision.Hi),
-			dur(c.Ready.Hi-lp.KillDecision.Hi)), lp.Path
+		return fmt.Sprintf("the start-up the liveness probe of %q tolerates (%s), and %s until its readiness probe passes after that",
+			name, latestEquation(lp.InitialDelay.V, lp.FailureThreshold.V, lp.Period.V, lp.KillDecision.Hi),
+			dur(c.Ready.Hi-lp.KillDecision.Hi)), c.Ready.Hi, lp.Path
 	case c.Readiness != nil:
 		rp := c.Readiness
 		path := rp.Path
 		if rp.InitialDelay.Set {
 			path = rp.InitialDelay.Path
 		}
-		return fmt.Sprintf("the readiness probe of %q passes no earlier than initialDelaySeconds %s and up to %s after the container starts",
-			name, secs(rp.InitialDelay.V), dur(c.Ready.Hi)), path
+		return fmt.Sprintf("the readiness probe of %q, which passes no earlier than initialDelaySeconds %s",
+			name, secs(rp.InitialDelay.V)), c.Ready.Hi, path
 	}
-	return fmt.Sprintf("%q is Ready up to %s after it starts", name, dur(c.Ready.Hi)), c.Path
+	return fmt.Sprintf("%q to be Ready after it starts", name), c.Ready.Hi, c.Path
 }
