@@ -752,7 +752,8 @@ type fileSet map[string]bool
 
 // add records the files of one source and returns how many were new: the
 // paths its summary lists (a render root's files), else the source's own
-// file (standard input once), else the count the summary gives.
+// file (a source read before the run, such as standard input, by its
+// name), else the count the summary gives.
 func (fs fileSet) add(src manifest.Source, sum finding.Summary) int {
 	paths := sum.Paths
 	if paths == nil && src.Render == "" {
@@ -762,7 +763,7 @@ func (fs fileSet) add(src manifest.Source, sum finding.Summary) int {
 				p = abs
 			}
 		} else {
-			p = "-" // standard input
+			p = "\x00" + p // read before the run (standard input): not a file on disk
 		}
 		paths = []string{p}
 	}

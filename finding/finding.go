@@ -171,9 +171,8 @@ type Summary struct {
 	// rendered); standard input is one. Renders are listed apart
 	// (Rendered).
 	Files int `json:"files"`
-	// Paths are the files a source read (absolute, or "-" for standard
-	// input), from which a run counts Files; nil when a source counts
-	// only Files.
+	// Paths are the files on disk a source read (absolute), from which a
+	// run counts Files; nil when a source counts only Files.
 	Paths     []string `json:"-"`
 	Objects   int      `json:"objects"`
 	Workloads int      `json:"workloads"`
