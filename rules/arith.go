@@ -79,15 +79,11 @@ func guaranteedBudget(d, delay float64, ft int, p float64) string {
 	return equation(firstProbeTerm(d, math.Min(delay, d)), term{fmt.Sprintf("(failureThreshold %d − 1) × periodSeconds %s", ft, secs(p)), float64(ft-1) * p})
 }
 
-// latestDecision is the start-up a probe tolerates at most:
-// max(initialDelaySeconds, the kubelet's latency) + failureThreshold ×
-// periodSeconds, latest the kill decision of a container that never
-// answers; at is that value as the timeline computed it, from which the
-// first term is recovered. It reads "DURATION: EQUATION".
-func latestDecision(d, ft, p, at float64) string {
-	return dur(at) + ": " + latestEquation(d, ft, p, at)
-}
-
+// latestEquation is the start-up a probe tolerates at most, as an
+// equation: max(initialDelaySeconds, the kubelet's latency) +
+// failureThreshold × periodSeconds, latest the kill decision of a
+// container that never answers; at is that value as the timeline
+// computed it, from which the first term is recovered.
 func latestEquation(d, ft, p, at float64) string {
 	return equation(firstProbeTerm(d, math.Max(at-ft*p, d)), term{fmt.Sprintf("failureThreshold %s × periodSeconds %s", number(ft), secs(p)), ft * p})
 }
