@@ -371,14 +371,30 @@ func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summa
 }
 
 func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
-	r := rules.LimitExceeded
-	if !cfg.Enabled(r) {
+	f, ok := cfg.newFinding(rules.LimitExceeded, nil, finding.Location{File: src.Path, Line: 1, Column: 1},
+		TooBig("file", cfg.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it.")
+	if !ok {
 		return nil
 	}
-	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
-		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted",
-		Detail:   "Raise --max-file-size to lint it."}}
+	return []finding.Finding{f}
+}
+
+// newFinding is how the engine makes every finding: rule r's ID, name and
+// effective severity, on object obj (nil for none) at, with the headline
+// and the detail. ok is false, and the finding empty, when r does not run
+// (or is nil: a loader problem that names no rule of the catalog).
+func (cfg *Config) newFinding(r *rules.Rule, obj *finding.ObjectRef, at finding.Location, message, detail string) (f finding.Finding, ok bool) {
+	if r == nil || !cfg.Enabled(r) {
+		return f, false
+	}
+	return finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Object: obj, Location: at,
+		Message: message, Detail: detail}, true
+}
+
+// problem is the finding of a loader problem.
+func (cfg *Config) problem(p *manifest.Problem) (finding.Finding, bool) {
+	return cfg.newFinding(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column},
+		p.Message, withSource(p.Detail, p.Source))
 }
 
 // TooBig is how every message says that an input is over the file-size
@@ -435,9 +451,8 @@ func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
 		res.Objects, res.Problems = res.Objects[:0], res.Problems[:0]
 		sp.Load(i, cfg.Limits, &res)
 		start := len(fl.findings)
-		for _, p := range res.Problems {
-			fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
-				Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+		for i := range res.Problems {
+			fl.addFinding(cfg.problem(&res.Problems[i]))
 		}
 		for _, o := range res.Objects {
 			b.sum.Objects++
@@ -491,12 +506,11 @@ func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *
 		}
 	}
 	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
-		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
-			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
+		fl.addFinding(cfg.newFinding(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1},
+			"file is empty or holds only comments", "Nothing was linted."))
 	}
-	for _, p := range sp.Problems {
-		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
-			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+	for i := range sp.Problems {
+		fl.addFinding(cfg.problem(&sp.Problems[i]))
 	}
 	return a
 }
@@ -562,16 +576,13 @@ type fileLinter struct {
 	binary bool
 }
 
-// addFinding completes f (rule, severity, file, source line) and records it.
-func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Finding {
-	if r == nil || !fl.cfg.Enabled(r) {
+// addFinding completes f, made by Config.newFinding (nothing when ok is
+// false), with its file and source line and records it.
+func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
+	if !ok {
 		return nil
 	}
 	f.File = fl.file.Path
-	for i := range f.Related {
-		f.Related[i].File = fl.file.Path
-	}
-	f.RuleID, f.RuleName, f.Severity = r.ID, r.Name, fl.cfg.Severity[r]
 	if !fl.binary {
 		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(f.Line, f.Column)
 	}
@@ -642,9 +653,9 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
-			fl.addFinding(rules.InternalError, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
-				Message: fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
-				Detail:  withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)})
+			fl.addFinding(fl.cfg.newFinding(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+				fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
+				withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)))
 		}
 	}()
 	pass.Rule = r
@@ -654,15 +665,18 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 // report records a diagnostic of rule r on o.
 func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnostic) {
 	pos, _ := o.Doc.Locate(d.Path)
-	var related []finding.Location
+	f := fl.addFinding(fl.cfg.newFinding(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+		d.Message, withSource(d.Detail, o.Doc.Source)))
+	if f == nil {
+		return
+	}
+	f.Container, f.Path = d.Container, string(d.Path)
 	for _, rel := range d.Related {
 		rp, _ := o.Doc.Locate(rel.Path)
-		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message,
+		f.Related = append(f.Related, finding.Location{File: fl.file.Path, Line: rp.Line, Column: rp.Column, Message: rel.Message,
 			CodePointColumn: o.Doc.File.CodePointColumn(rp.Line, rp.Column)})
 	}
-	f := fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
-		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
-	if f != nil && d.Info {
+	if d.Info {
 		f.Severity = min(f.Severity, finding.Info)
 	}
 }
@@ -705,23 +719,29 @@ func (fl *fileLinter) detach(start int) {
 func (fl *fileLinter) checkSuppression(s *suppression) {
 	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
 	if s.rule == nil {
-		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression names %q, which is not a rule", s.name),
-			Detail:  "A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."})
+		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc,
+			fmt.Sprintf("suppression names %q, which is not a rule", s.name),
+			"A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."))
 		return
 	}
 	if s.reason == "" {
-		fl.addFinding(rules.SuppressionMissingReason, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
-			Detail:  "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."})
+		fl.addFinding(fl.cfg.newFinding(rules.SuppressionMissingReason, s.obj, loc,
+			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
+			"Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."))
 	}
 	if isRelease(s.rule) {
 		fl.deferSuppression(s) // used or not is known at the end of the run
 		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
-		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name),
-			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
+		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc, unusedSuppression(s.rule), unusedSuppressionDetail))
 	}
 }
+
+// unusedSuppression is the headline of a suppression of rule r that
+// matched no finding; unusedSuppressionDetail is its detail.
+func unusedSuppression(r *rules.Rule) string {
+	return fmt.Sprintf("suppression of %s (%s) matches no finding", r.ID, r.Name)
+}
+
+const unusedSuppressionDetail = "Remove it, so it cannot hide a future finding that nobody has looked at."
