@@ -57,12 +57,13 @@ func TestOutputGolden(t *testing.T) {
 				if code := Run(append(args, path), strings.NewReader(""), &out, &errb); code != ExitFindings {
 					t.Fatalf("exit %d, want 1: %s", code, errb.String())
 				}
+				golden := goldenOf(t, v.name, out.Bytes())
 				file := filepath.Join("internal", "cli", "testdata", "output", name)
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+					if err := os.WriteFile(file, golden, 0o644); err != nil {
 						t.Fatal(err)
 					}
 					return
@@ -71,8 +72,8 @@ func TestOutputGolden(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v (go test ./internal/cli -run TestOutputGolden -update creates it)", err)
 				}
-				if !bytes.Equal(out.Bytes(), want) {
-					t.Errorf("%s differs (go test ./internal/cli -run TestOutputGolden -update rewrites it)\n--- got\n%s", name, out.String())
+				if !bytes.Equal(golden, want) {
+					t.Errorf("%s differs (go test ./internal/cli -run TestOutputGolden -update rewrites it)\n--- got\n%s", name, golden)
 				}
 			})
 		}
