@@ -44,6 +44,7 @@ var outputVariants = []struct {
 func TestOutputGolden(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	t.Setenv("NO_COLOR", "1")
+	ruleArgs := goldenRuleArgs(t)
 	for set, path := range outputSets {
 		for _, v := range outputVariants {
 			if set == "corpus" && v.name == "github" {
@@ -52,7 +53,7 @@ func TestOutputGolden(t *testing.T) {
 			name := set + "." + v.name + ".golden"
 			t.Run(name, func(t *testing.T) {
 				t.Setenv("COLUMNS", v.columns)
-				args := append([]string{"podlint", "check", "--no-config"}, v.args...)
+				args := append(append([]string{"podlint", "check", "--no-config"}, ruleArgs...), v.args...)
 				var out, errb bytes.Buffer
 				if code := Run(append(args, path), strings.NewReader(""), &out, &errb); code != ExitFindings {
 					t.Fatalf("exit %d, want 1: %s", code, errb.String())

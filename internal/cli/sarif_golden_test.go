@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -160,6 +162,63 @@ func sarifGolden(out []byte) ([]byte, error) {
 	}
 	b.WriteByte('\n')
 	return b.Bytes(), nil
+}
+
+// goldenRuleArgs are the flags that leave out of a golden run the rules
+// that testdata/golden-rules.txt does not list: a rule added to podlint
+// changes the output goldens only once it is listed there. The working
+// directory is the repository root.
+func goldenRuleArgs(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("internal", "cli", "testdata", "golden-rules.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := ruleArgsOf(data)
+	if err != nil {
+		t.Fatalf("testdata/golden-rules.txt: %v", err)
+	}
+	return args
+}
+
+// ruleArgsOf are the flags that disable the rules a list of IDs (one a
+// line, # comments) does not name.
+func ruleArgsOf(list []byte) ([]string, error) {
+	listed := map[string]bool{}
+	for _, l := range strings.Split(string(list), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			if rules.Lookup(l) == nil {
+				return nil, fmt.Errorf("%s is no rule", l)
+			}
+			listed[l] = true
+		}
+	}
+	var off []string
+	for _, r := range rules.All {
+		if !listed[r.ID] && !r.DefaultOff {
+			off = append(off, r.ID)
+		}
+	}
+	if len(off) == 0 {
+		return nil, nil
+	}
+	return []string{"--disable", strings.Join(off, ",")}, nil
+}
+
+func TestRuleArgsOf(t *testing.T) {
+	var all []string
+	for _, r := range rules.All {
+		if r.ID != rules.LivenessKillsBeforeReady.ID {
+			all = append(all, r.ID)
+		}
+	}
+	args, err := ruleArgsOf([]byte("# comment\n" + strings.Join(all, "\n") + "\n"))
+	if err != nil || !slices.Equal(args, []string{"--disable", rules.LivenessKillsBeforeReady.ID}) {
+		t.Errorf("got %q, %v; want --disable %s", args, err, rules.LivenessKillsBeforeReady.ID)
+	}
+	if _, err := ruleArgsOf([]byte("PL999\n")); err == nil || !strings.Contains(err.Error(), "PL999 is no rule") {
+		t.Errorf("a stale ID: %v", err)
+	}
 }
 
 // goldenOf is what the golden of an output in format holds (see

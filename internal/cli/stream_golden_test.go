@@ -38,6 +38,7 @@ var streamVariants = []struct {
 func TestStreamGolden(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	t.Setenv("NO_COLOR", "1")
+	ruleArgs := goldenRuleArgs(t)
 	t.Setenv("COLUMNS", "")
 	stdin := corpusStream(t, "testdata/corpus")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
@@ -45,7 +46,7 @@ func TestStreamGolden(t *testing.T) {
 		for _, v := range streamVariants {
 			name := input + "." + v.name + ".golden.gz"
 			t.Run(name, func(t *testing.T) {
-				args := append([]string{"podlint", "check", "--no-config"}, v.args...)
+				args := append(append([]string{"podlint", "check", "--no-config"}, ruleArgs...), v.args...)
 				in := ""
 				if input == "stdin" {
 					args = append(args, "-")
