@@ -5,6 +5,7 @@
 package analyzer
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
@@ -38,25 +39,49 @@ type Config struct {
 	// Render lints a source that is a Helm chart or a kustomization
 	// (Source.Render set); nil when rendering is off.
 	Render func(*Config, manifest.Source) ([]finding.Finding, finding.Summary, error)
+
+	// The scheduler's tuning, for tests (they run in parallel, so no knob
+	// is a package variable); zero means the default.
+	//
+	// Sources larger than SplitBytes (DefaultSplitBytes) are read and cut
+	// into documents before they reach the workers, and their documents
+	// are linted in batches of about BatchBytes (DefaultBatchBytes) on
+	// every worker: one large file or standard input (`helm template
+	// big-chart | podlint check -`) uses all cores, and no worker holds
+	// more than one document's nodes at a time.
+	SplitBytes, BatchBytes int
+	// SummaryBudget is how many workload summaries a run keeps whatever
+	// their namespace (DefaultSummaryBudget; negative keeps none beyond
+	// those that matter, see keepSummaries).
+	SummaryBudget int
+}
+
+// The defaults of the scheduler's tuning (Config.SplitBytes, BatchBytes
+// and SummaryBudget). A summary takes about 600 bytes with its labels.
+const (
+	DefaultSplitBytes    = 1 << 20
+	DefaultBatchBytes    = 256 << 10
+	DefaultSummaryBudget = 1024
+)
+
+func (c *Config) splitBytes() int { return cmp.Or(c.SplitBytes, DefaultSplitBytes) }
+func (c *Config) batchBytes() int { return cmp.Or(c.BatchBytes, DefaultBatchBytes) }
+func (c *Config) summaryBudget() int {
+	if c.SummaryBudget < 0 {
+		return 0
+	}
+	return cmp.Or(c.SummaryBudget, DefaultSummaryBudget)
 }
 
 // Enabled reports whether r runs.
 func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
 
-// Sources larger than splitBytes are read and cut into documents before
-// they reach the workers, and their documents are linted in batches of
-// about batchBytes on every worker: one large file or standard input
-// (`helm template big-chart | podlint check -`) uses all cores, and no
-// worker holds more than one document's nodes at a time.
-var (
-	splitBytes = 1 << 20
-	batchBytes = 256 << 10
-)
-
 // inputBytes counts the bytes of the sources read whole to be linted in
 // batches (large files, standard input) from their reading until they are
-// merged. They hold no pointers, so the collector keeps them at no cost,
-// and the CLI's GC policy lets the heap grow past them (InputBytes).
+// merged, in every run of the process: a measure for the CLI's GC pacing
+// (the collector's settings are the process's), not a knob. They hold no
+// pointers, so the collector keeps them at no cost, and the CLI's GC
+// policy lets the heap grow past them (InputBytes).
 var inputBytes atomic.Int64
 
 // InputBytes is the size of the large inputs Run holds at the moment.
@@ -136,7 +161,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		kept := 0
 		addPart := func(fp *filePart, p *release.Part) {
 			relevant.Add(p)
-			kept = keepSummaries(p, &relevant, kept)
+			kept = keepSummaries(p, &relevant, kept, cfg.summaryBudget())
 			for _, w := range p.Workloads {
 				w.Labels = in.labels(w.Labels)
 			}
@@ -229,7 +254,7 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		}
 		inputBytes.Add(int64(len(data)))
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
-		ranges := batches(r.split)
+		ranges := batches(r.split, cfg.batchBytes())
 		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
 		for k, rg := range ranges {
 			next <- job{i, k, rg[0], rg[1]}
@@ -249,25 +274,21 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	return res, errs
 }
 
-// summaryBudget is how many workload summaries a run keeps whatever
-// their namespace (about 600 bytes each with their labels). Past it, the
-// workloads of a namespace that holds no object the cross-object rules
-// compare them with are dropped and, should such an object come later,
-// loaded again at the end (release.Part.Drop), so that memory stays flat
-// on a run of any size while a run of ordinary size never loads a
-// document twice.
-var summaryBudget = 1024
-
 // keepSummaries drops the summaries of p that the budget does not keep,
-// given the workloads kept so far, and returns the new count. It runs in
+// given the workloads kept so far, and returns the new count. Past the
+// budget (Config.SummaryBudget), the workloads of a namespace that holds
+// no object the cross-object rules compare them with are dropped and,
+// should such an object come later, loaded again at the end
+// (release.Part.Drop), so that memory stays flat on a run of any size
+// while a run of ordinary size never loads a document twice. It runs in
 // source order on one goroutine, so what it keeps does not depend on
 // timing.
-func keepSummaries(p *release.Part, relevant *release.Relevance, kept int) int {
+func keepSummaries(p *release.Part, relevant *release.Relevance, kept, budget int) int {
 	decided := map[string]bool{}
 	p.Drop(func(ns string) bool {
 		keep, ok := decided[ns]
 		if !ok {
-			keep = relevant.Has(ns) || kept < summaryBudget
+			keep = relevant.Has(ns) || kept < budget
 			decided[ns] = keep
 		}
 		if keep {
@@ -311,16 +332,16 @@ func (in *interner) labels(m map[string]string) map[string]string {
 }
 
 // readLarge reads a source that is to be linted in batches: standard input
-// or a regular file larger than splitBytes. big is false for the others,
+// or a regular file larger than Config.SplitBytes. big is false for the others,
 // which a worker reads itself.
 func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err error, big bool) {
 	if src.Render != "" {
 		return nil, false, nil, false
 	}
 	if src.Data != nil {
-		return src.Data, false, nil, len(src.Data) > splitBytes
+		return src.Data, false, nil, len(src.Data) > cfg.splitBytes()
 	}
-	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(splitBytes) {
+	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(cfg.splitBytes()) {
 		return nil, false, nil, false
 	}
 	data, tooBig, err = src.Read(cfg.Limits.MaxFileSize)
@@ -328,7 +349,7 @@ func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err
 }
 
 // batches cuts a split's documents into runs of about batchBytes.
-func batches(sp *manifest.Split) [][2]int {
+func batches(sp *manifest.Split, batchBytes int) [][2]int {
 	var out [][2]int
 	from, size := 0, 0
 	for i := range sp.Docs() {

@@ -113,6 +113,7 @@ func sha256Hex(b []byte) string {
 // a release, which builds from source with a cache keyed on podlint's
 // go.mod and go.sum.
 func TestActionInstall(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	for _, tool := range []string{"bash", "curl", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed; the action's install step needs it", tool)

@@ -657,6 +657,7 @@ func sarifResults(t *testing.T, path string) []string {
 // a workflow would see: the outputs, the SARIF file the upload step gets,
 // the annotations in the log, the job summary and the job's result.
 func TestAction(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
