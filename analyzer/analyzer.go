@@ -2,17 +2,18 @@
 // loads files on a bounded pool of workers, computes each workload's timeline
 // once, runs every rule with panic recovery, applies suppressions, resolves
 // field paths to positions and returns the findings sorted.
+//
+// What runs is the Config's (analyzer.go, release.go, suppress.go): a
+// file's documents to findings and a share of the release view, then the
+// release view to the findings of the cross-object rules. How it is
+// scheduled is Run's (schedule.go): workers, batches of large inputs, the
+// ordered merge, the summary budget. Neither holds rule logic.
 package analyzer
 
 import (
+	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -39,312 +40,42 @@ type Config struct {
 	// Render lints a source that is a Helm chart or a kustomization
 	// (Source.Render set); nil when rendering is off.
 	Render func(*Config, manifest.Source) ([]finding.Finding, finding.Summary, error)
+
+	// The scheduler's tuning, for tests (they run in parallel, so no knob
+	// is a package variable); zero means the default.
+	//
+	// Sources larger than SplitBytes (DefaultSplitBytes) are read and cut
+	// into documents before they reach the workers, and their documents
+	// are linted in batches of about BatchBytes (DefaultBatchBytes) on
+	// every worker: one large file or standard input (`helm template
+	// big-chart | podlint check -`) uses all cores, and no worker holds
+	// more than one document's nodes at a time.
+	SplitBytes, BatchBytes int
+	// SummaryBudget is how many workload summaries a run keeps whatever
+	// their namespace (DefaultSummaryBudget; negative keeps none beyond
+	// those that matter, see keepSummaries).
+	SummaryBudget int
+}
+
+// The defaults of the scheduler's tuning (Config.SplitBytes, BatchBytes
+// and SummaryBudget). A summary takes about 600 bytes with its labels.
+const (
+	DefaultSplitBytes    = 1 << 20
+	DefaultBatchBytes    = 256 << 10
+	DefaultSummaryBudget = 1024
+)
+
+func (c *Config) splitBytes() int { return cmp.Or(c.SplitBytes, DefaultSplitBytes) }
+func (c *Config) batchBytes() int { return cmp.Or(c.BatchBytes, DefaultBatchBytes) }
+func (c *Config) summaryBudget() int {
+	if c.SummaryBudget < 0 {
+		return 0
+	}
+	return cmp.Or(c.SummaryBudget, DefaultSummaryBudget)
 }
 
 // Enabled reports whether r runs.
 func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
-
-// Sources larger than splitBytes are read and cut into documents before
-// they reach the workers, and their documents are linted in batches of
-// about batchBytes on every worker: one large file or standard input
-// (`helm template big-chart | podlint check -`) uses all cores, and no
-// worker holds more than one document's nodes at a time.
-var (
-	splitBytes = 1 << 20
-	batchBytes = 256 << 10
-)
-
-// inputBytes counts the bytes of the sources read whole to be linted in
-// batches (large files, standard input) from their reading until they are
-// merged. They hold no pointers, so the collector keeps them at no cost,
-// and the CLI's GC policy lets the heap grow past them (InputBytes).
-var inputBytes atomic.Int64
-
-// InputBytes is the size of the large inputs Run holds at the moment.
-func InputBytes() int64 { return inputBytes.Load() }
-
-// Run lints the sources and returns the sorted findings. Errors are I/O
-// failures that name their path; they do not stop the other sources.
-func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type out struct {
-		findings []finding.Finding
-		sum      finding.Summary
-		part     *filePart
-		err      error
-		// a source linted in batches: its split and raw bytes, its batches
-		// (a worker fills a slot, the merge takes it once its event came)
-		// and the assembly of those merged so far
-		split   *manifest.Split
-		data    []byte
-		batches []*batch
-		arrived []bool
-		merged  int
-		asm     *assembly
-	}
-	// An entry exists from the time its source is handed out until it is
-	// merged: a run over many files holds only those in flight.
-	results := make([]*out, len(srcs))
-	type job struct {
-		src      int
-		batch    int // index in results[src].batches, -1 for the whole source
-		from, to int
-	}
-	next := make(chan job)
-	// done says that a source (batch -1) or one batch of it was linted.
-	done := make(chan job, 64)
-	var wg sync.WaitGroup
-	// As many workers as CPUs even for fewer sources: one large file or
-	// standard input is cut into batches that all of them take.
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				r := results[j.src]
-				if j.batch < 0 {
-					r.findings, r.sum, r.part, r.err = cfg.source(srcs[j.src])
-				} else {
-					r.batches[j.batch] = cfg.lintDocs(r.split, j.from, j.to)
-				}
-				done <- j
-			}
-		}()
-	}
-
-	// The ordered merge: the findings of each source, and of each batch of a
-	// source linted in batches, join the result as soon as everything before
-	// them has, and the source's own copy is dropped. A source is looked at
-	// only once an event for it came, which orders it after the writes of
-	// the reader and the workers.
-	res := &finding.Result{Packed: finding.NewStore()}
-	var errs []error
-	var parts []*filePart
-	// Findings in rendered charts and kustomizations wait for the end of
-	// the merge: a file that several roots render is reported once
-	// (mergeOverlays). They are few: one per problem of a template.
-	var rendered []finding.Finding
-	merged := make(chan struct{})
-	go func() {
-		defer close(merged)
-		seen := make([]bool, len(srcs))
-		complete := make([]bool, len(srcs))
-		in := newInterner()
-		var relevant release.Relevance
-		kept := 0
-		addPart := func(fp *filePart, p *release.Part) {
-			relevant.Add(p)
-			kept = keepSummaries(p, &relevant, kept)
-			for _, w := range p.Workloads {
-				w.Labels = in.labels(w.Labels)
-			}
-			if c := p.Compact(); c != nil {
-				fp.parts = append(fp.parts, c)
-			}
-		}
-		addFindings := func(fs []finding.Finding) {
-			for j := range fs {
-				if fs[j].Rendered != nil {
-					rendered = append(rendered, fs[j]) // merged at the end
-					continue
-				}
-				res.Packed.Add(&fs[j])
-			}
-		}
-		k := 0
-		files := fileSet{}
-		for ev := range done {
-			seen[ev.src] = true
-			if r := results[ev.src]; ev.batch >= 0 {
-				r.arrived[ev.batch] = true
-			} else {
-				complete[ev.src] = true
-			}
-			for ; k < len(srcs) && seen[k]; k++ {
-				r := results[k]
-				if r.split != nil {
-					if r.asm == nil {
-						r.asm = cfg.newAssembly(r.split, r.data, srcs[k].Explicit)
-						r.part = r.asm.fl.part
-					}
-					for ; r.merged < len(r.batches) && r.arrived[r.merged]; r.merged++ {
-						addPart(r.part, r.asm.add(r.batches[r.merged]))
-						r.batches[r.merged] = nil
-						addFindings(r.asm.take())
-					}
-					if r.merged < len(r.batches) {
-						break
-					}
-					addFindings(r.asm.finish())
-					r.sum = r.asm.sum
-				} else {
-					if !complete[k] {
-						break
-					}
-					addFindings(r.findings)
-					if r.part != nil {
-						batchParts := r.part.parts
-						r.part.parts = nil
-						for _, p := range batchParts {
-							addPart(r.part, p)
-						}
-					}
-				}
-				if r.part != nil && (len(r.part.parts) > 0 || len(r.part.deferred) > 0) {
-					parts = append(parts, r.part)
-				}
-				inputBytes.Add(-int64(len(r.data)))
-				res.Summary.Files += files.add(srcs[k], r.sum)
-				res.Summary.Objects += r.sum.Objects
-				res.Summary.Workloads += r.sum.Workloads
-				res.Summary.Rendered = append(res.Summary.Rendered, r.sum.Rendered...)
-				if r.err != nil {
-					errs = append(errs, r.err)
-				}
-				results[k] = nil
-			}
-			if k == len(srcs) {
-				return
-			}
-		}
-	}()
-
-	for i, src := range srcs {
-		data, tooBig, err, big := cfg.readLarge(src)
-		r := &out{}
-		results[i] = r
-		switch {
-		case !big:
-			next <- job{i, -1, 0, 0}
-			continue
-		case err != nil:
-			r.err = err
-			done <- job{i, -1, 0, 0}
-			continue
-		case tooBig:
-			r.findings, r.sum = cfg.tooBig(src), finding.Summary{Files: 1}
-			done <- job{i, -1, 0, 0}
-			continue
-		}
-		inputBytes.Add(int64(len(data)))
-		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
-		ranges := batches(r.split)
-		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
-		for k, rg := range ranges {
-			next <- job{i, k, rg[0], rg[1]}
-		}
-	}
-	close(next)
-	wg.Wait()
-	close(done)
-	<-merged
-	for _, f := range mergeOverlays(rendered) {
-		res.Packed.Add(&f)
-	}
-
-	// The files are one release: the cross-object rules run over all of them.
-	cfg.releaseFindings(parts, res.Packed, sourceReader(cfg, srcs))
-	res.Packed.Sort()
-	return res, errs
-}
-
-// summaryBudget is how many workload summaries a run keeps whatever
-// their namespace (about 600 bytes each with their labels). Past it, the
-// workloads of a namespace that holds no object the cross-object rules
-// compare them with are dropped and, should such an object come later,
-// loaded again at the end (release.Part.Drop), so that memory stays flat
-// on a run of any size while a run of ordinary size never loads a
-// document twice.
-var summaryBudget = 1024
-
-// keepSummaries drops the summaries of p that the budget does not keep,
-// given the workloads kept so far, and returns the new count. It runs in
-// source order on one goroutine, so what it keeps does not depend on
-// timing.
-func keepSummaries(p *release.Part, relevant *release.Relevance, kept int) int {
-	decided := map[string]bool{}
-	p.Drop(func(ns string) bool {
-		keep, ok := decided[ns]
-		if !ok {
-			keep = relevant.Has(ns) || kept < summaryBudget
-			decided[ns] = keep
-		}
-		if keep {
-			kept++
-		}
-		return keep
-	})
-	return kept
-}
-
-// interner shares the pod template labels of the release view's
-// workloads (a map each, read only): identical sets are held once (a chart
-// rendered for several environments, or the same template in many
-// workloads, repeats them thousands of times). Findings share their strings
-// in the run's finding.Store.
-type interner struct {
-	labelSets map[string]map[string]string
-	key       []string
-}
-
-func newInterner() *interner {
-	return &interner{labelSets: map[string]map[string]string{}}
-}
-
-// labels returns the set held for m's pairs, recording m when it is new.
-func (in *interner) labels(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return m
-	}
-	in.key = in.key[:0]
-	for k, v := range m {
-		in.key = append(in.key, k+"\x00"+v)
-	}
-	slices.Sort(in.key)
-	key := strings.Join(in.key, "\x00\x00")
-	if shared, ok := in.labelSets[key]; ok {
-		return shared
-	}
-	in.labelSets[key] = m
-	return m
-}
-
-// readLarge reads a source that is to be linted in batches: standard input
-// or a regular file larger than splitBytes. big is false for the others,
-// which a worker reads itself.
-func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err error, big bool) {
-	if src.Render != "" {
-		return nil, false, nil, false
-	}
-	if src.Data != nil {
-		return src.Data, false, nil, len(src.Data) > splitBytes
-	}
-	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(splitBytes) {
-		return nil, false, nil, false
-	}
-	data, tooBig, err = src.Read(cfg.Limits.MaxFileSize)
-	return data, tooBig, err, true
-}
-
-// batches cuts a split's documents into runs of about batchBytes.
-func batches(sp *manifest.Split) [][2]int {
-	var out [][2]int
-	from, size := 0, 0
-	for i := range sp.Docs() {
-		size += sp.DocBytes(i)
-		if size >= batchBytes {
-			out = append(out, [2]int{from, i + 1})
-			from, size = i+1, 0
-		}
-	}
-	if from < sp.Docs() || len(out) == 0 {
-		out = append(out, [2]int{from, sp.Docs()})
-	}
-	return out
-}
 
 // source lints one source. A render root (a Helm chart or a kustomization)
 // is linted by cfg.Render as a release of its own, with its findings already
@@ -373,14 +104,30 @@ func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summa
 }
 
 func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
-	r := rules.LimitExceeded
-	if !cfg.Enabled(r) {
+	f, ok := cfg.newFinding(rules.LimitExceeded, nil, finding.Location{File: src.Path, Line: 1, Column: 1},
+		TooBig("file", cfg.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it.")
+	if !ok {
 		return nil
 	}
-	return []finding.Finding{{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r],
-		Location: finding.Location{File: src.Path, Line: 1, Column: 1},
-		Message:  TooBig("file", cfg.Limits.MaxFileSize) + " and was not linted",
-		Detail:   "Raise --max-file-size to lint it."}}
+	return []finding.Finding{f}
+}
+
+// newFinding is how the engine makes every finding: rule r's ID, name and
+// effective severity, on object obj (nil for none) at, with the headline
+// and the detail. ok is false, and the finding empty, when r does not run
+// (or is nil: a loader problem that names no rule of the catalog).
+func (cfg *Config) newFinding(r *rules.Rule, obj *finding.ObjectRef, at finding.Location, message, detail string) (f finding.Finding, ok bool) {
+	if r == nil || !cfg.Enabled(r) {
+		return f, false
+	}
+	return finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Object: obj, Location: at,
+		Message: message, Detail: detail}, true
+}
+
+// problem is the finding of a loader problem.
+func (cfg *Config) problem(p *manifest.Problem) (finding.Finding, bool) {
+	return cfg.newFinding(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column},
+		p.Message, withSource(p.Detail, p.Source))
 }
 
 // TooBig is how every message says that an input is over the file-size
@@ -437,9 +184,8 @@ func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
 		res.Objects, res.Problems = res.Objects[:0], res.Problems[:0]
 		sp.Load(i, cfg.Limits, &res)
 		start := len(fl.findings)
-		for _, p := range res.Problems {
-			fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
-				Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+		for i := range res.Problems {
+			fl.addFinding(cfg.problem(&res.Problems[i]))
 		}
 		for _, o := range res.Objects {
 			b.sum.Objects++
@@ -497,12 +243,11 @@ func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *
 		}
 	}
 	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
-		fl.addFinding(rules.EmptyFile, finding.Finding{Location: finding.Location{Line: 1, Column: 1},
-			Message: "file is empty or holds only comments", Detail: "Nothing was linted."})
+		fl.addFinding(cfg.newFinding(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1},
+			"file is empty or holds only comments", "Nothing was linted."))
 	}
-	for _, p := range sp.Problems {
-		fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
-			Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+	for i := range sp.Problems {
+		fl.addFinding(cfg.problem(&sp.Problems[i]))
 	}
 	return a
 }
@@ -571,16 +316,13 @@ type fileLinter struct {
 	binary bool
 }
 
-// addFinding completes f (rule, severity, file, source line) and records it.
-func (fl *fileLinter) addFinding(r *rules.Rule, f finding.Finding) *finding.Finding {
-	if r == nil || !fl.cfg.Enabled(r) {
+// addFinding completes f, made by Config.newFinding (nothing when ok is
+// false), with its file and source line and records it.
+func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
+	if !ok {
 		return nil
 	}
 	f.File = fl.file.Path
-	for i := range f.Related {
-		f.Related[i].File = fl.file.Path
-	}
-	f.RuleID, f.RuleName, f.Severity = r.ID, r.Name, fl.cfg.Severity[r]
 	if !fl.binary {
 		f.SourceLine, f.SourceCut, f.SourceCutRunes = fl.file.Snippet(f.Line, f.Column)
 	}
@@ -651,9 +393,9 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
-			fl.addFinding(rules.InternalError, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
-				Message: fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
-				Detail:  withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)})
+			fl.addFinding(fl.cfg.newFinding(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+				fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
+				withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)))
 		}
 	}()
 	pass.Rule = r
@@ -663,15 +405,18 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 // report records a diagnostic of rule r on o.
 func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnostic) {
 	pos, _ := o.Doc.Locate(d.Path)
-	var related []finding.Location
+	f := fl.addFinding(fl.cfg.newFinding(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+		d.Message, withSource(d.Detail, o.Doc.Source)))
+	if f == nil {
+		return
+	}
+	f.Container, f.Path = d.Container, string(d.Path)
 	for _, rel := range d.Related {
 		rp, _ := o.Doc.Locate(rel.Path)
-		related = append(related, finding.Location{Line: rp.Line, Column: rp.Column, Message: rel.Message,
+		f.Related = append(f.Related, finding.Location{File: fl.file.Path, Line: rp.Line, Column: rp.Column, Message: rel.Message,
 			CodePointColumn: o.Doc.File.CodePointColumn(rp.Line, rp.Column)})
 	}
-	f := fl.addFinding(r, finding.Finding{Object: &o.Ref, Location: finding.Location{Line: pos.Line, Column: pos.Column},
-		Container: d.Container, Message: d.Message, Detail: withSource(d.Detail, o.Doc.Source), Related: related, Path: string(d.Path)})
-	if f != nil && d.Info {
+	if d.Info {
 		f.Severity = min(f.Severity, finding.Info)
 	}
 }
@@ -714,23 +459,22 @@ func (fl *fileLinter) detach(start int) {
 func (fl *fileLinter) checkSuppression(s *suppression) {
 	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
 	if s.rule == nil {
-		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression names %q, which is not a rule", s.name),
-			Detail:  "A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."})
+		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc,
+			fmt.Sprintf("suppression names %q, which is not a rule", s.name),
+			"A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."))
 		return
 	}
 	if s.reason == "" {
-		fl.addFinding(rules.SuppressionMissingReason, finding.Finding{Object: s.obj, Location: loc,
-			Message: fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
-			Detail:  "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."})
+		fl.addFinding(fl.cfg.newFinding(rules.SuppressionMissingReason, s.obj, loc,
+			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
+			"Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."))
 	}
 	if isRelease(s.rule) {
 		fl.deferSuppression(s) // used or not is known at the end of the run
 		return
 	}
 	if !s.used && fl.cfg.Enabled(s.rule) {
-		msg := fmt.Sprintf("suppression of %s (%s) matches no finding", s.rule.ID, s.rule.Name)
-		detail := "Remove it, so it cannot hide a future finding that nobody has looked at."
+		msg, detail := unusedSuppression(s.rule), unusedSuppressionDetail
 		if s.line > 0 { // a comment: it covers one line
 			if n := s.nearest; n.Line > 0 {
 				msg = fmt.Sprintf("suppression of %s (%s) matches no finding, the nearest %s is on line %d", s.rule.ID, s.rule.Name, s.rule.ID, n.Line)
@@ -742,9 +486,17 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 				detail = fmt.Sprintf("It covers line %d, and %s (%s) reports nothing anywhere in this file. Remove it, so it cannot hide a future finding that nobody has looked at.", s.line, s.rule.ID, s.rule.Name)
 			}
 		}
-		fl.addFinding(rules.UnusedSuppression, finding.Finding{Object: s.obj, Location: loc, Message: msg, Detail: detail})
+		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc, msg, detail))
 	}
 }
+
+// unusedSuppression is the headline of a suppression of rule r that
+// matched no finding; unusedSuppressionDetail is its detail.
+func unusedSuppression(r *rules.Rule) string {
+	return fmt.Sprintf("suppression of %s (%s) matches no finding", r.ID, r.Name)
+}
+
+const unusedSuppressionDetail = "Remove it, so it cannot hide a future finding that nobody has looked at."
 
 // fileSet counts the files on disk a run read, each once: a file linted
 // and also read by a render, or the base of two overlays, is one file.

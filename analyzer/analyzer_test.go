@@ -34,6 +34,7 @@ func config(rs ...*rules.Rule) *Config {
 // TestRulePanicBecomesFinding: a crashing rule yields an internal-error
 // finding on the object it crashed on, and the other rules still report.
 func TestRulePanicBecomesFinding(t *testing.T) {
+	t.Parallel()
 	crashing := &rules.Rule{ID: "PL999", Name: "crashing-rule", Title: "crashes on the second pod", Severity: finding.Error,
 		Check: func(p *rules.Pass) {
 			if p.Object.Ref.Name == "second" {
@@ -66,6 +67,7 @@ func TestRulePanicBecomesFinding(t *testing.T) {
 // TestNothingLost: in one run over many inputs, bad ones yield their
 // findings and every good one is still linted.
 func TestNothingLost(t *testing.T) {
+	t.Parallel()
 	good := "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: a, image: x}, {name: a, image: x}]}\n"
 	inputs := []struct {
 		data string

@@ -22,6 +22,7 @@ import (
 // the Service in a file after it), are
 // exactly those of a run that keeps every summary.
 func TestDroppedSummariesComeBack(t *testing.T) {
+	t.Parallel()
 	// A Deployment in a namespace whose Service is the last document of
 	// the run: its summary is dropped, and PL705 on it needs it back.
 	late := strings.Replace(webDeployment, "name: web\n", "name: web\n  namespace: late\n", 1)
@@ -47,28 +48,24 @@ func TestDroppedSummariesComeBack(t *testing.T) {
 	}
 	svc := manifest.Source{Path: "late-svc.yaml", Data: []byte(lateSvc)}
 	srcs = append(srcs, svc)
-	cfg := config(rules.All...)
 	run := func(budget int, srcs []manifest.Source) []finding.Finding {
 		t.Helper()
-		defer func(b int) { summaryBudget = b }(summaryBudget)
-		summaryBudget = budget
+		cfg := config(rules.All...)
+		cfg.SummaryBudget, cfg.SplitBytes, cfg.BatchBytes = budget, 64<<10, 16<<10
 		res, errs := Run(cfg, srcs)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
 		return res.List()
 	}
-	oldSplit, oldBatch := splitBytes, batchBytes
-	defer func() { splitBytes, batchBytes = oldSplit, oldBatch }()
-	splitBytes, batchBytes = 64<<10, 16<<10
 	for name, in := range map[string][]manifest.Source{
 		"files":  srcs,
 		"stream": {{Path: "<stdin>", Data: stream.Bytes()}, svc},
 	} {
-		want, got := run(1<<30, in), run(0, in)
+		want, got := run(1<<30, in), run(-1, in)
 		cross := 0
 		for _, f := range want {
-			if r := cfg.Rules.Lookup(f.RuleID); r != nil && r.Release != nil {
+			if r := rules.All.Lookup(f.RuleID); r != nil && r.Release != nil {
 				cross++
 			}
 		}

@@ -34,6 +34,7 @@ func lintPaths(t *testing.T, cfg *Config, paths ...string) []string {
 // satisfy prod's Service (PL704), and prod's copy of web is not dropped
 // for being a second definition (PL705).
 func TestEnvironmentsNeverMix(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.All...)
 	const root = "testdata/environments"
 	parent := lintPaths(t, cfg, root)

@@ -106,10 +106,9 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, r
 		if d.used || !cfg.Enabled(d.rule) || !cfg.Enabled(rules.UnusedSuppression) {
 			continue
 		}
-		u := rules.UnusedSuppression
-		findings.Add(&finding.Finding{RuleID: u.ID, RuleName: u.Name, Severity: cfg.Severity[u], Location: d.pos, Object: d.ref, SourceLine: d.text,
-			Message: fmt.Sprintf("suppression of %s (%s) matches no finding", d.rule.ID, d.rule.Name),
-			Detail:  "Remove it, so it cannot hide a future finding that nobody has looked at."})
+		f, _ := cfg.newFinding(rules.UnusedSuppression, d.ref, d.pos, unusedSuppression(d.rule), unusedSuppressionDetail)
+		f.SourceLine = d.text
+		findings.Add(&f)
 	}
 }
 
@@ -119,16 +118,17 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 			ie := rules.InternalError
 			if first, ok := view.First(); ok && cfg.Enabled(ie) {
 				at, text := loc.locate(first)
-				out.Add(&finding.Finding{RuleID: ie.ID, RuleName: ie.Name, Severity: cfg.Severity[ie], Location: at, SourceLine: text,
-					Message: fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
-					Detail:  fmt.Sprintf("%v; other rules still ran; please report this bug with the manifests.", p)})
+				f, _ := cfg.newFinding(ie, nil, at, fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
+					fmt.Sprintf("%v; other rules still ran; please report this bug with the manifests.", p))
+				f.SourceLine = text
+				out.Add(&f)
 			}
 		}
 	}()
 	pass := rules.NewReleasePass(r, view, cfg.Version, cfg.Params, func(d rules.ReleaseDiagnostic) {
 		at, text := loc.locate(d.At)
-		f := finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Location: at, Container: d.Container,
-			SourceLine: text, Message: d.Message, Detail: d.Detail, Path: string(d.At.Path)}
+		f, _ := cfg.newFinding(r, nil, at, d.Message, d.Detail)
+		f.Container, f.SourceLine, f.Path = d.Container, text, string(d.At.Path)
 		var objAt release.Pos
 		if d.Object != nil {
 			ref := d.Object.Ref
@@ -194,7 +194,7 @@ func (cfg *Config) restore(parts []*release.Part, read func(path string) []byte)
 
 // supersede drops findings of single-object rules on workloads that the
 // release view of their file's environment answers better
-// (rules.Supersedes). viewOf returns nil for a file with no part.
+// (rules.Rule.SupersededBy). viewOf returns nil for a file with no part.
 func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *finding.Store) {
 	type key struct {
 		file string
@@ -203,11 +203,15 @@ func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *f
 	index := map[*release.View]map[key]*release.Workload{}
 	findings.Keep(func(f *finding.Finding) bool {
 		r := cfg.Rules.Lookup(f.RuleID)
-		if f.Object == nil || (r != rules.MissingReadinessProbe && r != rules.ReadinessProbeInJob) {
+		if f.Object == nil || r == nil || r.SupersededBy == nil {
 			return true
 		}
 		view := viewOf(f.File)
 		if view == nil || !view.HasOthers() {
+			return true
+		}
+		ns := view.Namespace(f.Object.Namespace)
+		if ns == nil {
 			return true
 		}
 		ws, ok := index[view]
@@ -220,7 +224,7 @@ func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *f
 			}
 			index[view] = ws
 		}
-		return !rules.Supersedes(r, view, ws[key{f.File, *f.Object}], view.Namespace(f.Object.Namespace), f.Container)
+		return !r.SupersededBy.When(view, ws[key{f.File, *f.Object}], ns, f.Container)
 	})
 }
 

@@ -49,6 +49,7 @@ func byRule(fs []finding.Finding) map[string][]finding.Finding {
 // one run; the finding is in the Deployment's file with the Service as a
 // related location, and PL111 gives way to PL705.
 func TestReleaseAcrossFiles(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.ServiceWithoutReadiness, rules.MissingReadinessProbe, rules.UnusedSuppression)
 	res, errs := Run(cfg, []manifest.Source{
 		{Path: "deploy.yaml", Data: []byte(webDeployment)},
@@ -79,6 +80,7 @@ func TestReleaseAcrossFiles(t *testing.T) {
 // cross-object rules, and one that matches nothing is reported at the end
 // of the run.
 func TestReleaseSuppressions(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.ServiceWithoutReadiness, rules.ServicePortNotDeclared, rules.UnusedSuppression, rules.SuppressionMissingReason)
 	deploy := strings.Replace(webDeployment, "        - name: web\n", "        - name: web # podlint:ignore PL705 probes live in the mesh sidecar\n", 1)
 	svc := strings.Replace(webService, "  name: web\n", "  name: web\n  annotations:\n    ignore-check.podlint.dev/service-port-not-declared: \"ports come from a webhook\"\n", 1)
@@ -100,6 +102,7 @@ func TestReleaseSuppressions(t *testing.T) {
 // TestReleaseNamespaces: a Service never selects Pods of another namespace,
 // and a Service without selector selects nothing.
 func TestReleaseNamespaces(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.ServiceWithoutReadiness)
 	other := strings.Replace(webService, "  name: web\n", "  name: web\n  namespace: other\n", 1)
 	none := strings.Replace(webService, "  selector: {app: web}\n", "", 1)

@@ -230,7 +230,7 @@ func chartHint(dir string) string {
 	if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil {
 		return fmt.Sprintf("%s is a Helm chart: its templates are reported as helm-template; lint the rendered chart instead: helm template RELEASE %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 	}
-	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+	for _, k := range KustomizationFiles {
 		if _, err := os.Stat(filepath.Join(dir, k)); err == nil {
 			return fmt.Sprintf("%s is a kustomization: podlint lints its files one by one, without patches applied; to lint what is deployed run: kustomize build %s | podlint check -", textsafe.Quote(dir), textsafe.Quote(dir))
 		}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -121,14 +120,11 @@ func (p *Problem) split() {
 	if !ok || strings.TrimSpace(detail) == "" {
 		return
 	}
-	if !strings.HasPrefix(detail, "kubectl") {
-		r, n := utf8.DecodeRuneInString(detail)
-		detail = string(unicode.ToUpper(r)) + detail[n:]
+	s := finding.Sentence(detail)
+	if strings.HasPrefix(detail, "kubectl") {
+		s = detail[:1] + s[1:] // a command keeps its lower case
 	}
-	if !strings.HasSuffix(detail, ".") && !strings.HasSuffix(detail, "?") {
-		detail += "."
-	}
-	p.Message, p.Detail = head, detail
+	p.Message, p.Detail = head, s
 }
 
 // parseYAML parses one document, turning a panic inside the YAML library

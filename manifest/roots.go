@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -20,7 +21,7 @@ func RootKind(dir string) string {
 	if isFile(filepath.Join(dir, "Chart.yaml")) {
 		return RenderHelm
 	}
-	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+	for _, k := range KustomizationFiles {
 		if isFile(filepath.Join(dir, k)) {
 			return RenderKustomize
 		}
@@ -79,9 +80,11 @@ func enclosingRoot(file string, kinds map[string]string) (src Source, ok bool) {
 	return Source{}, false
 }
 
-func isKustomizationName(n string) bool {
-	return n == "kustomization.yaml" || n == "kustomization.yml" || n == "Kustomization"
-}
+// KustomizationFiles are the names kustomize looks for, in its order; the
+// one list of them that discovery and rendering use.
+var KustomizationFiles = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+func isKustomizationName(n string) bool { return slices.Contains(KustomizationFiles, n) }
 
 // mergeRoots folds sources that render the same root into one: a root
 // walked whole or named whole is reported whole, otherwise for the union of

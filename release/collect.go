@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/workload"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -270,13 +271,13 @@ func summarize(o *manifest.Object) *Workload {
 	s := w.Spec
 	n := len(s.Containers)
 	for i := range s.InitContainers {
-		if IsSidecar(&s.InitContainers[i]) {
+		if workload.IsSidecar(&s.InitContainers[i]) {
 			n++
 		}
 	}
 	out.Containers = make([]Container, 0, n)
 	for i := range s.InitContainers {
-		if c := &s.InitContainers[i]; IsSidecar(c) {
+		if c := &s.InitContainers[i]; workload.IsSidecar(c) {
 			out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
 		}
 	}
@@ -290,9 +291,4 @@ func summarize(o *manifest.Object) *Workload {
 		}
 	}
 	return out
-}
-
-// IsSidecar reports whether an init container is a restartable sidecar.
-func IsSidecar(c *corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }

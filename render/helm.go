@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
@@ -68,25 +68,11 @@ func problem(file string, line, col int, head, cause, detail string) Problem {
 		if h := head + ": " + cause; utf8.RuneCountInString(h) <= headlineMax && !strings.ContainsAny(cause, ";\n") && !strings.HasSuffix(cause, ".") {
 			p.Message = h
 		} else {
-			detail = strings.TrimSpace(sentence(cause) + " " + detail)
+			detail = strings.TrimSpace(finding.Sentence(cause) + " " + detail)
 		}
 	}
 	p.Detail = detail
 	return p
-}
-
-// sentence makes an error's text a sentence: capital first letter, final
-// period.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 // Rendered is one root's output: documents in the order the tool prints

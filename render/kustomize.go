@@ -10,17 +10,15 @@ import (
 	"sync"
 
 	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
-// KustomizationFiles are the names kustomize looks for, in its order.
-var KustomizationFiles = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
-
 // kustFile returns the kustomization file of dir, or "".
 func kustFile(dir string) string {
-	for _, n := range KustomizationFiles {
+	for _, n := range manifest.KustomizationFiles {
 		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
 			return filepath.Join(dir, n)
 		}

@@ -228,5 +228,5 @@ func realDir(dir string) string {
 }
 
 func isKustomizationName(n string) bool {
-	return slices.Contains(KustomizationFiles, n)
+	return slices.Contains(manifest.KustomizationFiles, n)
 }

@@ -24,7 +24,7 @@ var ContainerRestartPolicyMismatch = &Rule{
 					if effect != fieldDropped || string(cp) != string(p.RestartPolicy()) {
 						tail := map[fieldEffect]string{fieldDropped: fmt.Sprintf(", so the Pod's restartPolicy %s applies", p.RestartPolicy()), fieldUnknown: ", so it never takes effect"}[effect]
 						p.Report(Diagnostic{Path: c.Field("restartPolicy"), Container: c.C.Name,
-							Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type, c.Name(), cp),
+							Message: fmt.Sprintf("%s %q sets restartPolicy: %s, which needs Kubernetes 1.35", c.Type.Noun(), c.Name(), cp),
 							Detail: fmt.Sprintf("Container restart policies come with ContainerRestartRules in 1.35; on %s %s%s. Remove it, or upgrade the cluster.",
 								v, fate, tail)})
 					}
@@ -39,14 +39,14 @@ var ContainerRestartPolicyMismatch = &Rule{
 			case !v.ContainerRestartRules():
 				fate, _ := restartFieldFate(v, c.Type, "restartPolicyRules")
 				p.Report(Diagnostic{Path: c.Field("restartPolicyRules"), Container: c.C.Name,
-					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type, c.Name()),
+					Message: fmt.Sprintf("%s %q sets restartPolicyRules, which need Kubernetes 1.35", c.Type.Noun(), c.Name()),
 					Detail: fmt.Sprintf("Restart rules come with ContainerRestartRules in 1.35; on %s %s, so exit codes do not change whether it restarts. Remove them, or upgrade the cluster.",
 						v, fate)})
 			case !v.RestartAllContainers():
 				for i, r := range c.C.RestartPolicyRules {
 					if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
 						p.Report(Diagnostic{Path: c.Field(fmt.Sprintf("restartPolicyRules[%d].action", i)), Container: c.C.Name,
-							Message: fmt.Sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36", c.Type, c.Name()),
+							Message: fmt.Sprintf("restart rule action RestartAllContainers of %s %q needs Kubernetes 1.36", c.Type.Noun(), c.Name()),
 							Detail: fmt.Sprintf("RestartAllContainersOnContainerExits is alpha and off in 1.35; on %s the API server rejects the Pod. Use action Restart, or upgrade the cluster.",
 								v)})
 					}
@@ -66,7 +66,7 @@ const (
 
 // restartFieldFate says what a cluster of version v does with a container
 // restart field it does not support (v < 1.35).
-func restartFieldFate(v timeline.Version, t ContainerType, field string) (string, fieldEffect) {
+func restartFieldFate(v timeline.Version, t timeline.ContainerType, field string) (string, fieldEffect) {
 	switch {
 	case v.ContainerRestartFields() == timeline.Off:
 		return "the API server drops it silently (the gate is off by default)", fieldDropped

@@ -18,7 +18,7 @@ var DuplicateContainerName = &Rule{
 			}
 			if first, dup := seen[c.C.Name]; dup {
 				p.Report(Diagnostic{Path: c.Field("name"), Container: c.C.Name,
-					Message: fmt.Sprintf("%s name %q is already used by the %s declared earlier", c.Type, c.C.Name, first.Type),
+					Message: fmt.Sprintf("%s name %q is already used by the %s declared earlier", c.Type.Noun(), c.C.Name, first.Type.Noun()),
 					Detail:  "The API server rejects the Pod, so no Pod is created. Rename one of them.",
 					Related: []Related{{Path: first.Field("name"), Message: "first use of the name"}}})
 				continue

@@ -5,9 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 )
@@ -128,10 +127,4 @@ func plural(n int64, one, many string) string {
 }
 
 // capitalize starts a sentence: "with …" becomes "With …".
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
+func capitalize(s string) string { return finding.Capitalize(s) }

@@ -34,6 +34,15 @@ var MissingReadinessProbe = &Rule{
 			Detail: fmt.Sprintf("It counts as Ready %s, so Services send it traffic before it can answer at every start and rollout, and keep doing so when it stops serving. Add a readinessProbe on the port it serves.",
 				when)})
 	},
+	// PL111 guesses from declared ports whether a container serves
+	// traffic, which the Services of its namespace answer (PL705 reports a
+	// Service sending traffic to a container without readiness probe), and
+	// which a PodMonitor answers when it scrapes every port PL111 took for a
+	// serving one.
+	SupersededBy: &Supersession{Rule: ServiceWithoutReadiness,
+		When: func(v *release.View, w *release.Workload, ns *release.Namespace, container string) bool {
+			return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
+		}},
 }
 
 // MainContainer is the index in spec.containers of the container that

@@ -64,7 +64,7 @@ func reportUndeclaredPort(p *Pass, c ContainerRef, rel, port, outcome string) {
 	where := ""
 	for _, o := range p.Containers() {
 		if o.Path != c.Path && declaresPort(o.C, port) {
-			where = fmt.Sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type, o.Name())
+			where = fmt.Sprintf(" (%s %q declares it, but names are resolved only in the probing container)", o.Type.Noun(), o.Name())
 			break
 		}
 	}

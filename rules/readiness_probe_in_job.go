@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/release"
 )
 
 var ReadinessProbeInJob = &Rule{
@@ -21,4 +23,10 @@ var ReadinessProbeInJob = &Rule{
 				Detail:  detail("container %q of this %s has a readinessProbe: the Job controller counts succeeded and failed Pods, not Ready ones, and no Service in the run selects these Pods, so the probe only changes the Job's ready count; remove it", c.Name(), p.Workload.Kind)})
 		}
 	},
+	// A readiness probe in a Job matters when a Service selects its Pods,
+	// which only the release view knows.
+	SupersededBy: &Supersession{
+		When: func(_ *release.View, w *release.Workload, ns *release.Namespace, _ string) bool {
+			return w != nil && len(ns.ServicesSelecting(w)) > 0
+		}},
 }

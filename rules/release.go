@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 )
@@ -52,27 +53,6 @@ func releaseName(c *release.Container) containerName {
 	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}
 }
 
-// Supersedes lists rules whose findings on a workload are dropped when the
-// release view knows better: PL111 guesses from declared ports whether a
-// container serves traffic, which the Services of its namespace answer
-// (service-without-readiness), and which a PodMonitor answers when it
-// scrapes every port PL111 took for a serving one; a readiness probe in a
-// Job matters when a Service selects its Pods. container is the name of
-// the finding's container. w is nil when the workload is not in the view
-// (a second definition of the same object).
-func Supersedes(r *Rule, v *release.View, w *release.Workload, ns *release.Namespace, container string) bool {
-	if ns == nil {
-		return false
-	}
-	switch r {
-	case MissingReadinessProbe:
-		return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
-	case ReadinessProbeInJob:
-		return w != nil && len(ns.ServicesSelecting(w)) > 0
-	}
-	return false
-}
-
 // onlyScraped reports whether PodMonitors of the run scrape every serving
 // port (ServingPorts) of the named regular container of w.
 func onlyScraped(v *release.View, w *release.Workload, container string) bool {
@@ -97,5 +77,5 @@ func onlyScraped(v *release.View, w *release.Workload, container string) bool {
 
 // detail turns a message into a detail: capitalized, ending with a period.
 func detail(format string, args ...any) string {
-	return capitalize(fmt.Sprintf(format, args...)) + "."
+	return finding.Sentence(fmt.Sprintf(format, args...))
 }

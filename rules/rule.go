@@ -16,6 +16,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
@@ -39,6 +40,24 @@ type Rule struct {
 	// Release is the check of a cross-object rule (PL7xx): it runs once per
 	// run over the release view, after every file was loaded.
 	Release func(*ReleasePass)
+	// SupersededBy, on a single-object rule, says when the cross-object
+	// view of the run answers the rule's question better than the one
+	// object can: the engine then drops the rule's finding. The catalog
+	// test checks it (TestCatalog).
+	SupersededBy *Supersession
+}
+
+// Supersession is how the release view supersedes a single-object rule's
+// finding on a workload.
+type Supersession struct {
+	// Rule is the cross-object rule that reports the problem instead, or
+	// nil when the view shows that there is no problem to report.
+	Rule *Rule
+	// When reports whether the view supersedes a finding on workload w of
+	// namespace ns (never nil) about the named container. w is nil when
+	// the workload is not in the view (a second definition of the same
+	// object).
+	When func(v *release.View, w *release.Workload, ns *release.Namespace, container string) bool
 }
 
 // docs holds the rules' documentation, one Markdown file per rule.
@@ -120,23 +139,18 @@ func (p *Pass) Reportf(path workload.Path, format string, args ...any) {
 // SpecPath joins a path relative to the Pod spec.
 func (p *Pass) SpecPath(rel string) workload.Path { return p.Workload.SpecPath.Join(rel) }
 
-// ContainerType says where a container is declared.
-type ContainerType int
-
+// The kinds of container of ContainerRef.Type, the timeline's
+// (timeline.ContainerType); messages name them with Noun.
 const (
-	Regular ContainerType = iota
-	Init
-	Sidecar // an init container with restartPolicy: Always
+	Regular = timeline.Regular
+	Init    = timeline.Init
+	Sidecar = timeline.Sidecar // an init container with restartPolicy: Always
 )
-
-func (t ContainerType) String() string {
-	return [...]string{"container", "init container", "sidecar"}[t]
-}
 
 // ContainerRef is a container with its kind and path.
 type ContainerRef struct {
 	C     *corev1.Container
-	Type  ContainerType
+	Type  timeline.ContainerType
 	Index int           // in containers or initContainers, from 0
 	Path  workload.Path // full path of the container item
 }
@@ -170,7 +184,7 @@ func (p *Pass) Containers() []ContainerRef {
 	for i := range p.Spec.InitContainers {
 		c := &p.Spec.InitContainers[i]
 		t := Init
-		if IsSidecar(c) {
+		if workload.IsSidecar(c) {
 			t = Sidecar
 		}
 		out = append(out, ContainerRef{C: c, Type: t, Index: i, Path: p.SpecPath("initContainers").Index(i)})
@@ -179,11 +193,6 @@ func (p *Pass) Containers() []ContainerRef {
 		out = append(out, ContainerRef{C: &p.Spec.Containers[i], Type: Regular, Index: i, Path: p.SpecPath("containers").Index(i)})
 	}
 	return out
-}
-
-// IsSidecar reports whether an init container is a restartable sidecar.
-func IsSidecar(c *corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // RestartPolicy is the Pod's restart policy after defaulting.

@@ -84,7 +84,7 @@ func (k *computer) pod() {
 		ic := &spec.InitContainers[i]
 		typ := Init
 		cpath := sp.Field("initContainers").Index(i)
-		if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+		if workload.IsSidecar(ic) {
 			if k.v.Sidecars() {
 				typ = Sidecar
 			} else {
@@ -96,7 +96,7 @@ func (k *computer) pod() {
 		switch typ {
 		case Init:
 			run := k.initRun(ic, c)
-			if ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			if workload.IsSidecar(ic) {
 				run = span(From(0), cpath.Join("restartPolicy"))
 			}
 			c.InitFailure = k.initFailure(c, run)

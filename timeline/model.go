@@ -22,6 +22,15 @@ const (
 	Sidecar ContainerType = "sidecar"
 )
 
+// Noun is how messages name a container of the type: "container", "init
+// container" or "sidecar".
+func (t ContainerType) Noun() string {
+	if t == Init {
+		return "init container"
+	}
+	return string(t)
+}
+
 // Timeline is everything Compute derives for one workload. Times are
 // relative to the event named on each field; see the package doc.
 type Timeline struct {

@@ -45,10 +45,7 @@ func ExclusiveNode(spec *corev1.PodSpec, templateLabels map[string]string) (why,
 		}
 		return "", ""
 	}
-	sidecar := func(c *corev1.Container) bool {
-		return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
-	}
-	if why, path = check(spec.InitContainers, "initContainers", sidecar); why != "" {
+	if why, path = check(spec.InitContainers, "initContainers", workload.IsSidecar); why != "" {
 		return
 	}
 	if why, path = check(spec.Containers, "containers", nil); why != "" {

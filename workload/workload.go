@@ -49,3 +49,9 @@ type Workload struct {
 	CronJob     *batchv1.CronJobSpec
 	CronJobPath Path
 }
+
+// IsSidecar reports whether an init container is a restartable sidecar
+// (restartPolicy: Always, Kubernetes 1.29+). Every package asks this one.
+func IsSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}

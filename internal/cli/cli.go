@@ -19,7 +19,6 @@ import (
 	podversion "github.com/podlint/podlint/internal/version"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
-	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
@@ -295,215 +294,51 @@ type settings struct {
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
-	s := &settings{cfg: &Config{}}
+	usage := func(err error) (*settings, error) { return nil, &exitError{ExitError, err.Error()} }
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, &exitError{ExitError, "cannot read the working directory: " + err.Error()}
 	}
-	s.workDir = wd
-	switch {
-	case c.String("config") != "":
-		cfg, err := loadConfig(c.String("config"))
-		if err != nil {
-			return nil, &exitError{ExitError, err.Error()}
-		}
-		s.cfg = cfg
-	case !c.Bool("no-config"):
-		p, err := discoverConfig(wd, c.Args().Slice())
-		if err != nil {
-			return nil, &exitError{ExitError, err.Error()}
-		}
-		if p != "" {
-			cfg, err := loadFoundConfig(p)
-			if err != nil {
-				return nil, &exitError{ExitError, err.Error()}
-			}
-			s.cfg = cfg
-		}
+	s := &settings{workDir: wd}
+	if s.cfg, err = settingsConfig(c.String("config"), c.Bool("no-config"), wd, c.Args().Slice()); err != nil {
+		return usage(err)
 	}
 	cfg := s.cfg
-
-	// Kubernetes version.
-	kv := firstNonEmpty(c.String("kube-version"), cfg.KubeVersion)
-	s.an.Version = timeline.Latest
-	if kv != "" {
-		v, err := timeline.ParseVersion(kv)
-		where := cfg.setting(c.IsSet("kube-version"), "kube-version")
-		switch {
-		case err != nil:
-			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: %v", where, kv, err)}
-		case v.Major != 1 || v.Minor < timeline.Oldest.Minor:
-			hint := ""
-			if v.Major == 1 && v.Minor < 10 {
-				hint = fmt.Sprintf(" (did you mean 1.%d0? YAML reads an unquoted 1.%d0 as 1.%d: quote it)", v.Minor, v.Minor, v.Minor)
-			}
-			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: not a Kubernetes version podlint models (%s to %s)%s", where, kv, timeline.Oldest, timeline.Latest, hint)}
-		case v.Minor > timeline.Latest.Minor:
-			env.warnf("%s %q is newer than the newest Kubernetes podlint models; linting as %s", where, kv, timeline.Latest)
-			v = timeline.Latest
-		}
-		s.an.Version = v
+	if s.an.Version, err = kubeVersion(c.String("kube-version"), c.IsSet("kube-version"), cfg, env.warnf); err != nil {
+		return usage(err)
 	}
-
-	// Fail level.
-	if c.Command.Name == "check" {
-		fo := firstNonEmpty(c.String("fail-on"), cfg.FailOn, "error")
-		sev, err := finding.ParseSeverity(fo)
-		switch {
-		case strings.EqualFold(strings.TrimSpace(fo), "never"):
-			sev = report.Never
-		case err != nil || sev == finding.Off:
-			return nil, &exitError{ExitError, fmt.Sprintf("%s %q: want error, warning, info or never%s", cfg.setting(c.IsSet("fail-on"), "fail-on"), fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))}
-		}
-		s.failOn = sev
-		show := firstNonEmpty(c.String("show"), "info")
-		s.show, err = finding.ParseSeverity(show)
-		if err != nil || s.show == finding.Off {
-			return nil, &exitError{ExitError, fmt.Sprintf("--show %q: want error, warning or info%s", show, didYouMean(show, []string{"error", "warning", "info"}))}
+	check := c.Command.Name == "check"
+	if check {
+		if s.failOn, s.show, err = failLevels(c.String("fail-on"), c.IsSet("fail-on"), c.String("show"), cfg); err != nil {
+			return usage(err)
 		}
 	}
-
-	// Rule selection: defaults, then the config, then flags.
+	var enable, disable []string
+	if check {
+		enable, disable = c.StringSlice("enable"), c.StringSlice("disable")
+	}
 	s.an.Rules = rules.All
-	s.an.Severity = map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		if !r.DefaultOff {
-			s.an.Severity[r] = r.Severity
-		}
+	if s.an.Severity, err = ruleSeverities(cfg, enable, disable); err != nil {
+		return usage(err)
 	}
-	apply := func(names []string, on bool, where string) error {
-		for _, n := range names {
-			for _, part := range strings.Split(n, ",") {
-				part = strings.TrimSpace(part)
-				if part == "" {
-					continue
-				}
-				r := rules.Lookup(part)
-				if r == nil {
-					return &exitError{ExitError, fmt.Sprintf("%s: unknown rule %q%s; run podlint rules for the list", where, part, didYouMean(part, ruleNames()))}
-				}
-				if on {
-					if s.an.Severity[r] == finding.Off {
-						s.an.Severity[r] = r.Severity
-					}
-				} else {
-					s.an.Severity[r] = finding.Off
-				}
-			}
-		}
-		return nil
+	if s.an.Params, err = modelParams(paramFlagsOf(c), cfg); err != nil {
+		return usage(err)
 	}
-	if err := apply(cfg.Enable, true, "config enable"); err != nil {
-		return nil, err
-	}
-	if err := apply(cfg.Disable, false, "config disable"); err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(cfg.Rules) {
-		r := rules.Lookup(k)
-		if r == nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: unknown rule %q%s", cfg.path, k, didYouMean(k, ruleNames()))}
-		}
-		sev, err := finding.ParseSeverity(cfg.Rules[k])
-		if err != nil {
-			return nil, &exitError{ExitError, fmt.Sprintf("config %s: rules: %s: %v", cfg.path, k, err)}
-		}
-		s.an.Severity[r] = sev
-	}
-	if c.Command.Name == "check" {
-		if err := apply(c.StringSlice("enable"), true, "--enable"); err != nil {
-			return nil, err
-		}
-		if err := apply(c.StringSlice("disable"), false, "--disable"); err != nil {
-			return nil, err
-		}
-	}
-
-	// Model parameters.
-	p := timeline.DefaultParams()
-	dur := func(flag string, set func(float64)) error {
-		if v := c.String(flag); v != "" {
-			sec, err := timeline.ParseSeconds(v)
-			if err != nil {
-				return &exitError{ExitError, fmt.Sprintf("--%s %q: %v", flag, v, err)}
-			}
-			set(sec)
-		}
-		return nil
-	}
-	for _, d := range []struct {
-		flag string
-		set  func(float64)
-	}{
-		{"pull-time", func(x float64) { p.ImagePull = timeline.Seconds(x) }},
-		{"start-time", func(x float64) { p.AppStart = timeline.Seconds(x) }},
-		{"shutdown-time", func(x float64) { p.AppShutdown = timeline.Seconds(x) }},
-		{"observation-latency", func(x float64) { p.Epsilon = x }},
-		{"action-latency", func(x float64) { p.Lambda = x }},
-	} {
-		if err := dur(d.flag, d.set); err != nil {
-			return nil, err
-		}
-	}
-	if p.ExpectedStartup, err = cfg.expectations(&cfg.ExpectedStartup, "expected-startup"); err != nil {
-		return nil, &exitError{ExitError, err.Error()}
-	}
-	if p.ExpectedShutdown, err = cfg.expectations(&cfg.ExpectedShutdown, "expected-shutdown"); err != nil {
-		return nil, &exitError{ExitError, err.Error()}
-	}
-	for _, e := range []struct {
-		flag string
-		dst  *[]timeline.Expectation
-	}{{"expected-startup", &p.ExpectedStartup}, {"expected-shutdown", &p.ExpectedShutdown}} {
-		if v := c.String(e.flag); v != "" {
-			list, err := flagExpectations(v)
-			if err != nil {
-				return nil, &exitError{ExitError, fmt.Sprintf("--%s %q: %v", e.flag, v, err)}
-			}
-			*e.dst = list // flags win over the configuration file
-		}
-	}
-	p.Nodes = cfg.Nodes
-	if c.IsSet("nodes") {
-		p.Nodes = c.Int("nodes")
-	}
-	if p.Nodes < 0 {
-		return nil, &exitError{ExitError, fmt.Sprintf("--nodes %d: want a positive number of nodes, or 0 for unknown", p.Nodes)}
-	}
-	s.an.Params = p
-
 	s.an.Limits = manifest.Limits{
 		MaxFileSize:  c.Int64("max-file-size"),
 		MaxDocuments: c.Int("max-documents"),
 		MaxDepth:     c.Int("max-depth"),
 		MaxNodes:     c.Int("max-nodes"),
 	}
-	if s.an.Limits.MaxFileSize <= 0 || s.an.Limits.MaxDocuments <= 0 || s.an.Limits.MaxDepth <= 0 || s.an.Limits.MaxNodes <= 0 {
-		return nil, &exitError{ExitError, "--max-file-size, --max-documents, --max-depth and --max-nodes must be positive"}
+	if err := checkLimits(s.an.Limits); err != nil {
+		return usage(err)
 	}
-
-	// Excludes are relative to the config file's folder.
-	for _, e := range cfg.Exclude {
-		if cfg.dir != "" && !filepath.IsAbs(e) && !strings.HasPrefix(e, "**") {
-			if rel, err := filepath.Rel(wd, filepath.Join(cfg.dir, e)); err == nil {
-				e = filepath.ToSlash(rel)
-			}
-		}
-		s.excludes = append(s.excludes, e)
-	}
-	s.excludes = append(s.excludes, c.StringSlice("exclude")...)
-
-	// Output.
+	s.excludes = excludePatterns(cfg, wd, c.StringSlice("exclude"))
 	s.format = c.String("format")
-	switch c.String("color") {
-	case "always":
-		s.color = true
-	case "never":
-		s.color = false
-	case "auto", "":
-		s.color = os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && c.String("output") == "" && isTerminal(env.stdout)
-	default:
-		return nil, &exitError{ExitError, fmt.Sprintf("--color %q: want auto, always or never", c.String("color"))}
+	s.color, err = useColor(c.String("color"), os.Getenv("NO_COLOR") != "", os.Getenv("TERM") == "dumb", c.String("output") != "",
+		func() bool { return isTerminal(env.stdout) })
+	if err != nil {
+		return usage(err)
 	}
 	s.width = terminalWidth(c, env)
 	return s, nil

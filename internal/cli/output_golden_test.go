@@ -44,6 +44,7 @@ var outputVariants = []struct {
 func TestOutputGolden(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
 	t.Setenv("NO_COLOR", "1")
+	ruleArgs := goldenRuleArgs(t)
 	for set, path := range outputSets {
 		for _, v := range outputVariants {
 			if set == "corpus" && v.name == "github" {
@@ -52,17 +53,18 @@ func TestOutputGolden(t *testing.T) {
 			name := set + "." + v.name + ".golden"
 			t.Run(name, func(t *testing.T) {
 				t.Setenv("COLUMNS", v.columns)
-				args := append([]string{"podlint", "check", "--no-config"}, v.args...)
+				args := append(append([]string{"podlint", "check", "--no-config"}, ruleArgs...), v.args...)
 				var out, errb bytes.Buffer
 				if code := Run(append(args, path), strings.NewReader(""), &out, &errb); code != ExitFindings {
 					t.Fatalf("exit %d, want 1: %s", code, errb.String())
 				}
+				golden := goldenOf(t, v.name, out.Bytes())
 				file := filepath.Join("internal", "cli", "testdata", "output", name)
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+					if err := os.WriteFile(file, golden, 0o644); err != nil {
 						t.Fatal(err)
 					}
 					return
@@ -71,8 +73,8 @@ func TestOutputGolden(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v (go test ./internal/cli -run TestOutputGolden -update creates it)", err)
 				}
-				if !bytes.Equal(out.Bytes(), want) {
-					t.Errorf("%s differs (go test ./internal/cli -run TestOutputGolden -update rewrites it)\n--- got\n%s", name, out.String())
+				if !bytes.Equal(golden, want) {
+					t.Errorf("%s differs (go test ./internal/cli -run TestOutputGolden -update rewrites it)\n--- got\n%s", name, golden)
 				}
 			})
 		}

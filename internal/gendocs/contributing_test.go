@@ -1,14 +1,17 @@
 package gendocs
 
 import (
-	"github.com/podlint/podlint/internal/ruledoc"
+	"crypto/sha256"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/internal/ruledoc"
 )
 
 // insideCopy is set in the environment of the commands the test runs, so
@@ -60,6 +63,7 @@ func TestAddRuleAsDocumented(t *testing.T) {
 
 	dir := t.TempDir()
 	copyRepo(t, dir)
+	original := treeHashes(t, dir)
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(string(f[1])))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -89,6 +93,25 @@ func TestAddRuleAsDocumented(t *testing.T) {
 		last = string(out)
 	}
 
+	// What else a new rule could change is in the goldens of the CLI's
+	// output, which `-update` rewrites: they run the rules listed in
+	// internal/cli/testdata/golden-rules.txt, so a new rule changes them
+	// only once listed there (TestStreamGolden runs the corpus of
+	// TestOutputGolden with the same list). Together with the files the example adds
+	// and edits and those go generate writes, a rule touches at most
+	// maxRuleFiles files (the example: its Go file, doc, two testdata
+	// files, rules/all.go, its page and docs/rules.md).
+	update := exec.Command(goTool, "test", "./internal/cli", "-run", "^(TestOutputGolden|TestTimelineGolden)$", "-update")
+	update.Dir, update.Env = dir, env
+	if out, err := update.CombinedOutput(); err != nil {
+		t.Fatalf("rewriting the goldens: %v\n%s", err, out)
+	}
+	touched := changedFiles(original, treeHashes(t, dir))
+	t.Logf("adding %s touches %d files: %s", id[1], len(touched), strings.Join(touched, " "))
+	if len(touched) > maxRuleFiles {
+		t.Errorf("adding %s as CONTRIBUTING.md shows touches %d files, more than %d: %s", id[1], len(touched), maxRuleFiles, strings.Join(touched, " "))
+	}
+
 	page, err := os.ReadFile(filepath.Join(dir, "docs", "rules", string(id[1])+".md"))
 	if err != nil {
 		t.Fatalf("go generate wrote no page for %s: %v", id[1], err)
@@ -108,6 +131,58 @@ func TestAddRuleAsDocumented(t *testing.T) {
 	if !strings.HasPrefix(last, string(id[1])+" ") || !strings.Contains(last, strings.TrimSpace(ruledoc.Terminal(doc))) {
 		t.Errorf("the last command should print the rule's page with its doc; it printed:\n%s", last)
 	}
+}
+
+// maxRuleFiles is how many files adding a rule may touch, authored and
+// generated: the issue that set it counted 12 (5 authored, 2 generated and
+// 5 SARIF goldens, rewritten because their rule catalog grew).
+const maxRuleFiles = 7
+
+// treeHashes maps every file of the tree at dir (hidden directories left
+// out, as copyRepo leaves them) to the hash of its content.
+func treeHashes(t *testing.T, dir string) map[string][sha256.Size]byte {
+	t.Helper()
+	out := map[string][sha256.Size]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out[filepath.ToSlash(rel)] = sha256.Sum256(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// changedFiles lists, sorted, the files added, changed or removed between
+// two trees.
+func changedFiles(before, after map[string][sha256.Size]byte) []string {
+	var out []string
+	for p, h := range after {
+		if old, ok := before[p]; !ok || old != h {
+			out = append(out, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // copyRepo copies the repository, without hidden directories such as

@@ -7,7 +7,8 @@
 //   - docs/rules.md, the catalog (`podlint rules --format markdown`);
 //   - docs/usage.md, from the command and flag definitions of internal/cli;
 //   - the whole-output example blocks of README.md and docs/timeline.svg,
-//     by running podlint on the shipped examples.
+//     by running podlint on the shipped examples;
+//   - the package table of CONTRIBUTING.md, from `go list ./...`.
 //
 // Run it with `go generate ./...` from anywhere in the repository.
 // TestGeneratedFilesAreCurrent fails when a file differs from what it
@@ -100,6 +101,17 @@ func generate() (map[string][]byte, error) {
 		return nil, err
 	}
 	if files["README.md"], err = readmeExamples(readme); err != nil {
+		return nil, err
+	}
+	guide, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := listPackages()
+	if err != nil {
+		return nil, err
+	}
+	if files["CONTRIBUTING.md"], err = contributingPackages(guide, pkgs); err != nil {
 		return nil, err
 	}
 	svg, err := podlint("timeline --no-config -f svg testdata/examples/web-deployment.yaml")

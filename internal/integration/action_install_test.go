@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -48,7 +49,12 @@ func archive(t *testing.T, files map[string][]byte) []byte {
 		}
 		return buf.Bytes()
 	}
-	gz := gzip.NewWriter(&buf)
+	// The fastest compression: the tests read what they pack at once, and
+	// the default level took seconds for the 60 MB executable.
+	gz, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tw := tar.NewWriter(gz)
 	for name, data := range files {
 		mode := int64(0o644)
@@ -107,6 +113,7 @@ func sha256Hex(b []byte) string {
 // a release, which builds from source with a cache keyed on podlint's
 // go.mod and go.sum.
 func TestActionInstall(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	for _, tool := range []string{"bash", "curl", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed; the action's install step needs it", tool)
@@ -355,6 +362,13 @@ func TestActionInstall(t *testing.T) {
 	})
 }
 
+// released is the archive of the test's podlint that releasedRunner
+// serves, packed once: packing the 60 MB executable took seconds per test.
+var released struct {
+	sync.Once
+	arc []byte
+}
+
 // releasedRunner is a runner for the action pinned to a release tag, served
 // by a fake release of the test's podlint binary: the tests of what the
 // action does with podlint's output use it, because a download takes a
@@ -362,16 +376,22 @@ func TestActionInstall(t *testing.T) {
 func releasedRunner(t *testing.T, a *action, actionPath, workspace string, inputs map[string]string) *runner {
 	t.Helper()
 	const tag = "v0.0.1"
-	bin, err := os.ReadFile(podlintBinary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := "podlint"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
 	asset := releaseAsset(tag)
-	arc := archive(t, map[string][]byte{name: bin})
+	released.Do(func() {
+		bin, err := os.ReadFile(podlintBinary(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "podlint"
+		if runtime.GOOS == "windows" {
+			name += ".exe"
+		}
+		released.arc = archive(t, map[string][]byte{name: bin})
+	})
+	arc := released.arc
+	if arc == nil {
+		t.Fatal("no release archive (see the first test that asked for one)")
+	}
 	fr := serveRelease(t, map[string][]byte{
 		tag + "/checksums.txt": []byte(sha256Hex(arc) + "  " + asset + "\n"),
 		tag + "/" + asset:      arc,

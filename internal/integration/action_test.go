@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -442,6 +443,7 @@ func (r *runner) run() {
 				t.Fatal(err)
 			}
 		}
+		built := r.seedBuild(s)
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir = r.workspace
 		cmd.Env = append(os.Environ(),
@@ -481,7 +483,79 @@ func (r *runner) run() {
 			}
 			r.failedStep, r.exitCode = s.Name, ee.ExitCode()
 		}
+		if built != "" && err == nil {
+			keepBuild(t, r.ref, built)
+		}
 	}
+}
+
+// builds holds, by github.action_ref (the one input of the build step that
+// changes the binary: its -ldflags), a podlint the action's build step
+// made earlier in this test run. Every test that builds from source runs
+// the step, but linking the same 60 MB executable again took 10 to 20 s
+// each (most of TestAction's time): seedBuild puts the earlier output where
+// the step writes, and go build, which finds it up to date (the build ID
+// in the file matches what the sources and flags give), links nothing.
+// The first build of each ref links for real.
+var builds struct {
+	sync.Mutex
+	dir   string
+	byRef map[string]string
+}
+
+// seedBuild copies an earlier build of the same ref to the build step's
+// output when s is that step and it is to build; it returns the output's
+// path ("" for other steps).
+func (r *runner) seedBuild(s actionStep) string {
+	if s.Name != "Build podlint" || r.outputs["install"]["build"] != "true" {
+		return ""
+	}
+	target := r.outputs["install"]["podlint"]
+	if target == "" {
+		return ""
+	}
+	builds.Lock()
+	prev := builds.byRef[r.ref]
+	builds.Unlock()
+	if prev != "" {
+		if err := copyFile(prev, target); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	return target
+}
+
+// keepBuild records the build step's output for ref, once.
+func keepBuild(t *testing.T, ref, built string) {
+	builds.Lock()
+	defer builds.Unlock()
+	if _, ok := builds.byRef[ref]; ok {
+		return
+	}
+	if builds.dir == "" {
+		dir, err := os.MkdirTemp("", "podlint-action-builds-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir, builds.byRef = dir, map[string]string{}
+	}
+	kept := filepath.Join(builds.dir, fmt.Sprintf("podlint-%d", len(builds.byRef)))
+	if err := copyFile(built, kept); err != nil {
+		t.Fatal(err)
+	}
+	builds.byRef[ref] = kept
+}
+
+// copyFile copies an executable.
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o755)
 }
 
 // readCommandFile parses GITHUB_OUTPUT and GITHUB_ENV: name=value lines and
@@ -583,6 +657,7 @@ func sarifResults(t *testing.T, path string) []string {
 // a workflow would see: the outputs, the SARIF file the upload step gets,
 // the annotations in the log, the job summary and the job's result.
 func TestAction(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}

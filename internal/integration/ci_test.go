@@ -52,6 +52,7 @@ func snippetWorkflow(t *testing.T, name string) (permissions, with map[string]st
 // TestCIDocGitHubWorkflow checks the workflow of docs/ci.md against
 // action.yml and runs the action with its inputs.
 func TestCIDocGitHubWorkflow(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	permissions, with := snippetWorkflow(t, "github-workflow")
 	if permissions["security-events"] != "write" {
 		t.Errorf("upload-sarif needs permissions security-events: write, the workflow has %v", permissions)
@@ -83,6 +84,7 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 // with no step before it, and the findings are annotated in the template
 // and the patch.
 func TestCIDocGitHubCharts(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	_, with := snippetWorkflow(t, "github-charts")
 	root := repoRoot(t)
 	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
@@ -135,6 +137,7 @@ type gitlabJob struct {
 // job), with a freshly built podlint on PATH, and checks the reports
 // against the shapes GitLab documents.
 func TestCIDocGitLab(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	var cfg map[string]gitlabJob
 	dec := yaml.NewDecoder(strings.NewReader(snippet(t, "gitlab-ci")))
 	dec.KnownFields(true)

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
@@ -14,5 +15,12 @@ func TestMain(m *testing.M) {
 	if render.IsChild() {
 		os.Exit(cli.Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	// The executables the tests built (podlintBinary, keepBuild).
+	for _, dir := range []string{filepath.Dir(binPath), builds.dir} {
+		if dir != "" && dir != "." {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
 }

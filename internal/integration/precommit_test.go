@@ -77,6 +77,7 @@ var (
 // pre-commit itself, configured by the snippets of docs/ci.md, and commits
 // good and bad manifests.
 func TestPreCommit(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	for _, tool := range []string{"pre-commit", "git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed; install it to run the pre-commit hook test (Debian: apt-get install pre-commit)", tool)
@@ -188,6 +189,7 @@ func TestPreCommit(t *testing.T) {
 // bench/perfdoc) and internal/gendocs/cmd are kept out by build tags; they
 // must still build with them.
 func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	list := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
 	list.Dir = repoRoot(t)
 	out, err := list.Output()
@@ -229,6 +231,7 @@ type preCommitHook struct {
 // needs no pre-commit (TestPreCommit runs the real thing where it is
 // installed).
 func TestPreCommitSystemHook(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	raw, err := os.ReadFile(filepath.Join(repoRoot(t), ".pre-commit-hooks.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // would need the network), once as published and once with a tampered
 // archive, which the checksum step must refuse.
 func TestReadmeInstallRelease(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own; never changes the working directory or the environment
 	for _, tool := range []string{"bash", "curl", "sha256sum", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed; the README's release install needs it", tool)
