@@ -151,7 +151,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		ho.Namespace = firstNonEmpty(ns, cc.Namespace)
 		return ho
 	}}
-	s.an.Render = opts.Lint
+	s.an.Open = opts.Open
 	s.renderer = opts
 	return nil
 }
