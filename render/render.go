@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/manifest"
@@ -70,7 +71,7 @@ func (o *Options) opened(src manifest.Source, r *Rendered, label string) *manife
 		o.trace("render %s: problem at %s:%d:%d: %s", src.Path, p.File, p.Line, p.Column, p.Message)
 	}
 	return &manifest.Rendered{Label: label, RootFile: rootFile(src), Stream: stream, Files: len(sources), Problems: r.Problems,
-		Map: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src)}}
+		Map: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src), trace: o.Trace}}
 }
 
 func nameNote(name string) string {
@@ -110,13 +111,18 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 	if len(src.Through) > 0 {
 		label += ", also rendering " + strings.Join(src.Through, ", ")
 	}
-	o.trace("render %s: %s in a child process (repository root %s)", src.Path, label, src.Root)
+	if o.Trace != nil {
+		lim := o.limits()
+		o.trace("render %s: %s, in a child process of this executable (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
+			src.Path, label, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
+		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
+	}
 	r, err = renderInChild(src, ho, o.limits(), o.panicOnNetwork)
 	if err != nil {
 		o.trace("render %s: failed: %v", src.Path, err)
 		return nil, "", err
 	}
-	o.trace("render %s: %d documents, %d problems", src.Path, len(r.Docs), len(r.Problems))
+	o.trace("render %s: rendered documents: %d, problems: %d", src.Path, len(r.Docs), len(r.Problems))
 	return r, label, nil
 }
 
@@ -187,6 +193,7 @@ type mapper struct {
 	tmpls  map[int][]tline
 	files  *sourceFiles
 	defs   map[string]*define // named templates, by name (include.go)
+	trace  func(format string, args ...any)
 }
 
 // where is a position in a source file.
@@ -370,7 +377,37 @@ func (m *mapper) Locate(line, col int, path string) manifest.Mapped {
 		out.Value = &manifest.MappedValue{File: v.File, Line: v.Line, Column: v.Column, Key: v.Message,
 			CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(v.File), v.Line)), v.Column)}
 	}
+	if m.trace != nil {
+		m.traceLocate(i, line, col, path, out)
+	}
 	return out
+}
+
+// traceLocate says where a field was mapped to (--debug).
+func (m *mapper) traceLocate(i, line, col int, path string, out manifest.Mapped) {
+	by := "by its path"
+	if path == "" || out.Path == "" {
+		by = fmt.Sprintf("by its position (rendered line %d, column %d)", line, col)
+	}
+	what := "exact"
+	if out.Approximate {
+		what = "approximate: not written literally there"
+	}
+	doc := "outside every document"
+	if i >= 0 {
+		doc = "document " + strconv.Itoa(i+1) + nameNote(m.r.Docs[i].Name)
+	}
+	field := path
+	switch {
+	case path == "":
+		field = firstOf(out.Path, "the document")
+	case out.Path != path:
+		field += " (written up to " + firstOf(out.Path, "the document") + ")"
+	}
+	m.trace("map %s: %s %s, %s → %s:%d:%d (%s)", m.root, doc, field, by, out.File, out.Line, out.Column, what)
+	if v := out.Value; v != nil {
+		m.trace("map %s: %s %s: %s at %s:%d:%d", m.root, doc, field, v.Key, v.File, v.Line, v.Column)
+	}
 }
 
 // File is a source file as read inside the repository.

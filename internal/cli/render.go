@@ -136,7 +136,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	release, ns := c.String("release-name"), c.String("namespace")
-	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Helm: func(dir string) render.HelmOptions {
+	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Trace: s.trace, Helm: func(dir string) render.HelmOptions {
 		cc := charts[absPath(dir)]
 		var ho render.HelmOptions
 		for _, v := range cc.Values {

@@ -52,6 +52,7 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
+			s.debugSetup(c, env)
 			if err := s.renderSetup(c); err != nil {
 				return err
 			}
@@ -175,10 +176,10 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *release.Part) []planne
 		// object's line: each is placed where check would report it.
 		// (A plain file's are under the object's line, in the same file.)
 		for _, p := range renderedPaths(l, tl) {
-			f, written := placeSafely(l, o, p)
-			if !written {
+			if _, written := o.Doc.Locate(p); !written {
 				continue // a default: the timeline says what it assumed
 			}
+			f, _ := placeSafely(l, o, p)
 			item.Fields = append(item.Fields, chart.Field{Path: string(p), File: f.File, Line: f.Line, Column: f.Column, Approximate: f.Approximate})
 		}
 		out = append(out, planned{item: item, w: part.Workloads[len(part.Workloads)-1], exclusive: why})
