@@ -26,17 +26,21 @@ func (cfg *Config) Root(src manifest.Source) ([]finding.Finding, finding.Summary
 	if r.Map != nil {
 		defer r.Map.Close()
 	}
-	return cfg.lintRendered(src, r)
+	return cfg.lintRendered(src, r, false)
 }
 
 // lintRendered lints r. Mapping walks templates of any shape; a panic
-// there is reported like one inside the renderer, at the root.
-func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered) (out []finding.Finding, sum finding.Summary, err error) {
+// there is reported like one inside the renderer, at the root (once: a
+// panic while reporting that one is not caught again).
+func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool) (out []finding.Finding, sum finding.Summary, err error) {
 	defer func() {
+		if crashed {
+			return
+		}
 		if p := recover(); p != nil {
 			crash := &manifest.Rendered{Label: src.Path, RootFile: r.RootFile,
 				Problems: []manifest.RenderProblem{manifest.RenderCrash(src, r.RootFile, p)}, Map: r.Map}
-			out, sum, err = cfg.lintRendered(src, crash)
+			out, sum, err = cfg.lintRendered(src, crash, true)
 		}
 	}()
 	sum = finding.Summary{Rendered: []string{r.Label}}
