@@ -44,6 +44,9 @@ func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crash
 		}
 	}()
 	sum = finding.Summary{Rendered: []string{r.Label}}
+	// Quoted lines and suppression comments come only through the map,
+	// which reads files inside the repository: a problem's file may be a
+	// link out of it (the link guard's own finding is at the link).
 	file := func(p string) []byte {
 		if r.Map == nil {
 			return nil

@@ -108,8 +108,8 @@ func sizeString(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// renderSetup reads --render and the Helm options, and hands rendering to
-// the analyzer.
+// renderSetup reads --render and the Helm options, and gives the loader its
+// render stage (analyzer.Config.Open, used by check and timeline alike).
 func (s *settings) renderSetup(c *ucli.Context) error {
 	mode := firstNonEmpty(c.String("render"), s.cfg.Render, "auto")
 	switch mode {
