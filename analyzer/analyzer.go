@@ -37,9 +37,10 @@ type Config struct {
 	// Workers bounds how many files are in memory at once; 0 means one per
 	// CPU.
 	Workers int
-	// Render lints a source that is a Helm chart or a kustomization
-	// (Source.Render set); nil when rendering is off.
-	Render func(*Config, manifest.Source) ([]finding.Finding, finding.Summary, error)
+	// Open renders a source that is a Helm chart or a kustomization
+	// (Source.Render set) into documents and a source map (render.Open),
+	// which Root lints; nil when rendering is off.
+	Open func(manifest.Source) (*manifest.Rendered, error)
 
 	// The scheduler's tuning, for tests (they run in parallel, so no knob
 	// is a package variable); zero means the default.
@@ -78,14 +79,11 @@ func (c *Config) summaryBudget() int {
 func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
 
 // source lints one source. A render root (a Helm chart or a kustomization)
-// is linted by cfg.Render as a release of its own, with its findings already
+// is linted by Root as a release of its own, with its findings already
 // moved to the files the user edits, so it has no part in the run's release.
 func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
 	if src.Render != "" {
-		if cfg.Render == nil {
-			return nil, finding.Summary{}, nil, fmt.Errorf("%s: rendering is off", src.Path)
-		}
-		f, s, err := cfg.Render(cfg, src)
+		f, s, err := cfg.Root(src)
 		return f, s, nil, err
 	}
 	data := src.Data

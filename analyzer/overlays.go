@@ -52,7 +52,9 @@ func mergeOverlays(fs []finding.Finding) []finding.Finding {
 // one problem of one file.
 func overlayKey(f *finding.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\x00%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s", f.RuleID, f.Severity, f.File, f.Line, f.Column, f.Message, f.Detail, f.Container)
+	// The headline and detail as printed: an approximate position's note
+	// names the rendered field.
+	fmt.Fprintf(&b, "%s\x00%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s", f.RuleID, f.Severity, f.File, f.Line, f.Column, f.Headline(), f.Explanation(), f.Container)
 	for _, r := range f.Related {
 		fmt.Fprintf(&b, "\x00%s\x00%d\x00%d\x00%s", r.File, r.Line, r.Column, r.Message)
 	}

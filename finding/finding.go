@@ -6,6 +6,7 @@ package finding
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity orders findings; --fail-on compares against it.
@@ -129,11 +130,49 @@ type Rendered struct {
 	Root string `json:"root"`           // the chart or kustomization folder
 	Name string `json:"name,omitempty"` // Helm's template name ("podinfo/templates/deployment.yaml")
 	Path string `json:"path,omitempty"` // the field in the rendered object
+	// Approximate is set when the field is not written literally in the
+	// file Location points into (a value a template computes, a field a
+	// kustomize transformer adds): the position is the closest one found.
+	// Reports say so in words (Headline, Explanation).
+	Approximate bool `json:"approximate,omitempty"`
 	// Roots are the roots a finding in a file rendered by several roots
 	// (a kustomize base under overlays dev and prod) was found through,
 	// in run order; nil when one root renders the file.
 	Roots []string `json:"roots,omitempty"`
 }
+
+// HeadlineMax is the longest headline, in characters, that the words
+// about an approximate position are added to (Headline).
+const HeadlineMax = 100
+
+// inRendered ends the headline of a finding whose position is approximate.
+const inRendered = " (in the rendered output)"
+
+// Headline is the headline as reports print it: Message, and for a finding
+// whose position in a rendered chart or kustomization is only approximate,
+// " (in the rendered output)" when the headline stays one short line.
+func (f *Finding) Headline() string {
+	if !f.approximate() || utf8.RuneCountInString(f.Message)+len(inRendered) > HeadlineMax {
+		return f.Message
+	}
+	return f.Message + inRendered
+}
+
+// Explanation is the detail as reports print it: Detail, preceded for a
+// finding whose position is only approximate by a note naming the field in
+// the rendered output.
+func (f *Finding) Explanation() string {
+	if !f.approximate() {
+		return f.Detail
+	}
+	note := "The field is not written literally in this file, so the position is the closest one found."
+	if f.Rendered.Path != "" {
+		note = "The finding is at " + f.Rendered.Path + " in the rendered output; it is not written literally in this file, so the position is the closest one found."
+	}
+	return strings.TrimSpace(note + " " + f.Detail)
+}
+
+func (f *Finding) approximate() bool { return f.Rendered != nil && f.Rendered.Approximate }
 
 // Less orders findings by file, line, column, rule, then message, which is the
 // order every writer prints them in.

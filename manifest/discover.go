@@ -61,6 +61,15 @@ type Hint struct {
 // source to render (Source.Render), its files are not linted one by one,
 // and a file named inside one renders the enclosing root.
 func Discover(paths []string, excludes []string, render bool) (srcs []Source, hints []Hint, errs []error) {
+	return DiscoverTrace(paths, excludes, render, nil)
+}
+
+// DiscoverTrace is Discover telling trace, when set, what it reads and
+// skips and why (podlint --debug), in walk order.
+func DiscoverTrace(paths []string, excludes []string, render bool, trace func(format string, args ...any)) (srcs []Source, hints []Hint, errs []error) {
+	if trace == nil {
+		trace = func(string, ...any) {}
+	}
 	kinds := map[string]string{} // RootKind per folder
 	if render {
 		defer func() { srcs = mergeRoots(srcs) }()
@@ -87,6 +96,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			}
 			if render {
 				if root, ok := enclosingRoot(p, kinds); ok {
+					trace("discover %s: inside %s %s, which is rendered instead (its findings in this file are reported)", p, rootName(root.Render), root.Path)
 					// The root holds the file named: what it derives is
 					// bounded by its own repository (or itself).
 					root.Root = repoRoot(root.Path)
@@ -94,10 +104,12 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 					continue
 				}
 			}
+			trace("discover %s: a file named on the command line: linted", p)
 			srcs = append(srcs, Source{Path: p, Explicit: true})
 			continue
 		}
 		repo := repoRoot(p)
+		trace("discover %s: walking the folder (repository root %s)", p, firstNonEmpty(repo, p))
 		var found []string
 		roots := 0 // charts and kustomizations to render
 		// The tree's real location: a symbolic link found in the walk may
@@ -113,6 +125,7 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			continue
 		}
 		if systemPath(root) {
+			trace("discover %s: skipped: a kernel file system", p)
 			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
 			continue
 		}
@@ -126,10 +139,16 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if path != p && (strings.HasPrefix(name, ".") || ex.match(path)) {
+				if path != p && strings.HasPrefix(name, ".") {
+					trace("discover %s: skipped: hidden folder", path)
+					return fs.SkipDir
+				}
+				if path != p && ex.match(path) {
+					trace("discover %s: skipped: matches an exclude pattern", path)
 					return fs.SkipDir
 				}
 				if k := RootKind(path); render && k != "" {
+					trace("discover %s: %s: rendered as one source, its files are not linted one by one", path, rootName(k))
 					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p, Root: repo})
 					roots++
 					return fs.SkipDir
@@ -141,7 +160,15 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 			}
 			// Hidden files (.podlint.yaml, .gitlab-ci.yml, .pre-commit-config.yaml)
 			// are tool configuration, never manifests.
-			if !hasManifestExt(name) || strings.HasPrefix(name, ".") || ex.match(path) {
+			switch {
+			case !hasManifestExt(name):
+				trace("discover %s: skipped: not .yaml, .yml or .json", path)
+				return nil
+			case strings.HasPrefix(name, "."):
+				trace("discover %s: skipped: hidden file", path)
+				return nil
+			case ex.match(path):
+				trace("discover %s: skipped: matches an exclude pattern", path)
 				return nil
 			}
 			if !d.Type().IsRegular() {
@@ -149,14 +176,17 @@ func Discover(paths []string, excludes []string, render bool) (srcs []Source, hi
 				// a symbolic link is followed only to a regular file inside
 				// the tree; what is left out is said, not silently dropped.
 				if d.Type()&fs.ModeSymlink == 0 {
+					trace("discover %s: skipped: not a regular file (%s)", path, safefile.Kind(d.Type()))
 					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), safefile.Kind(d.Type()))})
 					return nil
 				}
 				if why := linkProblem(root, path); why != "" {
+					trace("discover %s: skipped: %s", path, why)
 					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
 					return nil
 				}
 			}
+			trace("discover %s: linted", path)
 			found = append(found, path)
 			return nil
 		})
@@ -490,4 +520,21 @@ func (g globs) match(p string) bool {
 		}
 	}
 	return false
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// rootName is how a trace names a kind of render root.
+func rootName(kind string) string {
+	if kind == RenderHelm {
+		return "a Helm chart"
+	}
+	return "a kustomization"
 }

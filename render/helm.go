@@ -44,15 +44,7 @@ type HelmOptions struct {
 }
 
 // Problem is a render failure with its position in a source file.
-type Problem struct {
-	File   string
-	Line   int
-	Column int
-	// Message is the headline, Detail the rest (full sentences; may be
-	// empty), as every finding has them.
-	Message string
-	Detail  string
-}
+type Problem = manifest.RenderProblem
 
 // headlineMax is the longest headline a render problem gets: one line of
 // a terminal next to its position and rule ID.

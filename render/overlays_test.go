@@ -23,7 +23,7 @@ func TestBaseReportedOncePerRun(t *testing.T) {
 	}
 	srcs = Plan(srcs)
 	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.BestEffortQoS: finding.Info, rules.ProbeTimeoutExceedsPeriod: finding.Warning},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Render: (&Options{}).Lint}
+		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Open: (&Options{}).Open}
 	res, errs := analyzer.Run(cfg, srcs)
 	if len(errs) > 0 {
 		t.Fatal(errs)

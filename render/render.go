@@ -1,12 +1,10 @@
-// Package render lints Helm charts and Kustomize directories: it renders
-// them with Helm's engine and kustomize's krusty in a limited child process
-// (child.go; never the network, never another program),
-// lints the rendered objects with the analyzer, and maps every finding back
-// to the template, patch or resource file the user edits.
-//
-// It is linked only for its Lint function, which the command line hands to
-// the analyzer for sources that are render roots; plain YAML files never
-// reach it.
+// Package render is the loader stage for Helm charts and Kustomize
+// directories: it renders them with Helm's engine and kustomize's krusty in
+// a limited child process (child.go; never the network, never another
+// program) and returns the rendered documents with a source map that
+// places each field in the template, patch or resource file the user edits
+// (Open). The loader lints the documents like a file's; render knows
+// nothing of rules or findings (TestImports).
 package render
 
 import (
@@ -17,13 +15,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/rules"
+	"github.com/podlint/podlint/workload"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -37,57 +33,59 @@ type Options struct {
 	// Limits bound the process that renders each root; zero fields take
 	// DefaultLimits.
 	Limits Limits
+	// Trace, when set, is told what rendering does (--debug): the root,
+	// the child process, each rendered document and the file it came from.
+	Trace func(format string, args ...any)
 	// panicOnNetwork is for tests: see childRequest.
 	panicOnNetwork bool
 }
 
-// Lint renders one root and lints its output. It has the signature of
-// analyzer.Config.Render.
-func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) (fs []finding.Finding, sum finding.Summary, err error) {
-	// Mapping positions back walks templates of any shape; a panic there
-	// is reported like one inside the renderer.
+// Open renders one root and returns its documents and source map. What
+// kept parts of it from rendering, a crash of the renderer included, is a
+// problem of the result; err is for a root podlint cannot render at all.
+// The caller closes out.Map.
+func (o *Options) Open(src manifest.Source) (out *manifest.Rendered, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			fs, sum, err = lintRendered(cfg, src, crashed(src, p), src.Path)
+			out, err = o.opened(src, crashed(src, p), src.Path), nil
 		}
 	}()
 	r, label, err := o.render(src)
 	if err != nil {
-		return nil, finding.Summary{}, err
+		return nil, err
 	}
-	return lintRendered(cfg, src, r, label)
+	return o.opened(src, r, label), nil
 }
 
 func crashed(src manifest.Source, p any) *Rendered {
-	return &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
-		Message: fmt.Sprintf("rendering crashed inside %s", src.Render),
-		Detail:  fmt.Sprintf("%v; the other inputs were still linted. Please report this bug with the chart or kustomization.", p)}}}
+	return &Rendered{Problems: []Problem{manifest.RenderCrash(src, rootFile(src), p)}}
 }
 
-// Output is one root rendered for podlint timeline.
-type Output struct {
-	// Stream is the rendered manifests as one YAML stream.
-	Stream []byte
-	// Problems are what kept parts of it from rendering.
-	Problems []Problem
-	m        *mapper
-}
-
-// Manifests renders one root without linting it.
-func (o *Options) Manifests(src manifest.Source) (*Output, error) {
-	r, _, err := o.render(src)
-	if err != nil {
-		return nil, err
-	}
+// opened is r as the loader takes it.
+func (o *Options) opened(src manifest.Source, r *Rendered, label string) *manifest.Rendered {
 	stream, starts := r.stream()
-	return &Output{Stream: stream, Problems: r.Problems, m: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src)}}, nil
+	for i, d := range r.Docs {
+		o.trace("render %s: document %d from %s%s at stream line %d", src.Path, i+1, d.Source, nameNote(d.Name), starts[i])
+	}
+	for _, p := range r.Problems {
+		o.trace("render %s: problem at %s:%d:%d: %s", src.Path, p.File, p.Line, p.Column, p.Message)
+	}
+	paths := filesRead(src, r)
+	return &manifest.Rendered{Label: label, RootFile: rootFile(src), Stream: stream, Paths: paths, Problems: r.Problems,
+		Map: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src), trace: o.Trace}}
 }
 
-// Locate maps a position in Stream to the template, patch or resource file
-// the user edits.
-func (out *Output) Locate(line, col int) (file string, l, c int) {
-	w := out.m.locate(line, col)
-	return w.file, w.line, w.col
+func nameNote(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " (" + name + ")"
+}
+
+func (o *Options) trace(format string, args ...any) {
+	if o.Trace != nil {
+		o.Trace(format, args...)
+	}
 }
 
 // render renders one root in a child process bounded by o.Limits
@@ -114,10 +112,18 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 	if len(src.Through) > 0 {
 		label += ", also rendering " + strings.Join(src.Through, ", ")
 	}
+	if o.Trace != nil {
+		lim := o.limits()
+		o.trace("render %s: %s, in a child process of this executable (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
+			src.Path, label, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
+		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
+	}
 	r, err = renderInChild(src, ho, o.limits(), o.panicOnNetwork)
 	if err != nil {
+		o.trace("render %s: failed: %v", src.Path, err)
 		return nil, "", err
 	}
+	o.trace("render %s: rendered documents: %d, problems: %d", src.Path, len(r.Docs), len(r.Problems))
 	return r, label, nil
 }
 
@@ -139,83 +145,6 @@ func (o *Options) limits() Limits {
 	return l
 }
 
-// lintRendered lints the rendered stream and positions findings in the
-// source files.
-func lintRendered(cfg *analyzer.Config, src manifest.Source, r *Rendered, label string) ([]finding.Finding, finding.Summary, error) {
-	sum := finding.Summary{Rendered: []string{label}}
-	var out []finding.Finding
-	// Quoted lines and suppression comments come only from files inside
-	// the repository: a problem's file may be a link out of it (the link
-	// guard's own finding is at the link).
-	files := newSourceFiles(src)
-	defer files.close()
-	stream, starts := r.stream()
-	m := &mapper{r: r, starts: starts, root: src.Path, files: files}
-	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
-		for _, p := range r.Problems {
-			// Read once per file: a kustomization with 100 000 missing
-			// entries has as many problems in one file.
-			data := m.file(p.File)
-			f := finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
-				Location: finding.Location{File: p.File, Line: p.Line, Column: p.Column}, Message: p.Message, Detail: p.Detail,
-				SourceLine: lineOf(data, p.Line)}
-			if !cfg.CommentSuppresses(data, &f) {
-				out = append(out, f)
-			}
-		}
-	}
-	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
-		if rule := rules.LimitExceeded; cfg.Enabled(rule) {
-			out = append(out, finding.Finding{RuleID: rule.ID, RuleName: rule.Name, Severity: cfg.Severity[rule],
-				Location: finding.Location{File: rootFile(src), Line: 1, Column: 1},
-				Message:  analyzer.TooBig("the rendered output", cfg.Limits.MaxFileSize) + " and was not linted",
-				Detail:   "Raise --max-file-size to lint it."})
-		}
-		r.Docs = nil
-	}
-	if len(r.Docs) > 0 {
-		fs, s := cfg.File(src.Path, stream, false)
-		sum.Objects, sum.Workloads = s.Objects, s.Workloads
-		for i := range fs {
-			m.remap(&fs[i])
-		}
-		out = append(out, fs...)
-	}
-	sum.Paths = filesRead(src, r)
-	sum.Files = len(sum.Paths)
-	if len(src.Named) > 0 {
-		// Findings keep the spelling the file was named with.
-		named := map[string]string{}
-		for _, n := range src.Named {
-			named[absPath(n)] = n
-		}
-		keep := out[:0]
-		for _, f := range out {
-			for i := range f.Related {
-				if n, ok := named[absPath(f.Related[i].File)]; ok {
-					f.Related[i].File = n
-				}
-			}
-			n, ok := named[absPath(f.File)]
-			if ok {
-				f.File = n
-			}
-			if ok || f.RuleID == rules.ChartRenderError.ID {
-				keep = append(keep, f)
-			}
-		}
-		out = keep
-	}
-	return out, sum, nil
-}
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
-}
-
 // rootFile is the file that stands for a root: Chart.yaml or the
 // kustomization.
 func rootFile(src manifest.Source) string {
@@ -229,8 +158,9 @@ func rootFile(src manifest.Source) string {
 }
 
 // stream is the rendered output as one YAML stream, each document preceded
-// by "---" and, for Helm, the "# Source:" comment `helm template` writes.
-// starts[i] is the stream line of document i's first line.
+// by "---". starts[i] is the stream line of document i's first line. It
+// has no "# Source:" comments, which `helm template` writes: the source map
+// names the template, so the loader has nothing to add to a finding's text.
 func (r *Rendered) stream() ([]byte, []int) {
 	var b bytes.Buffer
 	starts := make([]int, len(r.Docs))
@@ -238,10 +168,6 @@ func (r *Rendered) stream() ([]byte, []int) {
 	for i, d := range r.Docs {
 		b.WriteString("---\n")
 		line++
-		if d.Name != "" {
-			fmt.Fprintf(&b, "# Source: %s\n", d.Name)
-			line++
-		}
 		starts[i] = line
 		b.WriteString(d.YAML)
 		line += strings.Count(d.YAML, "\n")
@@ -253,6 +179,13 @@ func (r *Rendered) stream() ([]byte, []int) {
 	return b.Bytes(), starts
 }
 
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
 type mapper struct {
 	r      *Rendered
 	starts []int
@@ -261,6 +194,7 @@ type mapper struct {
 	tmpls  map[int][]tline
 	files  *sourceFiles
 	defs   map[string]*define // named templates, by name (include.go)
+	trace  func(format string, args ...any)
 }
 
 // where is a position in a source file.
@@ -269,7 +203,14 @@ type where struct {
 	line, col int
 	exact     bool
 	path      string
-	values    *finding.Location
+	values    *valueAt
+}
+
+// valueAt is the key of a values file a template line reads.
+type valueAt struct {
+	File         string
+	Line, Column int
+	Message      string
 }
 
 func (m *mapper) doc(line int) int {
@@ -297,13 +238,6 @@ func (m *mapper) node(i int) *yaml.Node {
 }
 
 func (m *mapper) file(p string) []byte { return m.files.read(p) }
-
-// location is a related location in a source file, with the code point
-// column SARIF needs.
-func (m *mapper) location(file string, line, col int, msg string) finding.Location {
-	return finding.Location{File: file, Line: line, Column: col, Message: msg,
-		CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(file), line)), col)}
-}
 
 // locate maps a stream position to the source.
 func (m *mapper) locate(line, col int) where {
@@ -368,11 +302,11 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 			}
 			keys = append(keys, s.key)
 		}
-		best, bestDepth := (*finding.Location)(nil), 0
+		best, bestDepth := (*valueAt)(nil), 0
 		for j := len(m.r.valuesFiles) - 1; j >= 0; j-- {
 			vf := m.r.valuesFiles[j]
 			if l, c, dep := locateValues(vf.data, keys); dep > bestDepth && dep >= len(vp) {
-				best, bestDepth = &finding.Location{File: vf.path, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
+				best, bestDepth = &valueAt{File: vf.path, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
 			}
 		}
 		w.values = best
@@ -419,45 +353,106 @@ func (m *mapper) locateKustomize(d *Doc, p []seg, renderedText string) where {
 	return w
 }
 
-// inRendered marks a headline whose position is not exactly the field.
-const inRendered = " (in the rendered output)"
+// Locate maps a field of the stream to the file the user edits: by its
+// path when the loader gives one (the field as the document resolves it),
+// else by its position (a loader problem, a related location).
+func (m *mapper) Locate(line, col int, path string) manifest.Mapped {
+	i := m.doc(line)
+	var w where
+	if p := m.resolve(i, path); p != nil {
+		d := &m.r.Docs[i]
+		if d.Template != nil {
+			w = m.locateHelm(i, d, p, "")
+		} else {
+			w = m.locateKustomize(d, p, "")
+		}
+	} else {
+		w = m.locate(line, col)
+	}
+	out := manifest.Mapped{File: w.file, Line: w.line, Column: w.col, Approximate: !w.exact, Path: w.path, Doc: i,
+		CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(w.file), w.line)), w.col)}
+	if i >= 0 {
+		out.Template = m.r.Docs[i].Name
+	}
+	if v := w.values; v != nil {
+		out.Value = &manifest.MappedValue{File: v.File, Line: v.Line, Column: v.Column, Key: v.Message,
+			CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(v.File), v.Line)), v.Column)}
+	}
+	if m.trace != nil {
+		m.traceLocate(i, line, col, path, out)
+	}
+	return out
+}
 
-// remap moves a finding from the rendered stream to the source files.
-func (m *mapper) remap(f *finding.Finding) {
-	i := m.doc(f.Line)
-	rendered := &finding.Rendered{Root: m.root}
+// traceLocate says where a field was mapped to (--debug).
+func (m *mapper) traceLocate(i, line, col int, path string, out manifest.Mapped) {
+	by := "by its path"
+	if path == "" || out.Path == "" {
+		by = fmt.Sprintf("by its position (rendered line %d, column %d)", line, col)
+	}
+	what := "exact"
+	if out.Approximate {
+		what = "approximate: not written literally there"
+	}
+	doc := "outside every document"
 	if i >= 0 {
-		rendered.Name = m.r.Docs[i].Name
+		doc = "document " + strconv.Itoa(i+1) + nameNote(m.r.Docs[i].Name)
 	}
-	w := m.locate(f.Line, f.Column)
-	rendered.Path = w.path
-	if i >= 0 {
-		// The finding is in the template now: the analyzer's note
-		// naming it (for `helm template` output on stdin) is redundant.
-		f.Detail = strings.TrimSuffix(strings.TrimSuffix(f.Detail, "Rendered from "+m.r.Docs[i].Name+"."), " ")
+	field := path
+	switch {
+	case path == "":
+		field = firstOf(out.Path, "the document")
+	case out.Path != path:
+		field += " (written up to " + firstOf(out.Path, "the document") + ")"
 	}
-	if !w.exact {
-		// The headline says so when it stays one short line; the
-		// detail names the rendered field.
-		if utf8.RuneCountInString(f.Message)+len(inRendered) <= headlineMax {
-			f.Message += inRendered
+	m.trace("map %s: %s %s, %s → %s:%d:%d (%s)", m.root, doc, field, by, out.File, out.Line, out.Column, what)
+	if v := out.Value; v != nil {
+		m.trace("map %s: %s %s: %s at %s:%d:%d", m.root, doc, field, v.Key, v.File, v.Line, v.Column)
+	}
+}
+
+// File is a source file as read inside the repository.
+func (m *mapper) File(p string) []byte { return m.file(p) }
+
+// Close releases the repository root the files are read through.
+func (m *mapper) Close() { m.files.close() }
+
+// resolve follows path through rendered document i as far as it is
+// written, as manifest.Document.Locate does; nil when there is no path or
+// the document cannot be parsed (the position decides then).
+func (m *mapper) resolve(i int, path string) []seg {
+	if path == "" || i < 0 {
+		return nil
+	}
+	n := deref(m.node(i))
+	if n == nil {
+		return nil
+	}
+	out := []seg{}
+	for _, s := range workload.Path(path).Segments() {
+		cur := deref(n)
+		if cur == nil {
+			break
 		}
-		note := "The field is not written literally in this file, so the position is the closest one found."
-		if w.path != "" {
-			note = "The finding is at " + w.path + " in the rendered output; it is not written literally in this file, so the position is the closest one found."
+		if s.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.Index >= len(cur.Content) {
+				break
+			}
+			n = cur.Content[s.Index]
+			out = append(out, seg{index: s.Index, item: n})
+			continue
 		}
-		f.Detail = strings.TrimSpace(note + " " + f.Detail)
+		if cur.Kind != yaml.MappingNode {
+			break
+		}
+		k, v := mapGet(cur, s.Key)
+		if k == nil {
+			break
+		}
+		n = v
+		out = append(out, seg{key: s.Key, index: -1})
 	}
-	f.File, f.Line, f.Column = w.file, w.line, w.col
-	f.SourceLine = lineOf(m.file(w.file), w.line)
-	for j := range f.Related {
-		rw := m.locate(f.Related[j].Line, f.Related[j].Column)
-		f.Related[j] = m.location(rw.file, rw.line, rw.col, f.Related[j].Message)
-	}
-	if w.values != nil {
-		f.Related = append(f.Related, m.location(w.values.File, w.values.Line, w.values.Column, w.values.Message))
-	}
-	f.Rendered = rendered
+	return out
 }
 
 // yamlDocs parses every document of a stream; node lines count from the

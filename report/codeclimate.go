@@ -96,8 +96,8 @@ func writeCodeClimate(w sink, res *finding.Result, opts Options) error {
 // codeClimateDescription is the headline, with the detail after it: GitLab
 // shows the description in one line of its widget and in full on hover.
 func codeClimateDescription(f *finding.Finding) string {
-	if f.Detail == "" {
-		return f.Message
+	if d := f.Explanation(); d != "" {
+		return f.Headline() + ". " + d
 	}
-	return f.Message + ". " + f.Detail
+	return f.Headline()
 }

@@ -62,9 +62,9 @@ func writeGitHub(buf sink, res *finding.Result, opts Options) error {
 		// or a name becomes a visible \n); the lines between the headline,
 		// the detail and related locations are the only real line breaks,
 		// which escapeData then encodes.
-		msg := textsafe.Escape(f.Message)
-		if f.Detail != "" {
-			msg += "\n" + textsafe.Escape(f.Detail)
+		msg := textsafe.Escape(f.Headline())
+		if d := f.Explanation(); d != "" {
+			msg += "\n" + textsafe.Escape(d)
 		}
 		for _, r := range f.Related {
 			msg += "\n" + position(relPath(opts.SrcRoot, r.File), r.Line, r.Column) + ": " + textsafe.Escape(r.Message)

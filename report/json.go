@@ -56,6 +56,9 @@ type jsonRendered struct {
 	Roots    []string `json:"roots"`
 	Template string   `json:"template"`
 	Path     string   `json:"path"`
+	// Approximate: the field is not written literally in the file, so
+	// line and column are the closest position found.
+	Approximate bool `json:"approximate"`
 }
 
 type jsonObject struct {
@@ -123,15 +126,15 @@ func toJSONFinding(f *finding.Finding) *jsonFinding {
 		Column:    f.Column,
 		Container: f.Container,
 		Path:      f.Path,
-		Message:   f.Message,
-		Detail:    f.Detail,
+		Message:   f.Headline(),
+		Detail:    f.Explanation(),
 		Related:   make([]jsonLocation, 0, len(f.Related)),
 	}
 	if f.Object != nil {
 		jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}
 	}
 	if r := f.Rendered; r != nil {
-		jf.Rendered = &jsonRendered{Root: displayPath(r.Root), Roots: []string{displayPath(r.Root)}, Template: r.Name, Path: r.Path}
+		jf.Rendered = &jsonRendered{Root: displayPath(r.Root), Roots: []string{displayPath(r.Root)}, Template: r.Name, Path: r.Path, Approximate: r.Approximate}
 		if len(r.Roots) > 0 {
 			jf.Rendered.Roots = jf.Rendered.Roots[:0]
 			for _, root := range r.Roots {

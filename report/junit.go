@@ -78,7 +78,7 @@ func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		// page shows (names, headline, detail, source line).
 		details := xmlSafe(textsafe.Strip(junitDetails(f, rel, rules[f.RuleID], opts.SrcRoot)))
 		if opts.fails(f) {
-			tc.Failure = &junitFailure{Type: f.Severity.String(), Message: textsafe.Strip(f.Message), Body: details}
+			tc.Failure = &junitFailure{Type: f.Severity.String(), Message: textsafe.Strip(f.Headline()), Body: details}
 			suite.Failures++
 		} else {
 			tc.SystemOut = &junitOutput{Body: details}
@@ -108,9 +108,9 @@ func writeJUnit(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 // everything the text format says, plus where to read about the rule.
 func junitDetails(f *finding.Finding, rel string, rule *finding.RuleInfo, root string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: %s\n", position(rel, f.Line, f.Column), f.Severity, f.Message)
-	if f.Detail != "" {
-		fmt.Fprintf(&b, "%s\n", f.Detail)
+	fmt.Fprintf(&b, "%s: %s: %s\n", position(rel, f.Line, f.Column), f.Severity, f.Headline())
+	if d := f.Explanation(); d != "" {
+		fmt.Fprintf(&b, "%s\n", d)
 	}
 	fmt.Fprintf(&b, "rule: %s %s", f.RuleID, f.RuleName)
 	if rule != nil && rule.Title != "" {

@@ -49,9 +49,9 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 			if f.Severity != sev {
 				continue
 			}
-			msg := "**" + mdEscape(f.Message) + "**"
-			if f.Detail != "" {
-				msg += "<br>" + mdEscape(f.Detail)
+			msg := "**" + mdEscape(f.Headline()) + "**"
+			if d := f.Explanation(); d != "" {
+				msg += "<br>" + mdEscape(d)
 			}
 			for _, r := range f.Related {
 				msg += "<br>↳ " + mdEscape(position(relPath(opts.SrcRoot, r.File), r.Line, r.Column)+": "+r.Message)

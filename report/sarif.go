@@ -362,7 +362,7 @@ func capResults(fs []finding.Finding, max int) (keep []int, cut int) {
 // messages for such links, so literal ones are escaped.
 func sarifMessage(f *finding.Finding) (text, markdown string) {
 	esc := strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
-	text = esc.Replace(f.Message)
+	text = esc.Replace(f.Headline())
 	var links []string
 	for j, r := range f.Related {
 		label := r.Message
@@ -374,12 +374,12 @@ func sarifMessage(f *finding.Finding) (text, markdown string) {
 	if len(links) > 0 {
 		text += " (see " + strings.Join(links, ", ") + ")"
 	}
-	markdown = "**" + mdEscape(f.Message) + "**"
+	markdown = "**" + mdEscape(f.Headline()) + "**"
 	if len(links) > 0 {
 		markdown += " (see " + strings.Join(links, ", ") + ")"
 	}
-	if f.Detail != "" {
-		markdown += "\n\n" + mdEscape(f.Detail)
+	if d := f.Explanation(); d != "" {
+		markdown += "\n\n" + mdEscape(d)
 	}
 	return text, markdown
 }

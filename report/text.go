@@ -83,16 +83,16 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 		v := res.At(i)
 		f := &v
 		fmt.Fprintf(buf, "%s: %s: %s%s [%s %s]\n",
-			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Message), textsafe.Escape(overlays(f)), f.RuleID, f.RuleName)
+			p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity), textsafe.Escape(f.Headline()), textsafe.Escape(overlays(f)), f.RuleID, f.RuleName)
 		if opts.Brief {
 			continue
 		}
 		writeSnippet(buf, f, p)
-		if f.Detail != "" {
+		if d := f.Explanation(); d != "" {
 			// Escaped before wrapping, so a line break or an escape
 			// sequence quoted from a manifest is shown, not obeyed, and
 			// the width counts what is printed.
-			for _, ln := range wrap(textsafe.Escape(f.Detail), width-len(detailIndent)) {
+			for _, ln := range wrap(textsafe.Escape(d), width-len(detailIndent)) {
 				buf.WriteString(detailIndent + ln + "\n")
 			}
 		}

@@ -44,7 +44,16 @@ field. A file named inside one renders it and reports that file's findings.
 Findings can be suppressed, with a reason, by the annotation
 ignore-check.podlint.dev/<rule>: "<reason>" on the workload or its pod
 template, or by a comment "# podlint:ignore <rule> <reason>" on or above the
-line a finding points at.`,
+line a finding points at.
+
+--debug traces on standard error, one "podlint debug:" line per step and in
+the same order on every run: which files discovery reads or skips and why
+(hidden, excluded, not YAML or JSON, a link out of the tree, inside a chart
+or kustomization), which roots are rendered and which planning drops (bases
+rendered through their overlays, patch files), the child process each root
+renders in and what it may read, each rendered document and the file it came
+from, and where each finding's field maps to in the template, patch or
+values file, exact or approximate.`,
 		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
@@ -55,6 +64,7 @@ line a finding points at.`,
 				failedSARIF(c, env, err)
 				return err
 			}
+			s.debugSetup(c, env)
 			if err := s.renderSetup(c); err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -271,6 +272,7 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "observation-latency", Usage: "the kubelet notices that a container started or exited `DURATION` after it happened", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "a probe result reaches the kubelet step that acts on it (a restart, a readiness change) `DURATION` after the probe", Value: "0.5s"},
 		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
+		debugFlag(),
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
 		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},
 		&ucli.IntFlag{Name: "max-depth", Usage: "refuse documents nested deeper than `N` levels", Value: manifest.DefaultLimits.MaxDepth},
@@ -291,6 +293,8 @@ type settings struct {
 	workDir  string
 	render   bool // render charts and kustomizations
 	renderer *render.Options
+	// trace writes a --debug line; nil without --debug.
+	trace func(format string, args ...any)
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
@@ -400,12 +404,17 @@ func firstNonEmpty(ss ...string) string {
 // sources expands the command-line paths; standard input is read here.
 func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
 	paths := c.Args().Slice()
-	srcs, hints, errs := manifest.Discover(paths, s.excludes, s.render)
+	srcs, hints, errs := manifest.DiscoverTrace(paths, s.excludes, s.render, s.trace)
+	discovered := srcs
+	if s.trace != nil {
+		discovered = slices.Clone(srcs)
+	}
 	if s.render {
 		srcs = render.Plan(srcs)
 	} else {
 		srcs = render.DropPatches(srcs)
 	}
+	s.tracePlan(discovered, srcs)
 	// A directory that yields nothing (empty, only hidden folders, all
 	// excluded) is an error unless --allow-empty says it is expected: a
 	// run that lints nothing must not read as a clean one.

@@ -8,7 +8,7 @@ import (
 // docs/usage.md by what they are about. urfave/cli prints the groups in
 // alphabetical order. A flag missing here fails TestFlagsAreGrouped.
 var flagGroups = map[string][]string{
-	"Output":                  {"format", "output", "color", "brief", "show", "stdin-filename", "category", "src-root", "help"},
+	"Output":                  {"format", "output", "color", "brief", "show", "stdin-filename", "category", "src-root", "debug", "help"},
 	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit"},
 	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",

@@ -108,8 +108,8 @@ func sizeString(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// renderSetup reads --render and the Helm options, and hands rendering to
-// the analyzer.
+// renderSetup reads --render and the Helm options, and gives the loader its
+// render stage (analyzer.Config.Open, used by check and timeline alike).
 func (s *settings) renderSetup(c *ucli.Context) error {
 	mode := firstNonEmpty(c.String("render"), s.cfg.Render, "auto")
 	switch mode {
@@ -136,7 +136,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	release, ns := c.String("release-name"), c.String("namespace")
-	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Helm: func(dir string) render.HelmOptions {
+	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Trace: s.trace, Helm: func(dir string) render.HelmOptions {
 		cc := charts[absPath(dir)]
 		var ho render.HelmOptions
 		for _, v := range cc.Values {
@@ -151,7 +151,7 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		ho.Namespace = firstNonEmpty(ns, cc.Namespace)
 		return ho
 	}}
-	s.an.Render = opts.Lint
+	s.an.Open = opts.Open
 	s.renderer = opts
 	return nil
 }

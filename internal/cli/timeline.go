@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,9 +17,9 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/release"
-	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report/chart"
 	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/workload"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -52,6 +52,7 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
+			s.debugSetup(c, env)
 			if err := s.renderSetup(c); err != nil {
 				return err
 			}
@@ -75,9 +76,9 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 	}
 }
 
-// timelineItems loads the sources and computes every workload's timeline.
-// Input problems are check's business; here they only mean a workload is
-// missing, which stderr says.
+// timelineItems loads the sources with check's loader and computes every
+// workload's timeline. Input problems are check's business; here they only
+// mean a workload is missing, which stderr says.
 func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
 	var errs []error
 	// Each workload's rollout and drain depend on the autoscaler and budget
@@ -87,34 +88,8 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 	for _, src := range srcs {
 		part := &release.Part{File: src.Path}
 		parts = append(parts, part)
-		if src.Render != "" {
-			ps, rerrs := renderedItems(s, src, part)
-			all, errs = append(all, ps...), append(errs, rerrs...)
-			continue
-		}
-		data := src.Data
-		if data == nil {
-			d, tooBig, err := src.Read(s.an.Limits.MaxFileSize)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if tooBig {
-				errs = append(errs, errors.New(analyzer.TooBig(src.Path, s.an.Limits.MaxFileSize)+"; skipped"))
-				continue
-			}
-			data = d
-		}
-		res := manifest.Parse(src.Path, data, s.an.Limits)
-		for _, p := range res.Problems {
-			if p.Rule == manifest.RuleInvalidYAML || p.Rule == manifest.RuleInvalidManifest || p.Rule == manifest.RuleHelmTemplate || p.Rule == manifest.RuleLimitExceeded {
-				errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", src.Path, p.Line, p.Column, p.Message))
-			}
-		}
-		all = append(all, workloadItems(s, res, part, func(o *manifest.Object) (string, int) {
-			pos, _ := o.Doc.Locate(o.Path)
-			return src.Path, pos.Line
-		})...)
+		ps, lerrs := loadItems(s, src, part)
+		all, errs = append(all, ps...), append(errs, lerrs...)
 	}
 	viewOf := map[*release.Workload]*release.View{}
 	for _, env := range release.Partition(parts) {
@@ -135,6 +110,36 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 	return items, errs
 }
 
+// loadItems loads one source (a plain file, or a Helm chart or
+// kustomization rendered by the same loader as check's) and computes its
+// workloads' timelines, each placed at the file and line that holds it and
+// each field it depends on at the line check would report it.
+func loadItems(s *settings, src manifest.Source, part *release.Part) ([]planned, []error) {
+	if src.Render != "" && s.renderer == nil {
+		return nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
+	}
+	l, err := s.an.Load(src)
+	if err != nil {
+		return nil, []error{err}
+	}
+	defer l.Close()
+	var errs []error
+	if l.Rendered != nil {
+		for _, p := range l.Rendered.Problems {
+			errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", p.File, p.Line, p.Column, p.Message))
+		}
+	}
+	if l.TooBig {
+		return nil, append(errs, s.an.ErrTooBig(l))
+	}
+	for _, p := range l.Result.Problems {
+		if p.Rule == manifest.RuleInvalidYAML || p.Rule == manifest.RuleInvalidManifest || p.Rule == manifest.RuleHelmTemplate || p.Rule == manifest.RuleLimitExceeded {
+			errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", src.Path, p.Line, p.Column, p.Message))
+		}
+	}
+	return workloadItems(s, l, part), errs
+}
+
 // planned is a workload's timeline and its entry in the release view.
 type planned struct {
 	item      chart.Item
@@ -142,65 +147,113 @@ type planned struct {
 	exclusive string // why its Pods need a node each, or ""
 }
 
-// workloadItems computes the timeline of every workload of res and records
-// every object in part; place says which file and line show a workload.
-func workloadItems(s *settings, res *manifest.Result, part *release.Part, place func(*manifest.Object) (string, int)) []planned {
+// workloadItems computes the timeline of every workload of l and records
+// every object in part.
+func workloadItems(s *settings, l *analyzer.Loaded, part *release.Part) []planned {
 	var out []planned
-	for _, o := range res.Objects {
+	for _, o := range l.Result.Objects {
 		part.Add(o, s.an.Limits)
 		if o.Workload == nil {
 			continue
 		}
-		file, line := place(o)
+		// A rendered object is shown at its kind: its root maps to the
+		// last patch that touched it, its kind to the file that declares
+		// it.
+		at := o.Path
+		if l.Rendered != nil {
+			at = o.Path.Field("kind")
+		}
+		pos, _ := placeSafely(l, o, at)
 		var own map[string]string
 		if o.TemplateMeta != nil {
 			own = o.TemplateMeta.Labels
 		}
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
-		out = append(out, planned{
-			item: chart.Item{File: file, Line: line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-				Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, s.an.Version, s.an.Params)},
-			w: part.Workloads[len(part.Workloads)-1], exclusive: why})
+		tl := timeline.Compute(o.Workload, s.an.Version, s.an.Params)
+		item := chart.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
+			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl}
+		// A rendered object's fields are written in other files than the
+		// object's line: each is placed where check would report it.
+		// (A plain file's are under the object's line, in the same file.)
+		for _, p := range renderedPaths(l, tl) {
+			if _, written := o.Doc.Locate(p); !written {
+				continue // a default: the timeline says what it assumed
+			}
+			f, _ := placeSafely(l, o, p)
+			item.Fields = append(item.Fields, chart.Field{Path: string(p), File: f.File, Line: f.Line, Column: f.Column, Approximate: f.Approximate})
+		}
+		out = append(out, planned{item: item, w: part.Workloads[len(part.Workloads)-1], exclusive: why})
 	}
 	return out
 }
 
-// renderedItems renders a Helm chart or kustomization and computes its
-// workloads' timelines, each placed at the template or file that holds it.
-func renderedItems(s *settings, src manifest.Source, part *release.Part) ([]planned, []error) {
-	if s.renderer == nil {
-		return nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
-	}
-	out, err := s.renderer.Manifests(src)
-	if err != nil {
-		return nil, []error{err}
-	}
-	var errs []error
-	for _, p := range out.Problems {
-		errs = append(errs, fmt.Errorf("%s:%d:%d: %s (run podlint check for details)", p.File, p.Line, p.Column, p.Message))
-	}
-	if lim := s.an.Limits.MaxFileSize; lim > 0 && int64(len(out.Stream)) > lim {
-		return nil, append(errs, errors.New(analyzer.TooBig("the rendered output of "+src.Path, lim)+"; skipped"))
-	}
-	res := manifest.Parse(src.Path, out.Stream, s.an.Limits)
-	return workloadItems(s, res, part, func(o *manifest.Object) (string, int) {
-		// At its kind: the object's root maps to the last patch that
-		// touched it, its kind to the file that declares it.
-		pos, _ := o.Doc.Locate(o.Path.Field("kind"))
-		return locateRendered(out, src.Path, pos.Line, pos.Column)
-	}), errs
-}
-
-// locateRendered is out.Locate, falling back to the root when a template
-// is too unusual to map (a bug to fix, not a reason to lose the timeline).
-func locateRendered(out *render.Output, root string, line, col int) (file string, l int) {
+// placeSafely is l.Place, falling back to the source's path when a
+// template is too unusual to map (a bug to fix, not a reason to lose the
+// timeline).
+func placeSafely(l *analyzer.Loaded, o *manifest.Object, p workload.Path) (m manifest.Mapped, written bool) {
 	defer func() {
 		if recover() != nil {
-			file, l = root, 1
+			m, written = manifest.Mapped{File: l.Path, Line: 1, Column: 1, Approximate: true, Path: string(p)}, true
 		}
 	}()
-	file, l, _ = out.Locate(line, col)
-	return file, l
+	return l.Place(o, p)
+}
+
+func renderedPaths(l *analyzer.Loaded, tl *timeline.Timeline) []workload.Path {
+	if l.Rendered == nil {
+		return nil
+	}
+	return timelinePaths(tl)
+}
+
+// timelinePaths are the fields a timeline depends on: every field path it
+// holds (its spans' Paths, the paths of the values it read), sorted and
+// each once.
+func timelinePaths(tl *timeline.Timeline) []workload.Path {
+	seen := map[workload.Path]bool{}
+	visited := map[uintptr]bool{}
+	pathType := reflect.TypeOf(workload.Path(""))
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > 32 {
+			return
+		}
+		if v.Type() == pathType {
+			if p := workload.Path(v.String()); p != "" {
+				seen[p] = true
+			}
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || visited[v.Pointer()] {
+				return
+			}
+			visited[v.Pointer()] = true
+			walk(v.Elem(), depth+1)
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem(), depth+1)
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		}
+	}
+	if tl != nil {
+		walk(reflect.ValueOf(tl), 0)
+	}
+	out := make([]workload.Path, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

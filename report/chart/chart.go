@@ -25,6 +25,20 @@ type Item struct {
 	// autoscaler and budget); nil when they do not apply.
 	Rollout *timeline.Rollout
 	Drain   *timeline.Drain
+	// Fields are where the fields the timeline depends on are written:
+	// for a rendered chart or kustomization, the template, patch or
+	// resource line check reports a finding at that field on.
+	Fields []Field
+}
+
+// Field is where a field of the manifest is written.
+type Field struct {
+	Path         string
+	File         string
+	Line, Column int
+	// Approximate: the field itself is not written there (a default, a
+	// value a template computes); the position is the closest one found.
+	Approximate bool
 }
 
 // rollout is the Item's rollout: the release view's (Deployments), or a

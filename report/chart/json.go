@@ -37,6 +37,16 @@ type jsonObject struct {
 	Drain             *jsonDrain      `json:"drain,omitempty"`
 	Notes             []jsonNote      `json:"notes,omitempty"`
 	Errors            []string        `json:"errors,omitempty"`
+	Fields            []jsonField     `json:"fields,omitempty"`
+}
+
+// jsonField is where a field the timeline depends on is written.
+type jsonField struct {
+	Path        string `json:"path"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	Approximate bool   `json:"approximate"`
 }
 
 type jsonContainer struct {
@@ -403,6 +413,9 @@ func objectJSON(it Item) jsonObject {
 	}
 	for _, e := range tl.Errors {
 		o.Errors = append(o.Errors, e.Error())
+	}
+	for _, f := range it.Fields {
+		o.Fields = append(o.Fields, jsonField(f))
 	}
 	return o
 }

@@ -1,0 +1,158 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
+)
+
+// Root lints a render root (a Helm chart or a kustomization, Source.Render
+// set) as a release of its own: cfg.Open renders it, its documents are
+// linted like a file's, and the source map moves every finding to the
+// template, patch or resource file the user edits.
+func (cfg *Config) Root(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+	if cfg.Open == nil {
+		return nil, finding.Summary{}, errRenderOff(src)
+	}
+	r, err := cfg.Open(src)
+	if err != nil {
+		return nil, finding.Summary{}, err
+	}
+	if r.Map != nil {
+		defer r.Map.Close()
+	}
+	return cfg.lintRendered(src, r, false)
+}
+
+// lintRendered lints r. Mapping walks templates of any shape; a panic
+// there is reported like one inside the renderer, at the root (once: a
+// panic while reporting that one is not caught again).
+func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool) (out []finding.Finding, sum finding.Summary, err error) {
+	defer func() {
+		if crashed {
+			return
+		}
+		if p := recover(); p != nil {
+			crash := &manifest.Rendered{Label: src.Path, RootFile: r.RootFile,
+				Problems: []manifest.RenderProblem{manifest.RenderCrash(src, r.RootFile, p)}, Map: r.Map}
+			out, sum, err = cfg.lintRendered(src, crash, true)
+		}
+	}()
+	sum = finding.Summary{Rendered: []string{r.Label}}
+	// Quoted lines and suppression comments come only through the map,
+	// which reads files inside the repository: a problem's file may be a
+	// link out of it (the link guard's own finding is at the link).
+	file := func(p string) []byte {
+		if r.Map == nil {
+			return nil
+		}
+		return r.Map.File(p)
+	}
+	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
+		for _, p := range r.Problems {
+			// Read once per file (the map caches): a kustomization with
+			// 100 000 missing entries has as many problems in one file.
+			data := file(p.File)
+			f, _ := cfg.newFinding(rule, nil, finding.Location{File: p.File, Line: p.Line, Column: p.Column}, p.Message, p.Detail)
+			f.SourceLine = sourceLine(data, p.Line)
+			if !cfg.CommentSuppresses(data, &f) {
+				out = append(out, f)
+			}
+		}
+	}
+	stream := r.Stream
+	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
+		if f, ok := cfg.newFinding(rules.LimitExceeded, nil, finding.Location{File: r.RootFile, Line: 1, Column: 1},
+			TooBig("the rendered output", cfg.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it."); ok {
+			out = append(out, f)
+		}
+		stream = nil
+	}
+	if len(stream) > 0 {
+		fs, s := cfg.File(src.Path, stream, false)
+		sum.Objects, sum.Workloads = s.Objects, s.Workloads
+		for i := range fs {
+			place(&fs[i], src.Path, r.Map, file)
+		}
+		out = append(out, fs...)
+	}
+	sum.Paths, sum.Files = r.Paths, len(r.Paths)
+	if len(src.Named) > 0 {
+		out = keepNamed(src, out)
+	}
+	return out, sum, nil
+}
+
+// place moves a finding from the rendered stream to the source files: by
+// its field path, which the map resolves as the document does, and by
+// position for findings without one (loader problems, related locations).
+func place(f *finding.Finding, root string, m manifest.SourceMap, file func(string) []byte) {
+	w := m.Locate(f.Line, f.Column, f.Path)
+	f.Rendered = &finding.Rendered{Root: root, Name: w.Template, Path: w.Path, Approximate: w.Approximate}
+	f.File, f.Line, f.Column = w.File, w.Line, w.Column
+	f.SourceLine, f.SourceCut, f.SourceCutRunes = sourceLine(file(w.File), w.Line), 0, 0
+	for j := range f.Related {
+		rw := m.Locate(f.Related[j].Line, f.Related[j].Column, "")
+		f.Related[j] = finding.Location{File: rw.File, Line: rw.Line, Column: rw.Column, Message: f.Related[j].Message, CodePointColumn: rw.CodePointColumn}
+	}
+	if v := w.Value; v != nil {
+		f.Related = append(f.Related, finding.Location{File: v.File, Line: v.Line, Column: v.Column, Message: v.Key, CodePointColumn: v.CodePointColumn})
+	}
+}
+
+// keepNamed keeps the findings in the files a root was named by (a file
+// inside a chart or kustomization given as a path), in the spelling they
+// were named with, and the render errors.
+func keepNamed(src manifest.Source, out []finding.Finding) []finding.Finding {
+	named := map[string]string{}
+	for _, n := range src.Named {
+		named[absPath(n)] = n
+	}
+	keep := out[:0]
+	for _, f := range out {
+		for i := range f.Related {
+			if n, ok := named[absPath(f.Related[i].File)]; ok {
+				f.Related[i].File = n
+			}
+		}
+		n, ok := named[absPath(f.File)]
+		if ok {
+			f.File = n
+		}
+		if ok || f.RuleID == rules.ChartRenderError.ID {
+			keep = append(keep, f)
+		}
+	}
+	return keep
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// sourceLine is line n of data without its line break, "" when there is
+// none.
+func sourceLine(data []byte, n int) string {
+	for i := 1; len(data) > 0; i++ {
+		var l []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			l, data = data[:j], data[j+1:]
+		} else {
+			l, data = data, nil
+		}
+		if i == n {
+			return strings.TrimRight(string(l), "\r")
+		}
+	}
+	return ""
+}
+
+func errRenderOff(src manifest.Source) error { return fmt.Errorf("%s: rendering is off", src.Path) }

@@ -1,0 +1,85 @@
+package manifest
+
+import "fmt"
+
+// Rendered is a Helm chart or a kustomization as the loader takes it from
+// the render stage (render.Open): the rendered documents as one YAML
+// stream, loaded like a file, and the source map that places their fields
+// in the templates, patches and resource files the user edits.
+type Rendered struct {
+	// Label names the root in the run's summary: "charts/shop (helm
+	// chart)", "deploy/prod (kustomization), also rendering deploy/base".
+	Label string
+	// RootFile is the file that stands for the root (Chart.yaml, the
+	// kustomization): problems of the root as a whole are reported there.
+	RootFile string
+	// Stream is the rendered documents, each after a "---" line.
+	Stream []byte
+	// Paths are the files on disk the render read (absolute, sorted): the
+	// run counts each once however many renders read it.
+	Paths []string
+	// Problems are what kept parts of the root from rendering, positioned
+	// in its files.
+	Problems []RenderProblem
+	// Map places positions and fields of Stream in the source files.
+	Map SourceMap
+}
+
+// RenderProblem is a problem of rendering, at a position in a source file.
+type RenderProblem struct {
+	File            string
+	Line, Column    int
+	Message, Detail string
+}
+
+// SourceMap places the fields of a rendered stream in the files the user
+// edits. It reads those files only inside the repository of the root.
+type SourceMap interface {
+	// Locate maps a field of the stream. path is the field path, in the
+	// document that holds stream line line, as Document.Locate resolves
+	// it (the field, or its nearest ancestor that is written); when path
+	// is "" the field is the one at line and byte column col.
+	Locate(line, col int, path string) Mapped
+	// File is a source file's content (nil when it cannot be read inside
+	// the repository), for quoted lines and suppression comments.
+	File(path string) []byte
+	// Close releases the files the map holds open.
+	Close()
+}
+
+// Mapped is where a rendered field comes from.
+type Mapped struct {
+	File            string
+	Line, Column    int // Column counts bytes
+	CodePointColumn int // Column in Unicode code points
+	// Approximate is set when the field is not written literally at the
+	// position (a value a template computes, a field a transformer adds):
+	// it is the closest one found.
+	Approximate bool
+	// Template is Helm's name of the template the document came from
+	// ("shop/templates/deployment.yaml"), "" for kustomize.
+	Template string
+	// Path is the field in the rendered object that was mapped ("" for a
+	// position outside every document).
+	Path string
+	// Doc is the index of the rendered document, -1 for none.
+	Doc int
+	// Value is where the Helm value a template line reads was set, or nil.
+	Value *MappedValue
+}
+
+// MappedValue is a key of a values file.
+type MappedValue struct {
+	File            string
+	Line, Column    int
+	CodePointColumn int
+	Key             string // ".Values.resources.limits"
+}
+
+// RenderCrash is the problem of a root whose rendering, or the mapping of
+// its output, panicked: one problem at the root, and the run goes on.
+func RenderCrash(src Source, rootFile string, p any) RenderProblem {
+	return RenderProblem{File: rootFile, Line: 1, Column: 1,
+		Message: fmt.Sprintf("rendering crashed inside %s", src.Render),
+		Detail:  fmt.Sprintf("%v; the other inputs were still linted. Please report this bug with the chart or kustomization.", p)}
+}
