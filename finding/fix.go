@@ -1,6 +1,9 @@
 package finding
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // FixSafety says whether a fix may be applied without asking.
 type FixSafety int
@@ -89,4 +92,34 @@ func (f *Finding) HasFix(max FixSafety) bool {
 		}
 	}
 	return false
+}
+
+// SortEdits sorts edits by offset and reports whether they are all in one
+// file and do not overlap (two insertions at one offset overlap: their
+// order would be a guess).
+func SortEdits(edits []Edit) bool {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].File != edits[0].File || edits[i].Start < edits[i-1].End ||
+			edits[i].Start == edits[i-1].Start {
+			return false
+		}
+	}
+	return true
+}
+
+// ApplyEdits returns data with edits applied; they must be sorted and not
+// overlap (SortEdits), and lie inside data.
+func ApplyEdits(data []byte, edits []Edit) ([]byte, error) {
+	out := make([]byte, 0, len(data)+64)
+	at := 0
+	for _, e := range edits {
+		if e.Start < at || e.End < e.Start || e.End > len(data) {
+			return nil, fmt.Errorf("edit [%d,%d) is outside the file or overlaps another", e.Start, e.End)
+		}
+		out = append(out, data[at:e.Start]...)
+		out = append(out, e.NewText...)
+		at = e.End
+	}
+	return append(out, data[at:]...), nil
 }
