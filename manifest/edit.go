@@ -305,7 +305,7 @@ func (d *Document) extentEnd(off, indent int, seqAtIndent bool) int {
 }
 
 func (d *Document) deleteEdit(parent, k, v *yaml.Node) (finding.Edit, error) {
-	if isFlow(parent) {
+	if parent != nil && isFlow(parent) {
 		return finding.Edit{}, noEdit("deleting from a flow collection")
 	}
 	at := v
@@ -442,4 +442,35 @@ func (d *Document) edit(start, end int, text string) finding.Edit {
 	}
 	return finding.Edit{File: d.File.Path, Start: start + base, End: end + base, StartLine: sl, StartColumn: sc,
 		EndLine: el, EndColumn: ec, NewText: text}
+}
+
+// duplicate is the earlier of two pairs with one key in a mapping.
+type duplicate struct {
+	key, value *yaml.Node
+	equal      bool // both values are the same scalar
+}
+
+// sameScalar reports whether a and b are scalars with the same tag and
+// value (so either pair of a duplicate key gives the same object).
+func sameScalar(a, b *yaml.Node) bool {
+	return a != nil && b != nil && a.Kind == yaml.ScalarNode && b.Kind == yaml.ScalarNode && a.Tag == b.Tag && a.Value == b.Value
+}
+
+// duplicateFixes deletes the earlier pair of a duplicate key: kubectl reads
+// the last one, so the object stays as it is. It is safe when both values
+// are the same scalar, and unsafe otherwise (the author may have meant the
+// first). Rendered documents get none.
+func (d *Document) duplicateFixes(dup *duplicate) []finding.Fix {
+	if dup == nil || d.Source != "" || dup.key.Anchor != "" || dup.value.Anchor != "" || dup.value.Kind == yaml.AliasNode {
+		return nil
+	}
+	e, err := d.deleteEdit(nil, dup.key, dup.value)
+	if err != nil {
+		return nil
+	}
+	x := finding.Fix{Title: "Delete the first " + dup.key.Value + ", which the last one overrides", Safety: finding.Unsafe, Edits: []finding.Edit{e}}
+	if dup.equal {
+		x.Title, x.Safety = "Delete the duplicate "+dup.key.Value+" (both have the same value)", finding.Safe
+	}
+	return []finding.Fix{x}
 }
