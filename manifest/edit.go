@@ -506,5 +506,6 @@ func (d *Document) duplicateFixes(dup *duplicate) []finding.Fix {
 	if dup.equal {
 		x.Title, x.Safety = "Delete the duplicate "+dup.key.Value+" (both have the same value)", finding.Safe
 	}
+	x.LineEdits = finding.WholeLines(d.File.Data, d.File.Base, x.Edits)
 	return []finding.Fix{x}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -128,3 +129,53 @@ func TestFixNotThroughSymlink(t *testing.T) {
 		t.Errorf("exit %d (want 1: the error remains); stderr:\n%s", code, errs)
 	}
 }
+
+// TestFixLeavesChartsAlone: a finding in a Helm chart's rendered output
+// has no fix in the JSON report (the edit would land in generated text),
+// and `podlint fix` leaves the template as it is, saying so.
+func TestFixLeavesChartsAlone(t *testing.T) {
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "web")
+	if err := os.MkdirAll(filepath.Join(chart, "templates"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmpl := strings.Replace(fixable, "name: web}", "name: {{ .Release.Name }}}", 1)
+	for name, text := range map[string]string{
+		"Chart.yaml":         "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"templates/web.yaml": tmpl,
+	} {
+		if err := os.WriteFile(filepath.Join(chart, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := run(t, dir, nil, "check", "--no-config", "-f", "json", "web")
+	if code != ExitFindings || !strings.Contains(out, `"PL113"`) {
+		t.Fatalf("check: exit %d, want 1 with PL113\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out, `"safety"`) {
+		t.Errorf("a finding in rendered output has fixes:\n%s", out)
+	}
+	_, _, errs = run(t, dir, nil, "fix", "--no-config", "--unsafe", "web")
+	if got, _ := os.ReadFile(filepath.Join(chart, "templates/web.yaml")); string(got) != tmpl {
+		t.Error("fix edited a chart template")
+	}
+	if !strings.Contains(errs, "get no fixes") {
+		t.Errorf("stderr does not say the chart gets no fixes:\n%s", errs)
+	}
+}
+
+// TestFixJSON: check's JSON report carries each fix with its safety and
+// byte-range edits.
+func TestFixJSON(t *testing.T) {
+	dir, _ := writeFixture(t, 0o644)
+	_, out, _ := run(t, dir, nil, "check", "--no-config", "-f", "json", "web.yaml")
+	off := strings.Index(fixable, "successThreshold: 3") + len("successThreshold: ")
+	for _, want := range []string{`"title": "Set successThreshold to 1"`, `"safety": "safe"`, `"safety": "unsafe"`,
+		`"start": ` + itoa(off), `"end": ` + itoa(off+1), `"newText": "1"`, `"startLine": 14`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON report lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
