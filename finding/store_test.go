@@ -174,4 +174,6 @@ func TestWholeLines(t *testing.T) {
 	}
 }
 
-func inCRLF(b []byte, off int) bool { return off > 0 && off < len(b) && b[off-1] == '\r' && b[off] == '\n' }
+func inCRLF(b []byte, off int) bool {
+	return off > 0 && off < len(b) && b[off-1] == '\r' && b[off] == '\n'
+}
