@@ -127,3 +127,88 @@ func changedLines(old, now []string) []string {
 	}
 	return out
 }
+
+const twoHooks = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  terminationGracePeriodSeconds: 10
+  containers:
+    - name: a
+      image: example/a:1
+      lifecycle:
+        preStop: {sleep: {seconds: 20}}
+    - name: b
+      image: example/b:1
+      lifecycle:
+        preStop: {sleep: {seconds: 30}}
+`
+
+// TestConflictsResolvedInPasses: two findings whose fixes both set the
+// grace period conflict; File applies one, lints again and applies what
+// is still needed in a later pass, and ends without a PL201.
+func TestConflictsResolvedInPasses(t *testing.T) {
+	cfg := config()
+	res := fix.File(cfg, "p.yaml", []byte(twoHooks), finding.Unsafe)
+	if len(res.Skipped) > 0 {
+		t.Errorf("skipped: %+v", res.Skipped)
+	}
+	for _, f := range res.Findings {
+		if f.RuleID == "PL201" {
+			t.Errorf("PL201 remains: %s", f.Message)
+		}
+	}
+	if res.Passes < 1 || res.Passes > fix.MaxPasses || len(res.Applied) < 1 {
+		t.Errorf("%d passes, %d applied", res.Passes, len(res.Applied))
+	}
+	if !strings.Contains(string(res.Data), "terminationGracePeriodSeconds: 40") {
+		t.Errorf("grace period not raised to 30 + 10:\n%s", res.Data)
+	}
+	// Only safe fixes: the unsafe ones are left, and reported as
+	// nothing (they were not chosen).
+	safe := fix.File(cfg, "p.yaml", []byte(twoHooks), finding.Safe)
+	if safe.Changed() || len(safe.Skipped) > 0 {
+		t.Errorf("safe run changed the file or skipped fixes: %+v", safe.Skipped)
+	}
+}
+
+// TestVerifyRejects: fixes that break the file, change another field,
+// leave the finding or add one fail verification.
+func TestVerifyRejects(t *testing.T) {
+	data := []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: a\n      image: example/a:1\n      livenessProbe:\n        tcpSocket: {port: 80}\n        successThreshold: 3\n")
+	cfg := config()
+	before, _ := cfg.File("p.yaml", data, true)
+	var f *finding.Finding
+	for i := range before {
+		if before[i].RuleID == "PL113" {
+			f = &before[i]
+		}
+	}
+	if f == nil || len(f.Fixes) != 1 {
+		t.Fatalf("no PL113 finding with one fix: %+v", before)
+	}
+	if _, err := fix.Verify(cfg, "p.yaml", data, before, f, &f.Fixes[0]); err != nil {
+		t.Fatalf("the rule's own fix fails: %v", err)
+	}
+	at := strings.Index(string(data), "3\n")
+	img := strings.Index(string(data), "example/a:1")
+	for name, x := range map[string]finding.Fix{
+		"breaks the YAML":       {Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "[1"}}},
+		"changes another field": {Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "1"}, {File: "p.yaml", Start: img, End: img + 9, NewText: "example/b"}}},
+		"leaves the finding":    {Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "4"}}},
+		"adds a finding":        {Paths: []string{"spec.containers[0].livenessProbe"}, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "1\n        timeoutSeconds: 30"}}},
+		"edits another file":    {Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "q.yaml", Start: at, End: at + 1, NewText: "1"}}},
+		"overlapping edits":     {Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "1"}, {File: "p.yaml", Start: at, End: at + 1, NewText: "1"}}},
+	} {
+		if _, err := fix.Verify(cfg, "p.yaml", data, before, f, &x); err == nil {
+			t.Errorf("%s: verified", name)
+		}
+	}
+	// VerifyResult drops the bad fix and keeps the good one.
+	bad := finding.Fix{Title: "bad", Safety: finding.Safe, Paths: f.Fixes[0].Paths, Edits: []finding.Edit{{File: "p.yaml", Start: at, End: at + 1, NewText: "4"}}}
+	res := &finding.Result{Findings: []finding.Finding{*f}}
+	res.Findings[0].Fixes = []finding.Fix{bad, f.Fixes[0]}
+	if n := fix.VerifyResult(cfg, res, func(string) ([]byte, error) { return data, nil }); n != 1 || len(res.Findings[0].Fixes) != 1 || res.Findings[0].Fixes[0].Title == "bad" {
+		t.Errorf("VerifyResult dropped %d, left %+v", n, res.Findings[0].Fixes)
+	}
+}
