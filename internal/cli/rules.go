@@ -76,7 +76,7 @@ type jsonRule struct {
 	HelpURI    string `json:"helpUri"`
 	// Fix is the rule's fix, nil for none.
 	Fix *jsonRuleFix `json:"fix,omitempty"`
-	Doc        string `json:"doc,omitempty"` // only for the rules named
+	Doc string       `json:"doc,omitempty"` // only for the rules named
 }
 
 // jsonRuleFix says what a rule's fix does and how safe its default is.
