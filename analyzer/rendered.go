@@ -94,6 +94,9 @@ func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crash
 func place(f *finding.Finding, root string, m manifest.SourceMap, file func(string) []byte) {
 	w := m.Locate(f.Line, f.Column, f.Path)
 	f.Rendered = &finding.Rendered{Root: root, Name: w.Template, Path: w.Path, Approximate: w.Approximate}
+	// Fixes are edits of the rendered stream: none applies to the
+	// template or patch the finding now points at.
+	f.Fixes = nil
 	f.File, f.Line, f.Column = w.File, w.Line, w.Column
 	f.SourceLine, f.SourceCut, f.SourceCutRunes = sourceLine(file(w.File), w.Line), 0, 0
 	for j := range f.Related {

@@ -53,8 +53,15 @@ func (sp *Split) DocBytes(i int) int { return len(sp.docs[i].data) }
 // tell Helm templates from manifests).
 func SplitFile(path string, data []byte, lim Limits) *Split {
 	sp := &Split{}
+	raw := data
 	data, problem := normalizeEncoding(data)
 	sp.File = NewFile(path, data)
+	switch {
+	case bytes.HasPrefix(raw, []byte{0xEF, 0xBB, 0xBF}):
+		sp.File.Base = 3
+	case len(data) != len(raw) || len(raw) > 0 && &raw[0] != &data[0]:
+		sp.File.Base = -1 // transcoded from UTF-16
+	}
 	if problem != nil {
 		sp.Binary = true
 		sp.Problems = append(sp.Problems, *problem)
@@ -522,6 +529,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 	addProblems := func() {
 		for _, p := range conv.problems {
 			p.Object = &obj.Ref
+			p.Fixes, p.dup = doc.duplicateFixes(p.dup), nil
 			res.Problems = append(res.Problems, p)
 		}
 	}

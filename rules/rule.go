@@ -45,6 +45,9 @@ type Rule struct {
 	// object can: the engine then drops the rule's finding. The catalog
 	// test checks it (TestCatalog).
 	SupersededBy *Supersession
+	// Fix describes the fixes the rule attaches to its findings (see
+	// fix.go); nil when it offers none.
+	Fix *FixDoc
 }
 
 // Supersession is how the release view supersedes a single-object rule's
@@ -98,6 +101,9 @@ type Diagnostic struct {
 	// something outside the manifest already surfaces the problem, so it
 	// is worth knowing but not worth failing a build.
 	Info bool
+	// Fixes are the ways to resolve the diagnostic by editing the
+	// document, the default first (see fix.go).
+	Fixes []Fix
 }
 
 // Related points at another field that takes part in a finding (the grace

@@ -108,7 +108,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint version\npodlint completion bash|zsh|fish|powershell",
+		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -137,6 +137,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		},
 		Commands: []*ucli.Command{
 			checkCommand(env),
+			fixCommand(env),
 			timelineCommand(env),
 			rulesCommand(env),
 			{
@@ -311,7 +312,9 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if s.an.Version, err = kubeVersion(c.String("kube-version"), c.IsSet("kube-version"), cfg, env.warnf); err != nil {
 		return usage(err)
 	}
-	check := c.Command.Name == "check"
+	// fix takes check's rules and failure level: its exit status is
+	// check's on the fixed files.
+	check := c.Command.Name == "check" || c.Command.Name == "fix"
 	if check {
 		if s.failOn, s.show, err = failLevels(c.String("fail-on"), c.IsSet("fail-on"), c.String("show"), cfg); err != nil {
 			return usage(err)

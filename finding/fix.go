@@ -1,0 +1,250 @@
+package finding
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+)
+
+// FixSafety says whether a fix may be applied without asking.
+type FixSafety int
+
+const (
+	// Safe: the fix has one right answer and keeps the behaviour the
+	// manifest has, or only removes a failure; `podlint fix` applies it.
+	Safe FixSafety = iota + 1
+	// Unsafe: the fix changes behaviour, or is one of several answers;
+	// `podlint fix --unsafe` applies it.
+	Unsafe
+)
+
+func (s FixSafety) String() string {
+	switch s {
+	case Safe:
+		return "safe"
+	case Unsafe:
+		return "unsafe"
+	}
+	return "none"
+}
+
+// MarshalText writes "safe" or "unsafe".
+func (s FixSafety) MarshalText() ([]byte, error) {
+	switch s {
+	case Safe, Unsafe:
+		return []byte(s.String()), nil
+	}
+	return nil, fmt.Errorf("invalid fix safety %d", int(s))
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (s *FixSafety) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "safe":
+		*s = Safe
+	case "unsafe":
+		*s = Unsafe
+	default:
+		return fmt.Errorf("unknown fix safety %q (want safe or unsafe)", b)
+	}
+	return nil
+}
+
+// Fix is one way to resolve a finding: text edits to the files the
+// finding points into, resolved from field-path operations against the
+// original bytes (never by re-encoding the YAML). A finding may carry
+// alternatives; the first is the default.
+type Fix struct {
+	// Title says what the fix does, as an imperative sentence without a
+	// final period ("Set successThreshold to 1").
+	Title  string    `json:"title"`
+	Safety FixSafety `json:"safety"`
+	// Edits do not overlap and are sorted by Start; all of them apply or
+	// none.
+	Edits []Edit `json:"edits"`
+	// Paths are the field paths of the object the fix changes (as
+	// Finding.Path prints them); verification checks that the decoded
+	// object differs from the original only there.
+	Paths []string `json:"paths,omitempty"`
+	// LineEdits are the same change as whole-line replacements: each
+	// replaces whole lines (from column 1 of StartLine to column 1 of
+	// EndLine, or to the end of the file's last line when EndColumn is 0)
+	// with the lines they become, as SARIF consumers turn them into
+	// suggested changes. Nil when the file's line breaks are not LF, CRLF
+	// or CR.
+	LineEdits []Edit `json:"lineEdits,omitempty"`
+}
+
+// Edit replaces the bytes [Start, End) of File with NewText. Start and
+// End are byte offsets into the file as read; the line and column fields
+// are the same positions 1-based, columns counted in bytes like
+// Location.Column (EndLine/EndColumn point just past the last replaced
+// byte). An insertion has Start == End.
+type Edit struct {
+	File        string `json:"file"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	StartLine   int    `json:"startLine"`
+	StartColumn int    `json:"startColumn"`
+	EndLine     int    `json:"endLine"`
+	EndColumn   int    `json:"endColumn"`
+	NewText     string `json:"newText"`
+}
+
+// HasFix reports whether f has a fix at or below the given safety (Safe:
+// a safe fix; Unsafe: any fix).
+func (f *Finding) HasFix(max FixSafety) bool {
+	for _, x := range f.Fixes {
+		if x.Safety <= max {
+			return true
+		}
+	}
+	return false
+}
+
+// SortEdits sorts edits by offset and reports whether they are all in one
+// file and do not overlap (two insertions at one offset overlap: their
+// order would be a guess).
+func SortEdits(edits []Edit) bool {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].File != edits[0].File || edits[i].Start < edits[i-1].End ||
+			edits[i].Start == edits[i-1].Start {
+			return false
+		}
+	}
+	return true
+}
+
+// ApplyEdits returns data with edits applied; they must be sorted and not
+// overlap (SortEdits), and lie inside data.
+func ApplyEdits(data []byte, edits []Edit) ([]byte, error) {
+	out := make([]byte, 0, len(data)+64)
+	at := 0
+	for _, e := range edits {
+		if e.Start < at || e.End < e.Start || e.End > len(data) {
+			return nil, fmt.Errorf("edit [%d,%d) is outside the file or overlaps another", e.Start, e.End)
+		}
+		out = append(out, data[at:e.Start]...)
+		out = append(out, e.NewText...)
+		at = e.End
+	}
+	return append(out, data[at:]...), nil
+}
+
+// WholeLines returns edits (sorted, not overlapping) as whole-line
+// replacements of data, the file's bytes from offset base on (a byte
+// order mark before them is not in data); see Fix.LineEdits. Edits that
+// touch the same or adjacent lines become one.
+func WholeLines(data []byte, base int, edits []Edit) []Edit {
+	if bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
+		return nil // line breaks the count below does not know
+	}
+	lineStart := func(off int) int {
+		for off > 0 && data[off-1] != '\n' && data[off-1] != '\r' {
+			off--
+		}
+		return off
+	}
+	nextLine := func(off int) int { // past the break of the line holding off
+		for off < len(data) {
+			switch data[off] {
+			case '\n':
+				return off + 1
+			case '\r':
+				if off+1 < len(data) && data[off+1] == '\n' {
+					return off + 2
+				}
+				return off + 1
+			}
+			off++
+		}
+		return len(data)
+	}
+	var out []Edit
+	var groupStart, groupEnd int
+	var group []Edit
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		text := data[groupStart:groupEnd]
+		shifted := make([]Edit, len(group))
+		for i, e := range group {
+			shifted[i] = e
+			shifted[i].Start, shifted[i].End = e.Start-base-groupStart, e.End-base-groupStart
+		}
+		newText, err := ApplyEdits(text, shifted)
+		if err != nil {
+			return
+		}
+		if len(newText) == 0 && len(data) > 0 {
+			// Whole lines deleted: take in a neighbouring line, so that the
+			// replacement is lines (a suggested change that deletes lines
+			// has no text, which reads as one empty line left behind).
+			if groupStart > 0 {
+				prev := lineStart(groupStart - 1)
+				if data[groupStart-1] == '\n' && groupStart >= 2 && data[groupStart-2] == '\r' {
+					prev = lineStart(groupStart - 2)
+				}
+				newText = append([]byte(nil), data[prev:groupStart]...)
+				groupStart = prev
+			} else if groupEnd < len(data) {
+				next := nextLine(groupEnd)
+				newText = append([]byte(nil), data[groupEnd:next]...)
+				groupEnd = next
+			}
+			text = data[groupStart:groupEnd]
+		}
+		sl := 1 + countBreaks(data[:groupStart])
+		el := sl + countBreaks(text)
+		ec := 1
+		if groupEnd == len(data) && (len(text) == 0 || (text[len(text)-1] != '\n' && text[len(text)-1] != '\r')) {
+			ec = 0 // to the end of the last line, which has no break
+		}
+		sc := 1
+		if groupStart == 0 {
+			sc += base
+		}
+		out = append(out, Edit{File: group[0].File, Start: groupStart + base, End: groupEnd + base, StartLine: sl, StartColumn: sc,
+			EndLine: el, EndColumn: ec, NewText: string(newText)})
+		group = group[:0]
+	}
+	for _, e := range edits {
+		s, en := e.Start-base, e.End-base
+		if s < 0 || en > len(data) || en < s {
+			return nil
+		}
+		ls := lineStart(s)
+		le := en
+		if !(en > ls && (data[en-1] == '\n' || data[en-1] == '\r') && en > s) {
+			le = nextLine(en)
+		}
+		if len(group) > 0 && ls <= groupEnd {
+			groupEnd = max(groupEnd, le)
+		} else {
+			flush()
+			groupStart, groupEnd = ls, le
+		}
+		group = append(group, e)
+	}
+	flush()
+	return out
+}
+
+// countBreaks counts LF, CRLF and CR line breaks.
+func countBreaks(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+			n++
+		}
+	}
+	return n
+}
