@@ -169,6 +169,10 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 			return
 		}
 		text := data[groupStart:groupEnd]
+		if len(text) > maxLineEdit {
+			group = group[:0]
+			return // a long line (minified JSON): no whole-line form
+		}
 		shifted := make([]Edit, len(group))
 		for i, e := range group {
 			shifted[i] = e
@@ -231,6 +235,12 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 	flush()
 	return out
 }
+
+// maxLineEdit bounds the lines a whole-line edit replaces, in bytes: a
+// fix in a file of one long line (minified JSON) would otherwise copy the
+// whole file for every fix, and a suggested change of a megabyte line
+// helps nobody.
+const maxLineEdit = 4096
 
 // countBreaks counts LF, CRLF and CR line breaks.
 func countBreaks(b []byte) int {

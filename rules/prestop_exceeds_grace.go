@@ -18,13 +18,15 @@ var PreStopExceedsGrace = &Rule{
 		"A hook that never ends gets no fix."},
 	Check: func(p *Pass) {
 		g := p.GracePeriod()
-		for _, h := range p.Hooks() {
-			checkHookGrace(p, h, g)
+		hooks := p.Hooks()
+		longest := longestPreStop(hooks)
+		for _, h := range hooks {
+			checkHookGrace(p, h, g, longest)
 		}
 	},
 }
 
-func checkHookGrace(p *Pass, h HookRef, g Grace) {
+func checkHookGrace(p *Pass, h HookRef, g Grace, longest float64) {
 	name := h.Container.Name()
 	var fixes []Fix
 	report := func(path workload.Path, headline, format string, args ...any) {
@@ -40,7 +42,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 		s := h.H.Sleep.Seconds
 		path := h.Field("sleep.seconds")
 		if h.Kind == "preStop" {
-			fixes = graceFixes(p, float64(s), g)
+			fixes = graceFixes(p, math.Max(float64(s), longest), g)
 		}
 		if s > g.Seconds {
 			if h.Kind == "preStop" {
@@ -73,7 +75,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 			return
 		}
 		path := h.Field("exec.command")
-		fixes = graceFixes(p, s, g)
+		fixes = graceFixes(p, math.Max(s, longest), g)
 		if math.IsInf(s, 1) {
 			report(path, fmt.Sprintf("preStop of %q never ends, so the app gets only %.0fs after SIGTERM", name, left),
 				"It runs %q, which never ends, %s. Sleep for a bounded time shorter than the grace period.%s", text, msg, outliveHint(p, h, s, g))
@@ -134,22 +136,28 @@ func graceFixes(p *Pass, sleep float64, g Grace) []Fix {
 	if math.IsInf(sleep, 0) || math.IsNaN(sleep) || sleep <= 0 {
 		return nil
 	}
-	// Every preStop of the Pod counts: one grace period covers them all,
-	// so fixing one hook at a time must not raise it twice.
-	for _, h := range p.Hooks() {
+	grace := int64(math.Ceil(sleep)) + g.Seconds
+	return []Fix{{Title: fmt.Sprintf("Raise terminationGracePeriodSeconds to %d", grace), Safety: finding.Unsafe,
+		Ops: []manifest.Op{p.setOrInsert(g.Path, fmt.Sprint(grace))}}}
+}
+
+// longestPreStop is the longest finite sleep of the preStop hooks (a sleep
+// action, or an exec hook that states one): one grace period covers them
+// all, so fixing one hook at a time must not raise it twice.
+func longestPreStop(hooks []HookRef) float64 {
+	longest := 0.0
+	for _, h := range hooks {
 		if h.Kind != "preStop" {
 			continue
 		}
 		switch {
 		case h.H.Sleep != nil:
-			sleep = math.Max(sleep, float64(h.H.Sleep.Seconds))
+			longest = math.Max(longest, float64(h.H.Sleep.Seconds))
 		case h.H.Exec != nil:
 			if st := timeline.ExecSleep(h.H.Exec.Command, h.Container.C); st.OK && !math.IsInf(st.Min, 0) {
-				sleep = math.Max(sleep, st.Min)
+				longest = math.Max(longest, st.Min)
 			}
 		}
 	}
-	grace := int64(math.Ceil(sleep)) + g.Seconds
-	return []Fix{{Title: fmt.Sprintf("Raise terminationGracePeriodSeconds to %d", grace), Safety: finding.Unsafe,
-		Ops: []manifest.Op{p.setOrInsert(g.Path, fmt.Sprint(grace))}}}
+	return longest
 }
