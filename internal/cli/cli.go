@@ -139,6 +139,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			checkCommand(env),
 			timelineCommand(env),
 			rulesCommand(env),
+			lspCommand(env),
 			{
 				Name:  "version",
 				Usage: "print podlint's version",
