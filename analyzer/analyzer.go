@@ -665,6 +665,38 @@ func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnost
 	if f != nil && d.Info {
 		f.Severity = min(f.Severity, finding.Info)
 	}
+	if f != nil && len(d.Fixes) > 0 {
+		f.Fixes = resolveFixes(o, d.Fixes)
+	}
+}
+
+// resolveFixes turns a diagnostic's fixes into text edits of the file.
+// A fix with an operation that cannot be done in place is left out, and
+// so is every fix of a document rendered from a template (the edit would
+// land in generated text). Package fix verifies the rest before they are
+// applied.
+func resolveFixes(o *manifest.Object, fixes []rules.Fix) []finding.Fix {
+	if o.Doc.Source != "" {
+		return nil
+	}
+	var out []finding.Fix
+next:
+	for _, x := range fixes {
+		fx := finding.Fix{Title: x.Title, Safety: x.Safety}
+		for _, op := range x.Ops {
+			e, err := o.Doc.Edit(op)
+			if err != nil {
+				continue next
+			}
+			fx.Edits = append(fx.Edits, e)
+			fx.Paths = append(fx.Paths, string(op.Path))
+		}
+		if len(fx.Edits) == 0 || !finding.SortEdits(fx.Edits) {
+			continue
+		}
+		out = append(out, fx)
+	}
+	return out
 }
 
 // withSource ends a detail with the chart template a document of `helm

@@ -96,6 +96,10 @@ type Finding struct {
 	// findings). Fingerprints use it instead of the line, so a finding
 	// keeps its identity when lines move.
 	Path string `json:"path,omitempty"`
+	// Fixes are the ways to resolve the finding by editing its file, the
+	// default first (see Fix); nil when the rule offers none or the
+	// finding is in rendered output.
+	Fixes []Fix `json:"fixes,omitempty"`
 	// Rendered is set for findings in the output of a Helm chart or a
 	// kustomization: which root produced the object, while Location is in
 	// the template or patch the user edits.

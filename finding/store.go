@@ -38,6 +38,7 @@ type extra struct {
 	locMessage string
 	related    []Location
 	rendered   *Rendered
+	fixes      []Fix
 }
 
 const chunkSize = 1024
@@ -57,7 +58,7 @@ func (s *Store) str(v string) uint32 {
 	return id
 }
 
-// Add appends a copy of f. Related locations and Rendered are kept as
+// Add appends a copy of f. Related locations, Rendered and Fixes are kept as
 // they are (not copied): f must not change them afterwards.
 func (s *Store) Add(f *Finding) {
 	rk := [2]string{f.RuleID, f.RuleName}
@@ -81,8 +82,8 @@ func (s *Store) Add(f *Finding) {
 		}
 		r.obj = id
 	}
-	if f.Location.Message != "" || len(f.Related) > 0 || f.Rendered != nil {
-		s.extras = append(s.extras, extra{locMessage: f.Location.Message, related: f.Related, rendered: f.Rendered})
+	if f.Location.Message != "" || len(f.Related) > 0 || f.Rendered != nil || len(f.Fixes) > 0 {
+		s.extras = append(s.extras, extra{locMessage: f.Location.Message, related: f.Related, rendered: f.Rendered, fixes: f.Fixes})
 		r.extra = uint32(len(s.extras))
 	}
 	s.push(r)
@@ -108,7 +109,7 @@ func (s *Store) Len() int {
 
 func (s *Store) rec(i int) *record { return &s.chunks[i/chunkSize][i%chunkSize] }
 
-// At returns finding i. Its Object, Related and Rendered are shared with
+// At returns finding i. Its Object, Related, Rendered and Fixes are shared with
 // the store and must not be changed.
 func (s *Store) At(i int) Finding {
 	r := s.rec(i)
@@ -122,7 +123,7 @@ func (s *Store) At(i int) Finding {
 	}
 	if r.extra != 0 {
 		e := &s.extras[r.extra-1]
-		f.Location.Message, f.Related, f.Rendered = e.locMessage, e.related, e.rendered
+		f.Location.Message, f.Related, f.Rendered, f.Fixes = e.locMessage, e.related, e.rendered, e.fixes
 	}
 	return f
 }

@@ -31,6 +31,10 @@ func TestStoreRoundTrip(t *testing.T) {
 		if i%11 == 0 {
 			f.Rendered = &Rendered{Root: "chart", Name: "chart/templates/d.yaml"}
 		}
+		if i%13 == 0 {
+			f.Fixes = []Fix{{Title: "Set x to 1", Safety: Safe, Paths: []string{"spec.x"},
+				Edits: []Edit{{File: f.File, Start: i, End: i + 1, StartLine: 2, StartColumn: 4, EndLine: 2, EndColumn: 5, NewText: "1"}}}}
+		}
 		want = append(want, f)
 	}
 	s := NewStore()
@@ -81,5 +85,31 @@ func TestStoreRoundTrip(t *testing.T) {
 	s.Add(&want[0]) // after Keep, into a partly filled chunk
 	if got := s.At(s.Len() - 1); !reflect.DeepEqual(got, want[0]) {
 		t.Error("Add after Keep")
+	}
+}
+
+// TestFixSafetyText: a fix's safety reads back what it writes, and no
+// other value is written.
+func TestFixSafetyText(t *testing.T) {
+	for _, s := range []FixSafety{Safe, Unsafe} {
+		b, err := s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back FixSafety
+		if err := back.UnmarshalText(b); err != nil || back != s {
+			t.Errorf("%v: read back %v, %v", s, back, err)
+		}
+	}
+	if _, err := FixSafety(0).MarshalText(); err == nil {
+		t.Error("safety 0 marshalled")
+	}
+	var s FixSafety
+	if err := s.UnmarshalText([]byte("maybe")); err == nil {
+		t.Error(`"maybe" unmarshalled`)
+	}
+	f := Finding{Fixes: []Fix{{Safety: Unsafe}}}
+	if f.HasFix(Safe) || !f.HasFix(Unsafe) {
+		t.Error("HasFix: an unsafe fix counted as safe, or not at all")
 	}
 }

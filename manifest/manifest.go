@@ -46,6 +46,10 @@ type Problem struct {
 type File struct {
 	Path string // as shown to users: relative as given, or the --stdin-filename
 	Data []byte
+	// Base is where Data starts in the bytes as read: 3 after a UTF-8
+	// byte order mark, 0 without one, and -1 when the bytes were
+	// transcoded from UTF-16, which rules out edits (see Document.Edit).
+	Base int
 	// marks is a sparse line index, sorted by line: the start of every
 	// lineStep-th line and of every line after a long one. A 60 MB file of
 	// two million lines costs about 1 MB of index, not 16 MB; a lookup

@@ -54,8 +54,15 @@ func (sp *Split) DocBytes(i int) int { return len(sp.docs[i].data) }
 // tell Helm templates from manifests).
 func SplitFile(path string, data []byte, lim Limits) *Split {
 	sp := &Split{}
+	raw := data
 	data, problem := normalizeEncoding(data)
 	sp.File = NewFile(path, data)
+	switch {
+	case bytes.HasPrefix(raw, []byte{0xEF, 0xBB, 0xBF}):
+		sp.File.Base = 3
+	case len(data) != len(raw) || len(raw) > 0 && &raw[0] != &data[0]:
+		sp.File.Base = -1 // transcoded from UTF-16
+	}
 	if problem != nil {
 		sp.Binary = true
 		sp.Problems = append(sp.Problems, *problem)

@@ -39,6 +39,9 @@ type Rule struct {
 	// Release is the check of a cross-object rule (PL7xx): it runs once per
 	// run over the release view, after every file was loaded.
 	Release func(*ReleasePass)
+	// Fix describes the fixes the rule attaches to its findings (see
+	// fix.go); nil when it offers none.
+	Fix *FixDoc
 }
 
 // docs holds the rules' documentation, one Markdown file per rule.
@@ -79,6 +82,9 @@ type Diagnostic struct {
 	// something outside the manifest already surfaces the problem, so it
 	// is worth knowing but not worth failing a build.
 	Info bool
+	// Fixes are the ways to resolve the diagnostic by editing the
+	// document, the default first (see fix.go).
+	Fixes []Fix
 }
 
 // Related points at another field that takes part in a finding (the grace

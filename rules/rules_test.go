@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,11 +14,14 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	"go.yaml.in/yaml/v3"
 )
+
+var update = flag.Bool("update", false, "rewrite the expected fixed files rules/testdata/<ID>/fixed/<name>")
 
 // Rules whose failing example cannot be a manifest; they are tested in the
 // analyzer's own tests.
@@ -53,6 +57,9 @@ func TestRules(t *testing.T) {
 			}
 			silent, firing := 0, 0
 			for _, f := range files {
+				if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+					continue // fixed/: the expected text after the fixes
+				}
 				n, pinned := checkFile(t, r, f)
 				switch {
 				case n == 0:
@@ -194,6 +201,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int)
 			t.Errorf("%s:%d: no finding matched want %s", path, w.line, strings.TrimSpace(w.raw))
 		}
 	}
+	checkFixes(t, cfg, path, data, findings)
 	return len(wants), pinned
 }
 
@@ -325,4 +333,87 @@ func dropContainerNames(data []byte) ([]byte, int) {
 	}
 	_ = enc.Close()
 	return out.Bytes(), n
+}
+
+// checkFixes verifies every fix of every finding of a testdata file with
+// fix.Verify, every rule enabled (a fix may not add a finding of any
+// rule), and compares the text after `podlint fix --unsafe` (the default
+// fix of every finding of the rule, to a fixed point) with
+// testdata/<ID>/fixed/<name>: a file whose findings have fixes must have
+// one, and a file without fixes must not. -update rewrites them.
+func checkFixes(t *testing.T, cfg *analyzer.Config, path string, data []byte, findings []finding.Finding) {
+	t.Helper()
+	all := allRules(cfg)
+	before, _ := all.File(path, data, true)
+	fixable := false
+	for i := range findings {
+		f := &findings[i]
+		for j := range f.Fixes {
+			x := &f.Fixes[j]
+			fixable = true
+			if x.Title == "" || strings.HasSuffix(x.Title, ".") || (x.Safety != finding.Safe && x.Safety != finding.Unsafe) {
+				t.Errorf("%s:%d: %s fix %d: title %q and safety %v: want an imperative title without a final period, safe or unsafe", path, f.Line, f.RuleID, j+1, x.Title, x.Safety)
+			}
+			if _, err := fix.Verify(all, path, data, before, f, x); err != nil {
+				t.Errorf("%s:%d: %s fix %q fails verification: %v", path, f.Line, f.RuleID, x.Title, err)
+			}
+		}
+	}
+	want := filepath.Join(filepath.Dir(path), "fixed", filepath.Base(path))
+	expected, err := os.ReadFile(want)
+	if !fixable {
+		if err == nil {
+			t.Errorf("%s: no finding has a fix, but %s exists", path, want)
+		}
+		return
+	}
+	res := fix.File(cfg, path, data, finding.Unsafe)
+	for _, s := range res.Skipped {
+		t.Errorf("%s:%d: %s fix %q not applied: %s", path, s.Finding.Line, s.Finding.RuleID, s.Fix.Title, s.Reason)
+	}
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(want), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(want, res.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("%s: findings have fixes, but there is no %s with the expected text (go test ./rules -run TestRules -update writes it)", path, want)
+		return
+	}
+	if !bytes.Equal(res.Data, expected) {
+		t.Errorf("%s: the text after the fixes differs from %s:\n%s", path, want, lineDiff(string(expected), string(res.Data)))
+	}
+}
+
+// allRules is cfg with every rule enabled at its default severity.
+func allRules(cfg *analyzer.Config) *analyzer.Config {
+	c := *cfg
+	c.Severity = map[*rules.Rule]finding.Severity{}
+	for _, r := range rules.All {
+		c.Severity[r] = r.Severity
+	}
+	return &c
+}
+
+// lineDiff lists the lines that differ between want and got.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := range max(len(w), len(g)) {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, a, c)
+		}
+	}
+	return b.String()
 }

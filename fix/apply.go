@@ -1,0 +1,167 @@
+package fix
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+)
+
+// MaxPasses bounds how often File lints and fixes a file: a fix can make
+// another finding fixable (or reveal one), so File repeats until nothing
+// changes, as go/analysis drivers do, but never more than this.
+const MaxPasses = 5
+
+// Applied is a fix File applied, with the finding it resolved.
+type Applied struct {
+	Finding finding.Finding
+	Fix     finding.Fix
+}
+
+// Skipped is a fix File did not apply, and why: its edits overlap those of
+// a fix applied before it in the same pass and it no longer applied
+// afterwards (a conflict), or it failed verification.
+type Skipped struct {
+	Finding finding.Finding
+	Fix     finding.Fix
+	Reason  string
+}
+
+// Result is what File did to one file.
+type Result struct {
+	Data    []byte // the file after the fixes (the input when none applied)
+	Applied []Applied
+	Skipped []Skipped
+	// Findings are the file's findings after the fixes.
+	Findings []finding.Finding
+	Passes   int // the passes that applied something
+}
+
+// Changed reports whether a fix was applied.
+func (r *Result) Changed() bool { return len(r.Applied) > 0 }
+
+// Choose returns the fix of f that File applies at safety max: the first
+// whose safety is at most max (Safe: only safe fixes; Unsafe: any), or nil.
+func Choose(f *finding.Finding, max finding.FixSafety) *finding.Fix {
+	for i := range f.Fixes {
+		if f.Fixes[i].Safety <= max {
+			return &f.Fixes[i]
+		}
+	}
+	return nil
+}
+
+// File applies the fixes of the findings cfg reports in the file at path
+// (bytes data) at safety max, pass after pass until none is left. In a
+// pass, every candidate fix is verified on its own; verified fixes are
+// then taken in finding order, skipping one whose edits overlap a fix
+// already taken (it is tried again in the next pass, against the new
+// text), and applied together; when the fixes taken together do not verify,
+// only the first is applied.
+func File(cfg *analyzer.Config, path string, data []byte, max finding.FixSafety) *Result {
+	res := &Result{Data: data}
+	reasons := map[key]string{}
+	findings, _ := cfg.File(path, data, true)
+	for pass := 0; pass < MaxPasses; pass++ {
+		var ok []candidate
+		for i := range findings {
+			f := &findings[i]
+			x := Choose(f, max)
+			if x == nil {
+				continue
+			}
+			if _, err := Verify(cfg, path, res.Data, findings, f, x); err != nil {
+				reasons[keyOf(f)] = "verification failed: " + err.Error()
+				continue
+			}
+			ok = append(ok, candidate{f, x})
+		}
+		var taken []candidate
+		var edits []finding.Edit
+		for _, c := range ok {
+			if overlaps(edits, c.x.Edits) {
+				reasons[keyOf(c.f)] = "conflict: its edits overlap those of another fix"
+				continue
+			}
+			taken = append(taken, c)
+			edits = append(edits, c.x.Edits...)
+		}
+		if len(taken) == 0 {
+			break
+		}
+		out, after, err := applyAll(cfg, path, res.Data, findings, edits, taken)
+		if err != nil {
+			// Fixes that pass alone may not pass together: apply the first
+			// alone; the others are tried again in the next pass.
+			taken = taken[:1]
+			out, after, err = applyAll(cfg, path, res.Data, findings, taken[0].x.Edits, taken)
+			if err != nil {
+				reasons[keyOf(taken[0].f)] = "verification failed: " + err.Error()
+				break
+			}
+		}
+		for _, c := range taken {
+			res.Applied = append(res.Applied, Applied{Finding: *c.f, Fix: *c.x})
+			delete(reasons, keyOf(c.f))
+		}
+		res.Data = out
+		res.Passes++
+		findings = after
+	}
+	res.Findings = findings
+	for i := range findings {
+		f := &findings[i]
+		x := Choose(f, max)
+		if x == nil {
+			continue
+		}
+		reason := reasons[keyOf(f)]
+		if reason == "" {
+			reason = fmt.Sprintf("still fixable after %d passes", MaxPasses)
+		}
+		res.Skipped = append(res.Skipped, Skipped{Finding: *f, Fix: *x, Reason: reason})
+	}
+	return res
+}
+
+// applyAll applies edits (of the fixes taken) and checks the result as
+// Verify checks one fix: only the fixes' paths change, every finding they
+// resolve is gone and no finding is new.
+func applyAll(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, edits []finding.Edit, taken []candidate) ([]byte, []finding.Finding, error) {
+	all := finding.Fix{Edits: slices.Clone(edits)}
+	for _, c := range taken {
+		all.Paths = append(all.Paths, c.x.Paths...)
+	}
+	out, after, err := verify(cfg, path, data, before, taken[0].f, &all)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range taken[1:] {
+		for i := range after {
+			if sameFinding(&after[i], c.f) {
+				return nil, nil, fmt.Errorf("finding %s at line %d is still there", c.f.RuleID, c.f.Line)
+			}
+		}
+	}
+	return out, after, nil
+}
+
+// overlaps reports whether any edit of b overlaps one of a (an insertion at
+// the start or end of another edit counts: the order would be a guess).
+func overlaps(a, b []finding.Edit) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Start < y.End && y.Start < x.End || x.Start == y.Start || x.End == y.Start && y.Start == y.End || y.End == x.Start && x.Start == x.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// candidate is a finding and the fix File would apply to it.
+type candidate struct {
+	f *finding.Finding
+	x *finding.Fix
+}
