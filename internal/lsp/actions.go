@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
 )
@@ -65,6 +66,21 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 		}
 	}
 	actions := []codeAction{}
+	fixes := make([][]finding.Fix, len(fs))
+	if wantQuick {
+		var near []finding.Finding
+		var at []int
+		for i := range fs {
+			if fs[i].Line-1 >= p.Range.Start.Line && fs[i].Line-1 <= p.Range.End.Line && len(fs[i].Fixes) > 0 {
+				near, at = append(near, fs[i]), append(at, i)
+			}
+		}
+		if len(near) > 0 {
+			for k, xs := range s.opts.Engine.Fixes(path, t.data, near) {
+				fixes[at[k]] = xs
+			}
+		}
+	}
 	if wantQuick {
 		for i := range fs {
 			f := &fs[i]
@@ -72,7 +88,7 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 				continue
 			}
 			diag := s.diagnostic(f, t, enc)
-			actions = append(actions, s.fixActions(f, diag, t, d.uri, enc)...)
+			actions = append(actions, s.fixActions(f, fixes[i], diag, t, d.uri, enc)...)
 			if unsuppressible[f.RuleID] || f.Rendered != nil {
 				continue
 			}
@@ -85,7 +101,7 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 		}
 	}
 	if wantAll {
-		if a := s.fixAllAction(fs, t, d.uri, enc); a != nil {
+		if a := s.fixAllAction(path, t, d.uri, enc); a != nil {
 			actions = append(actions, *a)
 		}
 	}
@@ -109,13 +125,64 @@ func suppressEdit(t *text, n int, rule string, enc string) textEdit {
 	return textEdit{Range: Range{Start: at, End: at}, NewText: string(indent) + "# podlint:ignore " + rule + " " + eol}
 }
 
-// fixActions are the quick fixes of a finding; none until findings carry
-// fixes (podlint fix).
-func (s *Server) fixActions(f *finding.Finding, diag Diagnostic, t *text, uri, enc string) []codeAction {
-	return nil
+// fixActions are the verified fixes of a finding as quick fixes: the first
+// safe one preferred, unsafe ones labelled.
+func (s *Server) fixActions(f *finding.Finding, fixes []finding.Fix, diag Diagnostic, t *text, uri, enc string) []codeAction {
+	var out []codeAction
+	preferred := false
+	for _, x := range fixes {
+		a := codeAction{Title: x.Title, Kind: kindQuickFix, Diagnostics: []Diagnostic{diag},
+			Edit: &workspaceEdit{Changes: map[string][]textEdit{uri: editsOf(x.Edits, t, enc)}}}
+		if x.Safety == finding.Safe && !preferred {
+			a.IsPreferred, preferred = true, true
+		}
+		if x.Safety != finding.Safe {
+			a.Title += " (unsafe: changes behaviour)"
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
-// fixAllAction applies every safe fix of the file; nil when there is none.
-func (s *Server) fixAllAction(fs []finding.Finding, t *text, uri, enc string) *codeAction {
-	return nil
+// editsOf converts byte-range edits of t to LSP edits.
+func editsOf(edits []finding.Edit, t *text, enc string) []textEdit {
+	out := make([]textEdit, 0, len(edits))
+	for _, e := range edits {
+		sl, sc := t.lineOf(e.Start)
+		el, ec := t.lineOf(e.End)
+		out = append(out, textEdit{Range: Range{Start: t.position(sl, sc, enc), End: t.position(el, ec, enc)}, NewText: e.NewText})
+	}
+	return out
+}
+
+// fixAllAction applies every safe fix of the file as podlint fix does, as
+// one edit of the part that changes; nil when there is none.
+func (s *Server) fixAllAction(path string, t *text, uri, enc string) *codeAction {
+	fixed, n := s.opts.Engine.FixAll(path, t.data)
+	if n == 0 {
+		return nil
+	}
+	old := t.data
+	pre := 0
+	for pre < len(old) && pre < len(fixed) && old[pre] == fixed[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(old)-pre && suf < len(fixed)-pre && old[len(old)-1-suf] == fixed[len(fixed)-1-suf] {
+		suf++
+	}
+	// Whole characters only: an edit must not split a UTF-8 sequence.
+	for pre > 0 && !utf8.RuneStart(old[pre]) {
+		pre--
+	}
+	for suf > 0 && len(old)-suf < len(old) && !utf8.RuneStart(old[len(old)-suf]) {
+		suf--
+	}
+	e := finding.Edit{Start: pre, End: len(old) - suf, NewText: string(fixed[pre : len(fixed)-suf])}
+	title := "Fix all safe podlint findings in this file"
+	if n == 1 {
+		title = "Fix the safe podlint finding in this file"
+	}
+	return &codeAction{Title: fmt.Sprintf("%s (%d)", title, n), Kind: kindSourceFix,
+		Edit: &workspaceEdit{Changes: map[string][]textEdit{uri: editsOf([]finding.Edit{e}, t, enc)}}}
 }

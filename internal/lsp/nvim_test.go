@@ -40,7 +40,9 @@ func TestNeovim(t *testing.T) {
 	}
 	ws := filepath.Join(dir, "ws")
 	file := filepath.Join(ws, "web.yaml")
-	writeFile(t, file, webYAML)
+	// PL101 and PL113 (with a safe fix) on one line.
+	src := strings.Replace(webYAML, "failureThreshold: 1}", "failureThreshold: 1, successThreshold: 2}", 1)
+	writeFile(t, file, src)
 	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o755); err != nil { // the repository root: no config above it
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestNeovim(t *testing.T) {
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-c", "luafile "+script)
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "PODLINT_BIN="+bin, "PODLINT_FILE="+file, "PODLINT_OUT="+outFile,
-		"PODLINT_ACTION=Suppress PL101 (liveness-kills-before-ready) here", "PODLINT_AFTER=PL011", "HOME="+dir, "XDG_STATE_HOME="+dir)
+		"PODLINT_ACTION=Set successThreshold to 1", "PODLINT_GONE=PL113", "HOME="+dir, "XDG_STATE_HOME="+dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s", err, out)
 	}
@@ -88,7 +90,7 @@ func TestNeovim(t *testing.T) {
 	}
 	// Neovim converts the UTF-16 range back to byte columns: they must be
 	// those of check (web.yaml:12:50) and the end of the key.
-	line := []byte(strings.Split(webYAML, "\n")[11])
+	line := []byte(strings.Split(src, "\n")[11])
 	var pl101 bool
 	for _, d := range got.Diagnostics {
 		if d.Code != "PL101" {
@@ -113,10 +115,14 @@ func TestNeovim(t *testing.T) {
 			t.Errorf("hover lacks %q:\n%s", want, got.Hover)
 		}
 	}
-	if len(got.Lines) < 12 || got.Lines[11] != "      # podlint:ignore PL101 " || got.Lines[12] != string(line) {
-		t.Errorf("buffer after the code action:\n%s", strings.Join(got.Lines, "\n"))
+	if !slices.Contains(got.Actions, "Suppress PL101 (liveness-kills-before-ready) here") {
+		t.Errorf("code actions %q: no suppression of PL101", got.Actions)
 	}
-	if slices.Contains(got.After, "PL101") || !slices.Contains(got.After, "PL011") {
-		t.Errorf("diagnostics after the edit: %v; want PL011 and no PL101", got.After)
+	want := strings.Replace(src, "successThreshold: 2", "successThreshold: 1", 1)
+	if gotText := strings.Join(got.Lines, "\n") + "\n"; gotText != want {
+		t.Errorf("buffer after the quick fix:\n%s\nwant:\n%s", gotText, want)
+	}
+	if slices.Contains(got.After, "PL113") || !slices.Contains(got.After, "PL101") {
+		t.Errorf("diagnostics after the quick fix: %v; want PL101 and no PL113", got.After)
 	}
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report/chart"
@@ -224,6 +226,57 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 	}
 	return out
 }
+
+// Fixes verifies the fixes of fs as podlint fix does (fix.Verify) and
+// returns those that pass.
+func (p *Podlint) Fixes(path string, text []byte, fs []finding.Finding) [][]finding.Fix {
+	out := make([][]finding.Fix, len(fs))
+	var cfg *analyzer.Config
+	var before []finding.Finding
+	for i := range fs {
+		f := &fs[i]
+		for j := range f.Fixes {
+			if cfg == nil {
+				p.mu.Lock()
+				c, err := p.config(path)
+				p.mu.Unlock()
+				if err != nil {
+					return out
+				}
+				an := *c.Analyzer
+				an.Render = nil
+				cfg = &an
+				before, _ = cfg.File(path, text, true)
+			}
+			if _, err := fix.Verify(cfg, path, text, before, f, &f.Fixes[j]); err == nil {
+				out[i] = append(out[i], f.Fixes[j])
+			}
+		}
+	}
+	return out
+}
+
+// FixAll applies the file's safe fixes as podlint fix does (fix.File).
+func (p *Podlint) FixAll(path string, text []byte) ([]byte, int) {
+	p.mu.Lock()
+	c, err := p.config(path)
+	if _, rendered := p.renderRoot(path); rendered {
+		err = errRendered
+	}
+	p.mu.Unlock()
+	if err != nil {
+		return nil, 0
+	}
+	an := *c.Analyzer
+	an.Render = nil
+	res := fix.File(&an, path, text, finding.Safe)
+	if !res.Changed() {
+		return nil, 0
+	}
+	return res.Data, len(res.Applied)
+}
+
+var errRendered = errors.New("a file of a chart or kustomization")
 
 // Rule returns the help address of a rule.
 func (p *Podlint) Rule(id string) string {

@@ -46,8 +46,14 @@ type Engine interface {
 	// It returns the findings of rendered roots by file, for every file
 	// that had or has one (an empty list clears a file's).
 	Saved(path string) map[string][]finding.Finding
-	// Rule returns the help address and title of a rule ID.
+	// Rule returns the help address of a rule ID.
 	Rule(id string) (helpURI string)
+	// Fixes returns, for each finding of fs (the findings of path with
+	// text), the fixes that pass the verification of podlint fix.
+	Fixes(path string, text []byte, fs []finding.Finding) [][]finding.Fix
+	// FixAll returns text with every safe fix applied as podlint fix
+	// applies them, and how many were; 0 and nil when none applies.
+	FixAll(path string, text []byte) ([]byte, int)
 }
 
 // Options configure a server.

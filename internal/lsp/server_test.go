@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -465,4 +466,82 @@ func TestPositionRoundTrip(t *testing.T) {
 	if p := tx.position(0, len("a: é𝄞"), encodingUTF16); p.Character != 6 {
 		t.Errorf("UTF-16 column of x: %d, want 6", p.Character)
 	}
+}
+
+// pl113YAML has a finding with a safe fix (PL113: successThreshold of a
+// liveness probe must be 1), from rules/testdata/PL113.
+const pl113YAML = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+    - name: app
+      image: nginx
+      livenessProbe:
+        httpGet: {path: /healthz, port: 8080}
+        successThreshold: 2
+      readinessProbe:
+        httpGet: {path: /ready, port: 8080}
+`
+
+func TestQuickFixes(t *testing.T) {
+	e, dir := newEngine(t)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir, "utf-8")
+	path := filepath.Join(dir, "pod.yaml")
+	uri := c.open(path, pl113YAML, 1)
+	if findDiag(c.waitDiags(uri).Diagnostics, "PL113") == nil {
+		t.Fatal("no PL113")
+	}
+	var actions []codeAction
+	if err := c.call("textDocument/codeAction", codeActionParams{TextDocument: textDocumentIdentifier{uri}, Range: Range{Position{9, 0}, Position{9, 0}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	var quick, all *codeAction
+	var titles []string
+	for i := range actions {
+		a := &actions[i]
+		titles = append(titles, a.Kind+": "+a.Title)
+		switch {
+		case a.Kind == kindQuickFix && len(a.Diagnostics) == 1 && a.Diagnostics[0].Code == "PL113" && !strings.HasPrefix(a.Title, "Suppress"):
+			quick = a
+		case a.Kind == kindSourceFix:
+			all = a
+		}
+	}
+	if quick == nil || all == nil {
+		t.Fatalf("actions %q: want a quick fix of PL113 and a fix-all", titles)
+	}
+	if !quick.IsPreferred || strings.Contains(quick.Title, "unsafe") {
+		t.Errorf("the safe fix %+v is not preferred, or is labelled unsafe", quick)
+	}
+	for _, a := range []*codeAction{quick, all} {
+		fixed := apply(t, pl113YAML, a.Edit.Changes[uri])
+		if findings := e.Lint(path, []byte(fixed)); hasRule(findings, "PL113") {
+			t.Errorf("%s: PL113 still there:\n%s", a.Title, fixed)
+		}
+		if !strings.Contains(fixed, "successThreshold: 1") && strings.Contains(fixed, "successThreshold: 2\n      readinessProbe") {
+			t.Errorf("%s: edited text:\n%s", a.Title, fixed)
+		}
+	}
+	// Only fixes that pass podlint fix's verification are offered.
+	fs := e.Lint(path, []byte(pl113YAML))
+	for i := range fs {
+		if fs[i].RuleID == "PL113" {
+			bad := fs[i]
+			bad.Fixes = []finding.Fix{{Title: "Break the file", Safety: finding.Safe, Edits: []finding.Edit{{File: path, Start: 0, End: 5, NewText: "{{{"}}}}
+			if got := e.Fixes(path, []byte(pl113YAML), []finding.Finding{bad}); len(got[0]) != 0 {
+				t.Errorf("a fix that breaks the file was verified: %+v", got)
+			}
+		}
+	}
+}
+
+func hasRule(fs []finding.Finding, id string) bool {
+	for _, f := range fs {
+		if f.RuleID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -64,9 +64,10 @@ local ok, err = pcall(function()
   vim.lsp.util.apply_workspace_edit(chosen.edit, 'utf-16')
   out.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
-  -- Neovim sends the edit (didChange); the new diagnostics follow.
-  local want = os.getenv('PODLINT_AFTER')
-  assert(vim.wait(60000, function() return codes()[want] ~= nil end, 20), 'no ' .. want .. ' after the edit')
+  -- Neovim sends the edit (didChange); the new diagnostics follow, without
+  -- the finding the fix resolved.
+  local gone = os.getenv('PODLINT_GONE')
+  assert(vim.wait(60000, function() return codes()[gone] == nil end, 20), gone .. ' is still there after the edit')
   out.after = {}
   for code in pairs(codes()) do table.insert(out.after, code) end
   table.sort(out.after)
