@@ -32,7 +32,7 @@ func defaultConfig(string) (*Config, error) {
 
 // client is an editor talking to an in-process server over pipes.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	conn   *jsonrpc2.Conn
 	diags  chan publishDiagnosticsParams
@@ -58,7 +58,7 @@ type pipe struct {
 
 // startServer runs a server with engine e; setup may change it before it
 // reads its first message.
-func startServer(t *testing.T, e Engine, debounce time.Duration, setup func(*Server)) *client {
+func startServer(t testing.TB, e Engine, debounce time.Duration, setup func(*Server)) *client {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
@@ -160,7 +160,7 @@ func (c *client) waitDiags(uri string) publishDiagnosticsParams {
 	}
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -44,8 +44,7 @@ type Podlint struct {
 	mu       sync.Mutex
 	roots    []string
 	configs  map[string]*configEntry                 // by folder
-	files    map[string][]byte                       // the workspace's plain manifests
-	order    []string                                // their paths, in discovery order
+	ws       *analyzer.Workspace                     // the workspace's plain manifests, loaded
 	renders  []manifest.Source                       // the workspace's charts and kustomizations
 	rendered map[string]map[string][]finding.Finding // root → file → findings
 	help     map[string]string
@@ -72,7 +71,9 @@ func (p *Podlint) Open(roots []string) {
 // roots, as `podlint check ROOT` would. p.mu is held.
 func (p *Podlint) scan() {
 	p.configs = map[string]*configEntry{}
-	p.files, p.order, p.renders = map[string][]byte{}, nil, nil
+	p.renders = nil
+	var plain []manifest.Source
+	var wsCfg *analyzer.Config
 	for _, root := range p.roots {
 		cfg, err := p.config(root)
 		if err != nil {
@@ -97,13 +98,18 @@ func (p *Podlint) scan() {
 			if err != nil || tooBig {
 				continue
 			}
-			path := filepath.Clean(src.Path)
-			if _, ok := p.files[path]; !ok {
-				p.order = append(p.order, path)
-			}
-			p.files[path] = data
+			plain = append(plain, manifest.Source{Path: filepath.Clean(src.Path), Data: data})
+		}
+		if wsCfg == nil {
+			an := *cfg.Analyzer
+			an.Render = nil
+			wsCfg = &an
 		}
 	}
+	if wsCfg == nil {
+		wsCfg, plain = &analyzer.Config{}, nil
+	}
+	p.ws = analyzer.NewWorkspace(wsCfg, plain)
 }
 
 // config returns the configuration of path, cached by folder. p.mu is held.
@@ -154,24 +160,11 @@ func (p *Podlint) Lint(path string, text []byte) []finding.Finding {
 		p.mu.Unlock()
 		return []finding.Finding{configProblem(path, err)}
 	}
-	srcs := make([]manifest.Source, 0, len(p.order)+1)
-	srcs = append(srcs, manifest.Source{Path: path, Data: text, Explicit: true})
-	for _, f := range p.order {
-		if f != path {
-			srcs = append(srcs, manifest.Source{Path: f, Data: p.files[f]})
-		}
-	}
+	ws := p.ws
 	p.mu.Unlock()
 	an := *cfg.Analyzer
 	an.Render = nil
-	res, _ := analyzer.Run(&an, srcs)
-	var out []finding.Finding
-	for i := range res.Len() {
-		if f := res.At(i); f.File == path {
-			out = append(out, f)
-		}
-	}
-	return out
+	return ws.Lint(&an, path, text)
 }
 
 // configProblem shows a configuration that cannot be read on the file it
