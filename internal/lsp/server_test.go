@@ -14,6 +14,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/render"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -544,4 +545,31 @@ func hasRule(fs []finding.Finding, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestRenderOnSave: a file of a kustomization has no findings of its own
+// while typed; when it is saved the kustomization is rendered, as check
+// renders it, and the findings land on the file that sets the field.
+func TestRenderOnSave(t *testing.T) {
+	dir := t.TempDir()
+	e := &Podlint{Configure: func(path string) (*Config, error) {
+		c, err := defaultConfig(path)
+		c.Analyzer.Render = (&render.Options{}).Lint
+		return c, err
+	}}
+	writeFile(t, filepath.Join(dir, "app", "kustomization.yaml"), "resources: [pod.yaml]\nnamespace: shop\n")
+	path := filepath.Join(dir, "app", "pod.yaml")
+	writeFile(t, path, pl113YAML)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir)
+	uri := c.open(path, pl113YAML, 1)
+	if p := c.waitDiags(uri); len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics before the first save: %+v", p.Diagnostics)
+	}
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	p := c.waitDiags(uri)
+	d := findDiag(p.Diagnostics, "PL113")
+	if d == nil || d.Range.Start.Line != 9 {
+		t.Fatalf("after the save: %+v; want PL113 on line 10 of pod.yaml", p.Diagnostics)
+	}
 }
