@@ -67,17 +67,10 @@ type serverInfo struct {
 }
 
 type serverCapabilities struct {
-	PositionEncoding   string              `json:"positionEncoding"`
-	TextDocumentSync   textDocumentSync    `json:"textDocumentSync"`
-	HoverProvider      bool                `json:"hoverProvider"`
-	CodeActionProvider codeActionProvider  `json:"codeActionProvider"`
-	Workspace          workspaceCapability `json:"workspace"`
-}
-
-type workspaceCapability struct {
-	WorkspaceFolders struct {
-		Supported bool `json:"supported"`
-	} `json:"workspaceFolders"`
+	PositionEncoding   string             `json:"positionEncoding"`
+	TextDocumentSync   textDocumentSync   `json:"textDocumentSync"`
+	HoverProvider      bool               `json:"hoverProvider"`
+	CodeActionProvider codeActionProvider `json:"codeActionProvider"`
 }
 
 type textDocumentSync struct {
