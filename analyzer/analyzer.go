@@ -437,7 +437,7 @@ func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
 		start := len(fl.findings)
 		for _, p := range res.Problems {
 			fl.addFinding(cfg.Rules.ByName(p.Rule), finding.Finding{Object: p.Object, Location: finding.Location{Line: p.Line, Column: p.Column},
-				Message: p.Message, Detail: withSource(p.Detail, p.Source)})
+				Message: p.Message, Detail: withSource(p.Detail, p.Source), Fixes: p.Fixes})
 		}
 		for _, o := range res.Objects {
 			b.sum.Objects++
@@ -694,6 +694,7 @@ next:
 		if len(fx.Edits) == 0 || !finding.SortEdits(fx.Edits) {
 			continue
 		}
+		fx.LineEdits = finding.WholeLines(o.Doc.File.Data, o.Doc.File.Base, fx.Edits)
 		out = append(out, fx)
 	}
 	return out

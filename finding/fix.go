@@ -1,6 +1,7 @@
 package finding
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 )
@@ -65,6 +66,13 @@ type Fix struct {
 	// Finding.Path prints them); verification checks that the decoded
 	// object differs from the original only there.
 	Paths []string `json:"paths,omitempty"`
+	// LineEdits are the same change as whole-line replacements: each
+	// replaces whole lines (from column 1 of StartLine to column 1 of
+	// EndLine, or to the end of the file's last line when EndColumn is 0)
+	// with the lines they become, as SARIF consumers turn them into
+	// suggested changes. Nil when the file's line breaks are not LF, CRLF
+	// or CR.
+	LineEdits []Edit `json:"lineEdits,omitempty"`
 }
 
 // Edit replaces the bytes [Start, End) of File with NewText. Start and
@@ -122,4 +130,121 @@ func ApplyEdits(data []byte, edits []Edit) ([]byte, error) {
 		at = e.End
 	}
 	return append(out, data[at:]...), nil
+}
+
+// WholeLines returns edits (sorted, not overlapping) as whole-line
+// replacements of data, the file's bytes from offset base on (a byte
+// order mark before them is not in data); see Fix.LineEdits. Edits that
+// touch the same or adjacent lines become one.
+func WholeLines(data []byte, base int, edits []Edit) []Edit {
+	if bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
+		return nil // line breaks the count below does not know
+	}
+	lineStart := func(off int) int {
+		for off > 0 && data[off-1] != '\n' && data[off-1] != '\r' {
+			off--
+		}
+		return off
+	}
+	nextLine := func(off int) int { // past the break of the line holding off
+		for off < len(data) {
+			switch data[off] {
+			case '\n':
+				return off + 1
+			case '\r':
+				if off+1 < len(data) && data[off+1] == '\n' {
+					return off + 2
+				}
+				return off + 1
+			}
+			off++
+		}
+		return len(data)
+	}
+	var out []Edit
+	var groupStart, groupEnd int
+	var group []Edit
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		text := data[groupStart:groupEnd]
+		shifted := make([]Edit, len(group))
+		for i, e := range group {
+			shifted[i] = e
+			shifted[i].Start, shifted[i].End = e.Start-base-groupStart, e.End-base-groupStart
+		}
+		newText, err := ApplyEdits(text, shifted)
+		if err != nil {
+			return
+		}
+		if len(newText) == 0 && len(data) > 0 {
+			// Whole lines deleted: take in a neighbouring line, so that the
+			// replacement is lines (a suggested change that deletes lines
+			// has no text, which reads as one empty line left behind).
+			if groupStart > 0 {
+				prev := lineStart(groupStart - 1)
+				if data[groupStart-1] == '\n' && groupStart >= 2 && data[groupStart-2] == '\r' {
+					prev = lineStart(groupStart - 2)
+				}
+				newText = append([]byte(nil), data[prev:groupStart]...)
+				groupStart = prev
+			} else if groupEnd < len(data) {
+				next := nextLine(groupEnd)
+				newText = append([]byte(nil), data[groupEnd:next]...)
+				groupEnd = next
+			}
+			text = data[groupStart:groupEnd]
+		}
+		sl := 1 + countBreaks(data[:groupStart])
+		el := sl + countBreaks(text)
+		ec := 1
+		if groupEnd == len(data) && (len(text) == 0 || (text[len(text)-1] != '\n' && text[len(text)-1] != '\r')) {
+			ec = 0 // to the end of the last line, which has no break
+		}
+		sc := 1
+		if groupStart == 0 {
+			sc += base
+		}
+		out = append(out, Edit{File: group[0].File, Start: groupStart + base, End: groupEnd + base, StartLine: sl, StartColumn: sc,
+			EndLine: el, EndColumn: ec, NewText: string(newText)})
+		group = group[:0]
+	}
+	for _, e := range edits {
+		s, en := e.Start-base, e.End-base
+		if s < 0 || en > len(data) || en < s {
+			return nil
+		}
+		ls := lineStart(s)
+		le := en
+		if !(en > ls && (data[en-1] == '\n' || data[en-1] == '\r') && en > s) {
+			le = nextLine(en)
+		}
+		if len(group) > 0 && ls <= groupEnd {
+			groupEnd = max(groupEnd, le)
+		} else {
+			flush()
+			groupStart, groupEnd = ls, le
+		}
+		group = append(group, e)
+	}
+	flush()
+	return out
+}
+
+// countBreaks counts LF, CRLF and CR line breaks.
+func countBreaks(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+			n++
+		}
+	}
+	return n
 }

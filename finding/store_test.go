@@ -113,3 +113,67 @@ func TestFixSafetyText(t *testing.T) {
 		t.Error("HasFix: an unsafe fix counted as safe, or not at all")
 	}
 }
+
+// TestWholeLines: the whole-line form of random edits makes the same text
+// as the edits, starts at line starts and ends at line starts (or at the
+// end of a last line without a break), and counts lines as the text does.
+func TestWholeLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := range 2000 {
+		var b []byte
+		for range rng.IntN(12) {
+			b = append(b, []string{"a: 1", "bb", "", "ü: 日本"}[rng.IntN(4)]...)
+			b = append(b, []string{"\n", "\r\n", "\r"}[n%3]...)
+		}
+		if rng.IntN(3) == 0 {
+			b = append(b, "tail"...)
+		}
+		var edits []Edit
+		at := 0
+		for at < len(b) && rng.IntN(3) > 0 {
+			s := at + rng.IntN(len(b)-at+1)
+			e := s + rng.IntN(len(b)-s+1)
+			if e-s > 6 {
+				e = s + 6
+			}
+			if inCRLF(b, s) || inCRLF(b, e) {
+				break // edits never split a line break
+			}
+			edits = append(edits, Edit{File: "f", Start: s, End: e, NewText: []string{"", "x", "y\n", "z: 2\r\n"}[rng.IntN(4)]})
+			at = e + 1
+		}
+		if !SortEdits(edits) {
+			continue
+		}
+		want, err := ApplyEdits(b, edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := WholeLines(b, 0, edits)
+		got, err := ApplyEdits(b, lines)
+		if err != nil {
+			t.Fatalf("%q %+v: %v", b, lines, err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%q with %+v: whole lines %+v give %q, want %q", b, edits, lines, got, want)
+		}
+		for _, l := range lines {
+			if l.NewText == "" && len(want) > 0 {
+				t.Fatalf("%q: line edit %+v deletes lines without a neighbour", b, l)
+			}
+			if l.Start > 0 && b[l.Start-1] != '\n' && b[l.Start-1] != '\r' {
+				t.Fatalf("%q: line edit %+v does not start a line", b, l)
+			}
+			if l.End < len(b) && b[l.End-1] != '\n' && b[l.End-1] != '\r' {
+				t.Fatalf("%q: line edit %+v does not end at a line start", b, l)
+			}
+			if l.StartLine != 1+countBreaks(b[:l.Start]) || (l.EndColumn == 1 && l.EndLine != 1+countBreaks(b[:l.End])) {
+				t.Fatalf("%q: line edit %+v has wrong line numbers", b, l)
+			}
+		}
+	}
+}
+
+func inCRLF(b []byte, off int) bool {
+	return off > 0 && off < len(b) && b[off-1] == '\r' && b[off] == '\n'
+}

@@ -305,7 +305,7 @@ func (d *Document) extentEnd(off, indent int, seqAtIndent bool) int {
 }
 
 func (d *Document) deleteEdit(parent, k, v *yaml.Node) (finding.Edit, error) {
-	if isFlow(parent) {
+	if parent != nil && isFlow(parent) {
 		return finding.Edit{}, noEdit("deleting from a flow collection")
 	}
 	at := v
@@ -390,7 +390,7 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		}
 		sb.WriteString(pad + key + ": " + text + brk)
 	} else {
-		unit := d.indentUnit(m, indent)
+		unit := d.indentUnit(m)
 		sb.WriteString(pad + key + ":" + brk)
 		for _, l := range op.Lines {
 			t := strings.TrimLeft(l, " ")
@@ -412,20 +412,54 @@ func (d *Document) lineBreak(off int) string {
 }
 
 // indentUnit guesses how many spaces the file indents a level by: the
-// step from the key of a nested block mapping of m to its first key, 2
-// when there is none.
-func (d *Document) indentUnit(m *yaml.Node, indent int) int {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		v := m.Content[i+1]
-		if v.Kind == yaml.MappingNode && !isFlow(v) && len(v.Content) > 0 {
-			if off, err := d.offset(v.Content[0]); err == nil {
-				if ind, alone := d.indentOf(off); alone && ind > indent {
-					return ind - indent
+// step from a key to the first key of its block mapping value, found first
+// in m and then anywhere in the document; 2 when there is none.
+func (d *Document) indentUnit(m *yaml.Node) int {
+	if u := d.stepIn(m, 0); u > 0 {
+		return u
+	}
+	if u := d.stepIn(d.Root, 0); u > 0 {
+		return u
+	}
+	return 2
+}
+
+// stepIn returns the indentation step below the first block mapping key
+// of n that has a block mapping value, or 0.
+func (d *Document) stepIn(n *yaml.Node, depth int) int {
+	if n == nil || depth > 50 {
+		return 0
+	}
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			if u := d.stepIn(c, depth+1); u > 0 {
+				return u
+			}
+		}
+	case yaml.MappingNode:
+		if isFlow(n) {
+			return 0
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if v.Kind == yaml.MappingNode && !isFlow(v) && len(v.Content) > 0 {
+				ko, err1 := d.offset(k)
+				co, err2 := d.offset(v.Content[0])
+				if err1 == nil && err2 == nil {
+					ki, ok1 := d.indentOf(ko)
+					ci, ok2 := d.indentOf(co)
+					if ok1 && ok2 && ci > ki {
+						return ci - ki
+					}
 				}
+			}
+			if u := d.stepIn(v, depth+1); u > 0 {
+				return u
 			}
 		}
 	}
-	return 2
+	return 0
 }
 
 // edit builds the finding.Edit replacing Data[start:end] with text, in
@@ -442,4 +476,36 @@ func (d *Document) edit(start, end int, text string) finding.Edit {
 	}
 	return finding.Edit{File: d.File.Path, Start: start + base, End: end + base, StartLine: sl, StartColumn: sc,
 		EndLine: el, EndColumn: ec, NewText: text}
+}
+
+// duplicate is the earlier of two pairs with one key in a mapping.
+type duplicate struct {
+	key, value *yaml.Node
+	equal      bool // both values are the same scalar
+}
+
+// sameScalar reports whether a and b are scalars with the same tag and
+// value (so either pair of a duplicate key gives the same object).
+func sameScalar(a, b *yaml.Node) bool {
+	return a != nil && b != nil && a.Kind == yaml.ScalarNode && b.Kind == yaml.ScalarNode && a.Tag == b.Tag && a.Value == b.Value
+}
+
+// duplicateFixes deletes the earlier pair of a duplicate key: kubectl reads
+// the last one, so the object stays as it is. It is safe when both values
+// are the same scalar, and unsafe otherwise (the author may have meant the
+// first). Rendered documents get none.
+func (d *Document) duplicateFixes(dup *duplicate) []finding.Fix {
+	if dup == nil || d.Source != "" || dup.key.Anchor != "" || dup.value.Anchor != "" || dup.value.Kind == yaml.AliasNode {
+		return nil
+	}
+	e, err := d.deleteEdit(nil, dup.key, dup.value)
+	if err != nil {
+		return nil
+	}
+	x := finding.Fix{Title: "Delete the first " + dup.key.Value + ", which the last one overrides", Safety: finding.Unsafe, Edits: []finding.Edit{e}}
+	if dup.equal {
+		x.Title, x.Safety = "Delete the duplicate "+dup.key.Value+" (both have the same value)", finding.Safe
+	}
+	x.LineEdits = finding.WholeLines(d.File.Data, d.File.Base, x.Edits)
+	return []finding.Fix{x}
 }

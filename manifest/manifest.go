@@ -38,6 +38,10 @@ type Problem struct {
 	Object  *finding.ObjectRef
 	// Source is the Document.Source of the document the problem is in.
 	Source string
+	// Fixes are the edits that resolve the problem (see edit.go).
+	Fixes []finding.Fix
+	// dup is the earlier pair of a duplicate key, which Fixes delete.
+	dup *duplicate
 }
 
 // File is one input with its bytes, kept while its objects are analyzed.

@@ -533,6 +533,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 	addProblems := func() {
 		for _, p := range conv.problems {
 			p.Object = &obj.Ref
+			p.Fixes, p.dup = doc.duplicateFixes(p.dup), nil
 			res.Problems = append(res.Problems, p)
 		}
 	}

@@ -449,6 +449,9 @@ func (m *mapper) remap(f *finding.Finding) {
 		}
 		f.Detail = strings.TrimSpace(note + " " + f.Detail)
 	}
+	// Fixes are edits of the rendered stream: none applies to the
+	// template or patch the finding now points at.
+	f.Fixes = nil
 	f.File, f.Line, f.Column = w.file, w.line, w.col
 	f.SourceLine = lineOf(m.file(w.file), w.line)
 	for j := range f.Related {

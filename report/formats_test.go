@@ -143,7 +143,8 @@ func TestJSON(t *testing.T) {
 		ID: "PL101", Name: "liveness-kills-before-ready", Severity: "error", File: "deploy/app.yaml", Line: 12, Column: 9,
 		Object:    &jsonObject{"apps/v1", "Deployment", "shop", "web"},
 		Container: "app", Message: fixtureResult().Findings[2].Message, Detail: fixtureResult().Findings[2].Detail,
-		Path: "spec.template.spec.containers[0].livenessProbe",
+		Path:  "spec.template.spec.containers[0].livenessProbe",
+		Fixes: []jsonFix{},
 		Related: []jsonLocation{
 			{"deploy/app.yaml", 13, 32, "liveness starts failing after initialDelaySeconds 1s + 3 × periodSeconds 10s"},
 			{"deploy/app.yaml", 17, 32, "readiness can first pass at initialDelaySeconds 45s"},
@@ -152,11 +153,16 @@ func TestJSON(t *testing.T) {
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("finding\n%+v\nwant\n%+v", f, want)
 	}
+	wantFix := []jsonFix{{Title: "Raise terminationGracePeriodSeconds to 70", Safety: "unsafe",
+		Edits: []jsonEdit{{"deploy/app.yaml", 402, 404, 19, 38, 19, 40, "70"}}}}
+	if !reflect.DeepEqual(got.Findings[3].Fixes, wantFix) {
+		t.Errorf("fixes = %+v, want %+v", got.Findings[3].Fixes, wantFix)
+	}
 	if !reflect.DeepEqual(got.Summary, jsonSummary{4, 7, 5, 3, 2, 1, []string{}, ""}) {
 		t.Errorf("summary = %+v", got.Summary)
 	}
 	// Every key is present even when empty, so jq filters need no checks.
-	for _, key := range []string{`"related": []`, `"container": ""`} {
+	for _, key := range []string{`"related": []`, `"container": ""`, `"fixes": []`} {
 		if !bytes.Contains(raw, []byte(key)) {
 			t.Errorf("json lacks %s", key)
 		}

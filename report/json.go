@@ -47,6 +47,28 @@ type jsonFinding struct {
 	// kustomization: the file above is the template or patch, this is the
 	// root and the field in the rendered object.
 	Rendered *jsonRendered `json:"rendered"`
+	// Fixes are the edits that resolve the finding, the default first;
+	// empty when it has none.
+	Fixes []jsonFix `json:"fixes"`
+}
+
+type jsonFix struct {
+	Title  string     `json:"title"`
+	Safety string     `json:"safety"` // safe or unsafe
+	Edits  []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces bytes [start, end) of the file with newText; the line
+// and column fields are the same positions, 1-based, columns in bytes.
+type jsonEdit struct {
+	File        string `json:"file"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	StartLine   int    `json:"startLine"`
+	StartColumn int    `json:"startColumn"`
+	EndLine     int    `json:"endLine"`
+	EndColumn   int    `json:"endColumn"`
+	NewText     string `json:"newText"`
 }
 
 type jsonRendered struct {
@@ -126,6 +148,14 @@ func toJSONFinding(f *finding.Finding) *jsonFinding {
 		Message:   f.Message,
 		Detail:    f.Detail,
 		Related:   make([]jsonLocation, 0, len(f.Related)),
+		Fixes:     make([]jsonFix, 0, len(f.Fixes)),
+	}
+	for _, x := range f.Fixes {
+		jx := jsonFix{Title: x.Title, Safety: x.Safety.String(), Edits: make([]jsonEdit, 0, len(x.Edits))}
+		for _, e := range x.Edits {
+			jx.Edits = append(jx.Edits, jsonEdit{displayPath(e.File), e.Start, e.End, e.StartLine, e.StartColumn, e.EndLine, e.EndColumn, e.NewText})
+		}
+		jf.Fixes = append(jf.Fixes, jx)
 	}
 	if f.Object != nil {
 		jf.Object = &jsonObject{f.Object.APIVersion, f.Object.Kind, f.Object.Namespace, f.Object.Name}

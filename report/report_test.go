@@ -91,6 +91,13 @@ func fixtureResult() *finding.Result {
 				Detail:     `It runs "sleep 40", at least 40s and so outlasts the grace period of 30s. Set terminationGracePeriodSeconds to 40s plus the time the app needs after SIGTERM, or shorten the sleep.`,
 				Path:       "spec.template.spec.containers[0].lifecycle.preStop.exec.command",
 				SourceLine: tabLine,
+				// A fix that sets the grace period on line 19 (bytes 402-404 of
+				// the file, "30" becoming "70").
+				Fixes: []finding.Fix{{Title: "Raise terminationGracePeriodSeconds to 70", Safety: finding.Unsafe,
+					Paths: []string{"spec.template.spec.terminationGracePeriodSeconds"},
+					Edits: []finding.Edit{{File: "deploy/app.yaml", Start: 402, End: 404, StartLine: 19, StartColumn: 38, EndLine: 19, EndColumn: 40, NewText: "70"}},
+					LineEdits: []finding.Edit{{File: "deploy/app.yaml", Start: 365, End: 405, StartLine: 19, StartColumn: 1, EndLine: 20, EndColumn: 1,
+						NewText: "      terminationGracePeriodSeconds: 70\n"}}}},
 			},
 			{
 				RuleID: "PL601", RuleName: "best-effort-qos", Severity: finding.Info,

@@ -155,6 +155,11 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 			}
 			r.AddRelatedLocation(loc)
 		}
+		for _, x := range f.Fixes {
+			if fx := sarifFix(opts.SrcRoot, &x); fx != nil {
+				r.AddFix(fx)
+			}
+		}
 		r.WithPartialFingerPrints(map[string]any{fingerprintKey: prints[i]})
 		if props := sarifProperties(f); props != nil {
 			r.Properties = props
@@ -441,4 +446,46 @@ func valueEnd(line string, col int) int {
 		return col
 	}
 	return col + end
+}
+
+// sarifFix writes a fix as whole-line replacements (Fix.LineEdits): each
+// deletes lines startLine to endLine, with no columns (so the column kind
+// does not matter), and inserts the lines they become without the last
+// line break, which is the form reviewdog turns into a GitHub suggested
+// change. A fix without whole-line edits is left out.
+func sarifFix(srcRoot string, x *finding.Fix) *sarif.Fix {
+	if len(x.LineEdits) == 0 {
+		return nil
+	}
+	fx := sarif.NewFix().WithDescriptionText(x.Title + " (" + x.Safety.String() + ")")
+	changes := map[string]*sarif.ArtifactChange{}
+	var order []string
+	for _, e := range x.LineEdits {
+		endLine, text := e.EndLine, e.NewText
+		if e.EndColumn == 1 {
+			endLine--
+			for _, brk := range []string{"\r\n", "\n", "\r"} {
+				if strings.HasSuffix(text, brk) {
+					text = strings.TrimSuffix(text, brk)
+					break
+				}
+			}
+		}
+		if endLine < e.StartLine {
+			return nil
+		}
+		uri := uriEscape(relPath(srcRoot, e.File))
+		ch, ok := changes[uri]
+		if !ok {
+			ch = sarif.NewArtifactChange(sarif.NewSimpleArtifactLocation(uri).WithUriBaseId(srcRootBase))
+			changes[uri] = ch
+			order = append(order, uri)
+		}
+		ch.WithReplacement(sarif.NewReplacement(sarif.NewRegion().WithStartLine(e.StartLine).WithEndLine(endLine)).
+			WithInsertedContent(sarif.NewArtifactContent().WithText(text)))
+	}
+	for _, uri := range order {
+		fx.AddArtifactChanges(changes[uri])
+	}
+	return fx
 }

@@ -1,6 +1,12 @@
 package rules
 
 import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/workload"
@@ -52,4 +58,70 @@ func (p *Pass) setOrInsert(path workload.Path, value string) manifest.Op {
 		return setOp(path, value)
 	}
 	return insertOp(path, "", value)
+}
+
+// flowYAML writes v (a k8s.io/api value) as a one-line YAML flow value,
+// through its JSON form: {path: /healthz, port: 8080}. Strings that would
+// read as another type or need quoting are quoted.
+func flowYAML(v any) (string, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	var plain any
+	if err := json.Unmarshal(data, &plain); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	writeFlow(&b, plain)
+	return b.String(), nil
+}
+
+var flowPlain = regexp.MustCompile(`^[A-Za-z/_.][A-Za-z0-9/_.-]*$`)
+
+func writeFlow(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeFlow(b, k)
+			b.WriteString(": ")
+			writeFlow(b, x[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeFlow(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		switch strings.ToLower(x) {
+		case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~":
+			b.WriteString(strconv.Quote(x))
+			return
+		}
+		if flowPlain.MatchString(x) {
+			b.WriteString(x)
+		} else {
+			b.WriteString(strconv.Quote(x))
+		}
+	case float64:
+		b.WriteString(strconv.FormatFloat(x, 'f', -1, 64))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	}
 }

@@ -27,6 +27,8 @@ var UnknownField = &Rule{
 var DuplicateKey = &Rule{
 	ID: "PL004", Name: manifest.RuleDuplicateKey, Title: "mapping key is defined twice",
 	Severity: finding.Error,
+	Fix: &FixDoc{Safety: finding.Safe, Text: "Deletes the first of the two keys, which the last one overrides: safe when both have the same value, " +
+		"unsafe otherwise (the first may be the one meant)."},
 }
 
 var HelmTemplate = &Rule{

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 )
@@ -12,6 +13,9 @@ import (
 var PreStopExceedsGrace = &Rule{
 	ID: "PL201", Name: "prestop-exceeds-grace", Title: "preStop hook uses up the grace period",
 	Severity: finding.Error,
+	Fix: &FixDoc{Safety: finding.Unsafe, Text: "Raises terminationGracePeriodSeconds to the preStop sleep plus the grace period the Pod has now, " +
+		"so the app keeps the time after SIGTERM it had without the hook (unsafe: Pods take longer to stop). " +
+		"A hook that never ends gets no fix."},
 	Check: func(p *Pass) {
 		g := p.GracePeriod()
 		for _, h := range p.Hooks() {
@@ -22,9 +26,11 @@ var PreStopExceedsGrace = &Rule{
 
 func checkHookGrace(p *Pass, h HookRef, g Grace) {
 	name := h.Container.Name()
+	var fixes []Fix
 	report := func(path workload.Path, headline, format string, args ...any) {
 		p.Report(Diagnostic{Path: path, Container: name.Name, Message: headline, Detail: fmt.Sprintf(format, args...),
-			Related: []Related{g.Related()}})
+			Related: []Related{g.Related()},
+			Fixes:   fixes})
 	}
 	switch {
 	case h.H.Sleep != nil:
@@ -33,6 +39,9 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 		}
 		s := h.H.Sleep.Seconds
 		path := h.Field("sleep.seconds")
+		if h.Kind == "preStop" {
+			fixes = graceFixes(p, float64(s), g)
+		}
 		if s > g.Seconds {
 			if h.Kind == "preStop" {
 				report(path, fmt.Sprintf("preStop of %q sleeps %ds, longer than %s", name, s, g.Describe()),
@@ -64,6 +73,7 @@ func checkHookGrace(p *Pass, h HookRef, g Grace) {
 			return
 		}
 		path := h.Field("exec.command")
+		fixes = graceFixes(p, s, g)
 		if math.IsInf(s, 1) {
 			report(path, fmt.Sprintf("preStop of %q never ends, so the app gets only %.0fs after SIGTERM", name, left),
 				"It runs %q, which never ends, %s. Sleep for a bounded time shorter than the grace period.%s", text, msg, outliveHint(p, h, s, g))
@@ -114,4 +124,17 @@ func graceLeft(s float64, g Grace, exact bool) (text string, left float64) {
 	}
 	return fmt.Sprintf("of %s: SIGTERM comes no earlier than %s and SIGKILL %.0fs after it at most, so the app gets at most %.0fs to shut down",
 		g.Describe(), secs(stop), left, left), left
+}
+
+// graceFixes raise the grace period to the preStop's sleep plus the grace
+// period the Pod has now: the app keeps the time after SIGTERM its author
+// gave it. The Pods then take longer to stop, so the fix is unsafe. A hook
+// that never ends gets none.
+func graceFixes(p *Pass, sleep float64, g Grace) []Fix {
+	if math.IsInf(sleep, 0) || math.IsNaN(sleep) || sleep <= 0 {
+		return nil
+	}
+	grace := int64(math.Ceil(sleep)) + g.Seconds
+	return []Fix{{Title: fmt.Sprintf("Raise terminationGracePeriodSeconds to %d", grace), Safety: finding.Unsafe,
+		Ops: []manifest.Op{p.setOrInsert(g.Path, fmt.Sprint(grace))}}}
 }

@@ -108,7 +108,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
+		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -137,6 +137,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		},
 		Commands: []*ucli.Command{
 			checkCommand(env),
+			fixCommand(env),
 			timelineCommand(env),
 			rulesCommand(env),
 			lspCommand(env),
@@ -347,7 +348,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	}
 
 	// Fail level.
-	if c.Command.Name == "check" {
+	if c.Command.Name == "check" || c.Command.Name == "fix" {
 		fo := firstNonEmpty(c.String("fail-on"), cfg.FailOn, "error")
 		sev, err := finding.ParseSeverity(fo)
 		switch {
@@ -411,7 +412,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		}
 		s.an.Severity[r] = sev
 	}
-	if c.Command.Name == "check" {
+	if c.Command.Name == "check" || c.Command.Name == "fix" {
 		if err := apply(c.StringSlice("enable"), true, "--enable"); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A Deployment with a safe fix (PL113: successThreshold 3 on a liveness
+// probe, an error) and an unsafe one (PL106: timeout longer than period, a
+// warning). The comment and the flow mapping must survive the fixes.
+const fixable = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: app   # the web server
+          image: nginx:1.27
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            successThreshold: 3
+          readinessProbe:
+            httpGet: {path: /ready, port: 8080}
+            periodSeconds: 5
+            timeoutSeconds: 8
+`
+
+func writeFixture(t *testing.T, mode os.FileMode) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "web.yaml")
+	if err := os.WriteFile(path, []byte(fixable), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+// TestFixWritesSafeFixesKeepingMode: `podlint fix` applies the safe fix
+// only, rewrites the file with its mode, leaves no temporary file, and
+// exits as check would on the fixed file (0: only a warning remains),
+// where check on the original exits 1.
+func TestFixWritesSafeFixesKeepingMode(t *testing.T) {
+	dir, path := writeFixture(t, 0o640)
+	if code, _, _ := run(t, dir, nil, "check", "--no-config", "web.yaml"); code != ExitFindings {
+		t.Fatalf("check before the fix: exit %d, want 1", code)
+	}
+	code, out, errs := run(t, dir, nil, "fix", "--no-config", "web.yaml")
+	if code != 0 {
+		t.Errorf("fix: exit %d, want 0 (only a warning remains)\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	got, _ := os.ReadFile(path)
+	want := strings.Replace(fixable, "successThreshold: 3", "successThreshold: 1", 1)
+	if string(got) != want {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
+	}
+	if !strings.Contains(errs, "PL113 fixed: Set successThreshold to 1") || !strings.Contains(errs, "1 more with --unsafe") {
+		t.Errorf("stderr does not list the fix and the unsafe one left:\n%s", errs)
+	}
+	if !strings.Contains(out, "PL106") {
+		t.Errorf("the remaining PL106 warning is not reported:\n%s", out)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left in the folder: %v", entries)
+	}
+}
+
+// TestFixUnsafeDiff: --diff prints a unified diff of the safe and (with
+// --unsafe) unsafe fixes, writes nothing, and exits for the fixed text.
+func TestFixUnsafeDiff(t *testing.T) {
+	dir, path := writeFixture(t, 0o644)
+	code, out, errs := run(t, dir, nil, "fix", "--no-config", "--unsafe", "--diff", "web.yaml")
+	if code != 0 {
+		t.Errorf("exit %d, want 0\nstderr:\n%s", code, errs)
+	}
+	want := `--- a/web.yaml
++++ b/web.yaml
+@@ -11,8 +11,8 @@
+           image: nginx:1.27
+           livenessProbe:
+             httpGet: {path: /healthz, port: 8080}
+-            successThreshold: 3
++            successThreshold: 1
+           readinessProbe:
+             httpGet: {path: /ready, port: 8080}
+             periodSeconds: 5
+-            timeoutSeconds: 8
++            timeoutSeconds: 5
+`
+	if out != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", out, want)
+	}
+	if got, _ := os.ReadFile(path); string(got) != fixable {
+		t.Error("--diff changed the file")
+	}
+	if !strings.Contains(errs, "would fix 2 finding(s) in 1 file(s)") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+}
+
+// TestFixNotThroughSymlink: a manifest named through a symbolic link is
+// reported and not edited, and neither is the file it points to.
+func TestFixNotThroughSymlink(t *testing.T) {
+	dir, path := writeFixture(t, 0o644)
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	code, _, errs := run(t, dir, nil, "fix", "--no-config", "link.yaml")
+	if got, _ := os.ReadFile(path); string(got) != fixable {
+		t.Error("fix edited through a symbolic link")
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced")
+	}
+	if !strings.Contains(errs, "symbolic link; not edited") || code != ExitFindings {
+		t.Errorf("exit %d (want 1: the error remains); stderr:\n%s", code, errs)
+	}
+}
+
+// TestFixLeavesChartsAlone: a finding in a Helm chart's rendered output
+// has no fix in the JSON report (the edit would land in generated text),
+// and `podlint fix` leaves the template as it is, saying so.
+func TestFixLeavesChartsAlone(t *testing.T) {
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "web")
+	if err := os.MkdirAll(filepath.Join(chart, "templates"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmpl := strings.Replace(fixable, "name: web}", "name: {{ .Release.Name }}}", 1)
+	for name, text := range map[string]string{
+		"Chart.yaml":         "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"templates/web.yaml": tmpl,
+	} {
+		if err := os.WriteFile(filepath.Join(chart, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := run(t, dir, nil, "check", "--no-config", "-f", "json", "web")
+	if code != ExitFindings || !strings.Contains(out, `"PL113"`) {
+		t.Fatalf("check: exit %d, want 1 with PL113\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out, `"safety"`) {
+		t.Errorf("a finding in rendered output has fixes:\n%s", out)
+	}
+	_, _, errs = run(t, dir, nil, "fix", "--no-config", "--unsafe", "web")
+	if got, _ := os.ReadFile(filepath.Join(chart, "templates/web.yaml")); string(got) != tmpl {
+		t.Error("fix edited a chart template")
+	}
+	if !strings.Contains(errs, "get no fixes") {
+		t.Errorf("stderr does not say the chart gets no fixes:\n%s", errs)
+	}
+}
+
+// TestFixJSON: check's JSON report carries each fix with its safety and
+// byte-range edits.
+func TestFixJSON(t *testing.T) {
+	dir, _ := writeFixture(t, 0o644)
+	_, out, _ := run(t, dir, nil, "check", "--no-config", "-f", "json", "web.yaml")
+	off := strings.Index(fixable, "successThreshold: 3") + len("successThreshold: ")
+	for _, want := range []string{`"title": "Set successThreshold to 1"`, `"safety": "safe"`, `"safety": "unsafe"`,
+		`"start": ` + itoa(off), `"end": ` + itoa(off+1), `"newText": "1"`, `"startLine": 14`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON report lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
