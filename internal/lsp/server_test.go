@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -571,5 +572,43 @@ func TestRenderOnSave(t *testing.T) {
 	d := findDiag(p.Diagnostics, "PL113")
 	if d == nil || d.Range.Start.Line != 9 {
 		t.Fatalf("after the save: %+v; want PL113 on line 10 of pod.yaml", p.Diagnostics)
+	}
+}
+
+// TestHoverTopics: each lifecycle field shows its part of the timeline,
+// on the shipped examples. (Words only: how durations are printed is the
+// chart package's business.)
+func TestHoverTopics(t *testing.T) {
+	e := &Podlint{Configure: defaultConfig}
+	e.Open(nil)
+	for _, tc := range []struct {
+		file, field string
+		want        []string
+	}{
+		{"healthy-deployment.yaml", "startupProbe", []string{"startup budget", "start-up budget:", "guaranteed", "if it never starts, it is killed"}},
+		{"healthy-deployment.yaml", "readinessProbe", []string{"start → ready", "api is Ready between", "taken out of Service endpoints"}},
+		{"healthy-deployment.yaml", "preStop", []string{"shutdown, seconds after delete request", "preStop", "SIGTERM → SIGKILL", "grace period "}},
+		{"healthy-deployment.yaml", "terminationGracePeriodSeconds", []string{"SIGTERM → SIGKILL", "grace period ", "Pod gone"}},
+		{"healthy-deployment.yaml", "replicas", []string{"progress deadline", "RollingUpdate", "a rollout of 2 replicas takes"}},
+		{"nightly-job.yaml", "backoffLimit", []string{"retries used up", "backoffLimit 6", "• activeDeadlineSeconds ", "the Job gives up"}},
+		{"nightly-job.yaml", "restartPolicy", []string{"restartPolicy Never", "is not restarted"}},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "examples", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := bytes.Index(data, []byte(tc.field+":"))
+		if at < 0 {
+			t.Fatalf("%s has no %s", tc.file, tc.field)
+		}
+		md, from, to := e.Hover("/ws/"+tc.file, data, at+1, 60)
+		if string(data[from:to]) != tc.field {
+			t.Errorf("%s %s: range %q", tc.file, tc.field, data[from:to])
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(md, w) {
+				t.Errorf("%s %s: hover lacks %q:\n%s", tc.file, tc.field, w, md)
+			}
+		}
 	}
 }
