@@ -144,7 +144,15 @@ func newServer(opts Options) *Server {
 }
 
 func (s *Server) start(ctx context.Context, st jsonrpc2.ObjectStream) *jsonrpc2.Conn {
-	s.conn = jsonrpc2.NewConn(ctx, st, handler{s}, jsonrpc2.SetLogger(s.log))
+	// The connection reads at once: the handler records it (under s.mu)
+	// before anything uses it.
+	return jsonrpc2.NewConn(ctx, st, handler{s}, jsonrpc2.SetLogger(s.log))
+}
+
+// connection returns the session's connection.
+func (s *Server) connection() *jsonrpc2.Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.conn
 }
 
@@ -153,6 +161,9 @@ func (s *Server) start(ctx context.Context, st jsonrpc2.ObjectStream) *jsonrpc2.
 type handler struct{ s *Server }
 
 func (h handler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	h.s.mu.Lock()
+	h.s.conn = conn
+	h.s.mu.Unlock()
 	result, err := h.s.handle(ctx, conn, req)
 	if req.Notif || errors.Is(err, errAsync) {
 		return
@@ -172,7 +183,7 @@ func (s *Server) reply(req *jsonrpc2.Request, result any, err error) {
 		}
 		resp.Error = e
 	}
-	if serr := s.conn.SendResponse(context.Background(), resp); serr != nil && !errors.Is(serr, jsonrpc2.ErrClosed) {
+	if serr := s.connection().SendResponse(context.Background(), resp); serr != nil && !errors.Is(serr, jsonrpc2.ErrClosed) {
 		s.log.Printf("replying to %s: %v", req.Method, serr)
 	}
 }
@@ -515,7 +526,7 @@ func (s *Server) lint(uri string) {
 }
 
 func (s *Server) notify(method string, params any) {
-	if err := s.conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+	if err := s.connection().Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 		s.log.Printf("sending %s: %v", method, err)
 	}
 }
