@@ -208,3 +208,23 @@ func (s *Store) truncate(n int) {
 		s.chunks[keep-1] = s.chunks[keep-1][:n-(keep-1)*chunkSize]
 	}
 }
+
+// SetFixes replaces the fixes of finding i, which must have had some
+// (a finding without fixes has no room for them).
+func (s *Store) SetFixes(i int, fixes []Fix) {
+	r := s.rec(i)
+	if r.extra == 0 {
+		return
+	}
+	s.extras[r.extra-1].fixes = fixes
+}
+
+// SetFixes replaces the fixes of finding i of the result (see
+// Store.SetFixes).
+func (r *Result) SetFixes(i int, fixes []Fix) {
+	if i < len(r.Findings) {
+		r.Findings[i].Fixes = fixes
+		return
+	}
+	r.Packed.SetFixes(i-len(r.Findings), fixes)
+}

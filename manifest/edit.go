@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/workload"
@@ -217,6 +219,9 @@ func (d *Document) scalarRange(n *yaml.Node) (start, end int, err error) {
 			return 0, 0, noEdit("the scalar has a tag")
 		}
 		end = start + len(n.Value)
+		if n.Value == "" {
+			return 0, 0, noEdit("the value is empty")
+		}
 		if end > brk || string(b[start:end]) != n.Value {
 			return 0, 0, noEdit("the scalar spans lines or is escaped")
 		}
@@ -248,6 +253,9 @@ var plainSafe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*$`)
 
 // scalarText writes value in style.
 func scalarText(value string, style yaml.Style) (string, error) {
+	if !utf8.ValidString(value) || strings.ContainsFunc(value, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return "", noEdit("the new value is not printable UTF-8 text")
+	}
 	switch style {
 	case yaml.SingleQuotedStyle:
 		return "'" + strings.ReplaceAll(value, "'", "''") + "'", nil
@@ -311,6 +319,9 @@ func (d *Document) deleteEdit(parent, k, v *yaml.Node) (finding.Edit, error) {
 	at := v
 	if k != nil {
 		at = k
+		if _, _, err := d.scalarRange(k); err != nil {
+			return finding.Edit{}, noEdit("the key is not a plain or quoted scalar: %v", err)
+		}
 	}
 	off, err := d.offset(at)
 	if err != nil {
@@ -353,6 +364,9 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		}
 	}
 	sk, sv := m.Content[si], m.Content[si+1]
+	if _, _, err := d.scalarRange(sk); err != nil {
+		return finding.Edit{}, noEdit("the key before is not a plain or quoted scalar: %v", err)
+	}
 	keyText, err := scalarText(key, 0)
 	if err != nil || keyText != key {
 		return finding.Edit{}, noEdit("key %q needs quoting", key)

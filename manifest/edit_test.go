@@ -108,3 +108,60 @@ func loadRaw(t *testing.T, sp *Split) *Document {
 	}
 	return doc
 }
+
+// FuzzEdit resolves operations on arbitrary YAML: Edit never panics, and
+// an edit it returns does what it says: the edited text parses, and the
+// field holds the new scalar (set, insert) or is gone (delete), while
+// a path that went through a merge key or alias was refused.
+func FuzzEdit(f *testing.F) {
+	f.Add("a:\n  b: 3 # c\n", "a.b", 0, "1")
+	f.Add("a: {b: 2, c: [1, 2]}\n", "a.c[1]", 0, "5")
+	f.Add("a:\r\n  b: 1\r\n", "a.c", 1, "2")
+	f.Add("a:\n  b:\n  - x\n  # tail\n", "a.c", 1, "1")
+	f.Add("a:\n  - x: 1\n    y: 2\n  - x: 3\n", "a[0]", 2, "")
+	f.Add("x: &p {b: 1}\na:\n  <<: *p\n  c: 1\n", "a.c", 2, "")
+	f.Add("a: 'it''s'\nb: \"x\\\"y\"\n", "b", 0, "Never")
+	f.Fuzz(func(t *testing.T, in, path string, kind int, value string) {
+		if len(in) > 2000 || len(path) > 100 {
+			return
+		}
+		sp := SplitFile("x.yaml", []byte(in), DefaultLimits)
+		if sp.Binary || sp.Docs() == 0 || len(sp.Problems) > 0 {
+			return
+		}
+		chunk := sp.docs[0]
+		doc := &Document{File: sp.File, LineOffset: chunk.line - 1, maxDepth: DefaultLimits.MaxDepth, Root: new(yaml.Node)}
+		if parseYAML(chunk.data, doc.Root) != nil || doc.Root.Kind != yaml.DocumentNode {
+			return
+		}
+		op := Op{Kind: OpKind(1 + (kind%3+3)%3), Path: workload.Path(path), Value: value}
+		e, err := doc.Edit(op)
+		if err != nil {
+			return
+		}
+		out, err := finding.ApplyEdits([]byte(in), []finding.Edit{e})
+		if err != nil {
+			t.Fatalf("edit %+v does not apply: %v", e, err)
+		}
+		var before, after yaml.Node
+		if err := parseYAML([]byte(in)[:len(chunk.data)], &before); err != nil {
+			return
+		}
+		if err := parseYAML(out[:len(out)-len(in)+len(chunk.data)], &after); err != nil {
+			t.Fatalf("%q: %v of %s gives %q, which does not parse: %v", in, op.Kind, path, out, err)
+		}
+		d2 := &Document{File: NewFile("x.yaml", out), Root: &after, maxDepth: DefaultLimits.MaxDepth}
+		_, n, exact := d2.resolve(op.Path)
+		switch op.Kind {
+		case OpSet, OpInsert:
+			n = deref(n)
+			if !exact || n == nil || n.Kind != yaml.ScalarNode || n.Value != value {
+				t.Fatalf("%q: %v of %s to %q gives %q, where the field is not %q", in, op.Kind, path, value, out, value)
+			}
+		case OpDelete:
+			if exact && !strings.HasSuffix(path, "]") {
+				t.Fatalf("%q: delete of %s gives %q, which still has it", in, path, out)
+			}
+		}
+	})
+}

@@ -1,12 +1,17 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
 
-import "github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+)
 
 var IneffectiveInitialDelay = &Rule{
 	ID: "PL104", Name: "ineffective-initial-delay", Title: "initialDelaySeconds that a startup probe makes (mostly) pointless",
 	Severity: finding.Info,
+	Fix: &FixDoc{Safety: finding.Safe, Text: "Removes initialDelaySeconds (or sets it to 0 in a flow mapping): safe when the startup probe's own delay is at least as long, " +
+		"so the delay has no effect; unsafe otherwise (the probe then runs at once after a fast start)."},
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
 			if pr.Kind == "startupProbe" || pr.Container.C.StartupProbe == nil || pr.P.InitialDelaySeconds <= 0 {
@@ -38,7 +43,24 @@ var IneffectiveInitialDelay = &Rule{
 				Message: headline,
 				Detail: fmt.Sprintf("initialDelaySeconds %s counts from container start, not from the startup probe's success. %s Remove it and let the startup probe cover start-up.",
 					secs(d), effect),
-				Related: []Related{{Path: pr.Container.Field("startupProbe"), Message: fmt.Sprintf("startup probe with a guaranteed budget of %s", dur(budget))}}})
+				Related: []Related{{Path: pr.Container.Field("startupProbe"), Message: fmt.Sprintf("startup probe with a guaranteed budget of %s", dur(budget))}},
+				Fixes:   initialDelayFixes(pr, d <= sv.D)})
 		}
 	},
+}
+
+// initialDelayFixes remove the delay, or set it to 0 (its default) where
+// the field cannot be deleted in place (a flow mapping). Safe when the
+// delay has no effect (noEffect: the startup probe waits at least as
+// long), unsafe otherwise.
+func initialDelayFixes(pr ProbeRef, noEffect bool) []Fix {
+	safety := finding.Unsafe
+	if noEffect {
+		safety = finding.Safe
+	}
+	path := pr.Field("initialDelaySeconds")
+	return []Fix{
+		{Title: "Remove initialDelaySeconds", Safety: safety, Ops: []manifest.Op{deleteOp(path)}},
+		{Title: "Set initialDelaySeconds to 0", Safety: safety, Ops: []manifest.Op{setOp(path, "0")}},
+	}
 }

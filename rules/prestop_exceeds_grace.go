@@ -13,7 +13,7 @@ import (
 var PreStopExceedsGrace = &Rule{
 	ID: "PL201", Name: "prestop-exceeds-grace", Title: "preStop hook uses up the grace period",
 	Severity: finding.Error,
-	Fix: &FixDoc{Safety: finding.Unsafe, Text: "Raises terminationGracePeriodSeconds to the preStop sleep plus the grace period the Pod has now, " +
+	Fix: &FixDoc{Safety: finding.Unsafe, Text: "Raises terminationGracePeriodSeconds to the longest preStop sleep of the Pod plus the grace period it has now, " +
 		"so the app keeps the time after SIGTERM it had without the hook (unsafe: Pods take longer to stop). " +
 		"A hook that never ends gets no fix."},
 	Check: func(p *Pass) {
@@ -126,13 +126,28 @@ func graceLeft(s float64, g Grace, exact bool) (text string, left float64) {
 		g.Describe(), secs(stop), left, left), left
 }
 
-// graceFixes raise the grace period to the preStop's sleep plus the grace
-// period the Pod has now: the app keeps the time after SIGTERM its author
+// graceFixes raise the grace period to the longest preStop sleep of the
+// Pod plus the grace period it has now: the app keeps the time after SIGTERM its author
 // gave it. The Pods then take longer to stop, so the fix is unsafe. A hook
 // that never ends gets none.
 func graceFixes(p *Pass, sleep float64, g Grace) []Fix {
 	if math.IsInf(sleep, 0) || math.IsNaN(sleep) || sleep <= 0 {
 		return nil
+	}
+	// Every preStop of the Pod counts: one grace period covers them all,
+	// so fixing one hook at a time must not raise it twice.
+	for _, h := range p.Hooks() {
+		if h.Kind != "preStop" {
+			continue
+		}
+		switch {
+		case h.H.Sleep != nil:
+			sleep = math.Max(sleep, float64(h.H.Sleep.Seconds))
+		case h.H.Exec != nil:
+			if st := timeline.ExecSleep(h.H.Exec.Command, h.Container.C); st.OK && !math.IsInf(st.Min, 0) {
+				sleep = math.Max(sleep, st.Min)
+			}
+		}
 	}
 	grace := int64(math.Ceil(sleep)) + g.Seconds
 	return []Fix{{Title: fmt.Sprintf("Raise terminationGracePeriodSeconds to %d", grace), Safety: finding.Unsafe,

@@ -17,6 +17,7 @@ mkdir -p "$logs"
 targets=(
 	"./manifest FuzzSplitParseLocate"
 	"./manifest FuzzDecode"
+	"./manifest FuzzEdit"
 	"./timeline FuzzCompute"
 	"./internal/cli FuzzRun"
 	"./report FuzzWriters"

@@ -74,6 +74,9 @@ line a finding points at.`,
 			res, runErrs := analyzer.Run(&s.an, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
+			if s.format == "json" || s.format == "sarif" {
+				verifyFixes(&s.an, res, srcs) // the formats that offer fixes
+			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}

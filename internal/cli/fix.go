@@ -229,3 +229,28 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	}
 	return werr
 }
+
+// verifyFixes drops the fixes of res that fail verification (fix.Verify),
+// reading each file with fixes again as the run read it.
+func verifyFixes(cfg *analyzer.Config, res *finding.Result, srcs []manifest.Source) {
+	byPath := map[string]*manifest.Source{}
+	for i := range srcs {
+		if srcs[i].Render == "" {
+			byPath[srcs[i].Path] = &srcs[i]
+		}
+	}
+	fix.VerifyResult(cfg, res, func(path string) ([]byte, error) {
+		src := byPath[path]
+		if src == nil {
+			return nil, fmt.Errorf("%s: not a source of the run", path)
+		}
+		if src.Data != nil {
+			return src.Data, nil
+		}
+		data, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+		if err == nil && tooBig {
+			err = fmt.Errorf("%s: too big", path)
+		}
+		return data, err
+	})
+}

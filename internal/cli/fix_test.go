@@ -179,3 +179,33 @@ func TestFixJSON(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestRulesListFixes: podlint rules shows the safety of each rule's fix,
+// in text and in JSON, and a rule's page says what the fix does.
+func TestRulesListFixes(t *testing.T) {
+	_, out, _ := run(t, "", nil, "rules")
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "PL113 "):
+			if !strings.Contains(line, " fix:safe ") {
+				t.Errorf("PL113 line lacks fix:safe: %q", line)
+			}
+		case strings.HasPrefix(line, "PL201 "):
+			if !strings.Contains(line, " fix:unsafe ") {
+				t.Errorf("PL201 line lacks fix:unsafe: %q", line)
+			}
+		case strings.HasPrefix(line, "PL101 "):
+			if strings.Contains(line, "fix:") {
+				t.Errorf("PL101 has no fix: %q", line)
+			}
+		}
+	}
+	_, js, _ := run(t, "", nil, "rules", "-f", "json", "PL113")
+	if !strings.Contains(js, `"safety": "safe"`) {
+		t.Errorf("rules -f json lacks the fix:\n%s", js)
+	}
+	_, page, _ := run(t, "", nil, "rules", "PL201")
+	if !strings.Contains(page, "unsafe (podlint fix --unsafe)") {
+		t.Errorf("the PL201 page does not describe its fix:\n%s", page)
+	}
+}

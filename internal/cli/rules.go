@@ -18,7 +18,7 @@ var rulesFormats = []string{"text", "markdown", "json"}
 func rulesCommand(env *runEnv) *ucli.Command {
 	return &ucli.Command{
 		Name:      "rules",
-		Usage:     "list every rule with its ID, name, default severity and title, or print the documentation of the rules named (plain text; --format markdown for the Markdown page)",
+		Usage:     "list every rule with its ID, name, default severity, fix safety and title, or print the documentation of the rules named (plain text; --format markdown for the Markdown page)",
 		ArgsUsage: "[RULE...]",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT`: " + strings.Join(rulesFormats, ", "), Value: "text"},
@@ -74,7 +74,15 @@ type jsonRule struct {
 	Severity   string `json:"severity"` // default severity, "off" for rules that need --enable
 	MinVersion string `json:"minKubernetesVersion,omitempty"`
 	HelpURI    string `json:"helpUri"`
-	Doc        string `json:"doc,omitempty"` // only for the rules named
+	// Fix is the rule's fix, nil for none.
+	Fix *jsonRuleFix `json:"fix,omitempty"`
+	Doc string       `json:"doc,omitempty"` // only for the rules named
+}
+
+// jsonRuleFix says what a rule's fix does and how safe its default is.
+type jsonRuleFix struct {
+	Safety string `json:"safety"` // safe or unsafe
+	Text   string `json:"text"`
 }
 
 func writeRulesJSON(w io.Writer, list []*rules.Rule, withDoc bool) error {
@@ -87,6 +95,9 @@ func writeRulesJSON(w io.Writer, list []*rules.Rule, withDoc bool) error {
 		}
 		if withDoc {
 			jr.Doc = info.Doc
+		}
+		if r.Fix != nil {
+			jr.Fix = &jsonRuleFix{Safety: r.Fix.Safety.String(), Text: r.Fix.Text}
 		}
 		out = append(out, jr)
 	}

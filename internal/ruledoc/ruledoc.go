@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/rules"
 )
 
@@ -31,14 +32,28 @@ func DefaultLevel(r *rules.Rule) string {
 	return r.Severity.String()
 }
 
-// WriteText prints the catalog as an aligned table, one rule a line.
+// FixLevel is the safety of a rule's default fix ("safe" or "unsafe"),
+// "" for a rule without fixes.
+func FixLevel(r *rules.Rule) string {
+	if r.Fix == nil {
+		return ""
+	}
+	return r.Fix.Safety.String()
+}
+
+// WriteText prints the catalog as an aligned table, one rule a line: ID,
+// name, default severity, the safety of its fix (blank for none), title.
 func WriteText(w io.Writer, list rules.List) {
 	width := 0
 	for _, r := range list {
 		width = max(width, len(r.Name))
 	}
 	for _, r := range list {
-		fmt.Fprintf(w, "%s  %-*s  %-7s  %s\n", r.ID, width, r.Name, DefaultLevel(r), r.Title)
+		fix := "-"
+		if l := FixLevel(r); l != "" {
+			fix = "fix:" + l
+		}
+		fmt.Fprintf(w, "%s  %-*s  %-7s  %-10s  %s\n", r.ID, width, r.Name, DefaultLevel(r), fix, r.Title)
 	}
 }
 
@@ -46,11 +61,11 @@ func WriteText(w io.Writer, list rules.List) {
 func Index(list rules.List) string {
 	var b strings.Builder
 	b.WriteString("# podlint rules\n\n<!-- Generated from rules/ by `go generate ./...` (the same as `podlint rules --format markdown`); a test fails when this file is stale. -->\n\n")
-	b.WriteString("| ID | name | default | what it finds |\n|---|---|---|---|\n")
+	b.WriteString("| ID | name | default | fix | what it finds |\n|---|---|---|---|---|\n")
 	for _, r := range list {
-		fmt.Fprintf(&b, "| [%s](rules/%s.md) | `%s` | %s | %s |\n", r.ID, r.ID, r.Name, DefaultLevel(r), r.Title)
+		fmt.Fprintf(&b, "| [%s](rules/%s.md) | `%s` | %s | %s | %s |\n", r.ID, r.ID, r.Name, DefaultLevel(r), FixLevel(r), r.Title)
 	}
-	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {PL101: warning}`); rules that are off by default run with `--enable`.\n")
+	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {PL101: warning}`); rules that are off by default run with `--enable`. The fix column gives the safety of a rule's default fix: `podlint fix` applies safe fixes, `podlint fix --unsafe` unsafe ones too (see [fix.md](fix.md)).\n")
 	return b.String()
 }
 
@@ -138,7 +153,15 @@ func page(r *rules.Rule, ex Examples, file bool) string {
 	if len(r.ID) > 2 {
 		area = areas[r.ID[2]]
 	}
-	fmt.Fprintf(&b, "| | |\n|---|---|\n| ID | `%s` |\n| Name | `%s` |\n| Area | %s |\n| Default severity | %s |\n| Kubernetes | %s |\n\n", r.ID, r.Name, area, sev, since)
+	fix := "none"
+	if r.Fix != nil {
+		how := "`podlint fix`"
+		if r.Fix.Safety != finding.Safe {
+			how = "`podlint fix --unsafe`"
+		}
+		fix = fmt.Sprintf("%s (%s): %s", r.Fix.Safety, how, r.Fix.Text)
+	}
+	fmt.Fprintf(&b, "| | |\n|---|---|\n| ID | `%s` |\n| Name | `%s` |\n| Area | %s |\n| Default severity | %s |\n| Kubernetes | %s |\n| Fix | %s |\n\n", r.ID, r.Name, area, sev, since, fix)
 	b.WriteString(strings.TrimSpace(r.Doc()))
 	b.WriteString("\n")
 	if ex.Failing != "" {
