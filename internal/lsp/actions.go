@@ -43,17 +43,20 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 	var fs []finding.Finding
 	var t *text
 	var path string
+	linted := false
 	if d != nil {
 		path, t = d.path, d.text
 		if d.lintedVersion == d.version {
-			fs, t = d.linted, d.lintedText
+			fs, t, linted = d.linted, d.lintedText, true
 		}
 	}
 	s.mu.Unlock()
 	if d == nil {
 		return nil
 	}
-	if fs == nil && t != nil {
+	if !linted {
+		// The current version is not linted yet (the debounce): lint it
+		// now, so that the actions match the text they edit.
 		fs = s.opts.Engine.Lint(path, t.data)
 	}
 	wantQuick, wantAll := len(p.Context.Only) == 0, len(p.Context.Only) == 0
