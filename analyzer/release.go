@@ -63,7 +63,16 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // deferred suppressions, and drops the findings of single-object rules
 // that the release view supersedes.
 func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
-	loc := &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
+	cfg.releaseFindingsAt(parts, findings, read, newLocator(cfg, read))
+}
+
+func newLocator(cfg *Config, read func(path string) []byte) *locator {
+	return &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
+}
+
+// releaseFindingsAt is releaseFindings with the locator of positions
+// given (Workspace keeps one across runs).
+func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
 	var deferred []*deferredSuppression
 	views := make([]*release.Part, 0, len(parts))
 	for _, p := range parts {
