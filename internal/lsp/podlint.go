@@ -102,7 +102,7 @@ func (p *Podlint) scan() {
 		}
 		if wsCfg == nil {
 			an := *cfg.Analyzer
-			an.Render = nil
+			an.Open = nil
 			wsCfg = &an
 		}
 	}
@@ -163,7 +163,7 @@ func (p *Podlint) Lint(path string, text []byte) []finding.Finding {
 	ws := p.ws
 	p.mu.Unlock()
 	an := *cfg.Analyzer
-	an.Render = nil
+	an.Open = nil
 	return ws.Lint(&an, path, text)
 }
 
@@ -194,7 +194,7 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 	byFile := map[string][]finding.Finding{}
 	if err != nil {
 		byFile[path] = []finding.Finding{configProblem(path, err)}
-	} else if cfg.Analyzer.Render != nil {
+	} else if cfg.Analyzer.Open != nil {
 		src := root
 		src.Named = nil
 		res, errs := analyzer.Run(cfg.Analyzer, []manifest.Source{src})
@@ -237,7 +237,7 @@ func (p *Podlint) Fixes(path string, text []byte, fs []finding.Finding) [][]find
 					return out
 				}
 				an := *c.Analyzer
-				an.Render = nil
+				an.Open = nil
 				cfg = &an
 				before, _ = cfg.File(path, text, true)
 			}
@@ -261,7 +261,7 @@ func (p *Podlint) FixAll(path string, text []byte) ([]byte, int) {
 		return nil, 0
 	}
 	an := *c.Analyzer
-	an.Render = nil
+	an.Open = nil
 	res := fix.File(&an, path, text, finding.Safe)
 	if !res.Changed() {
 		return nil, 0

@@ -604,7 +604,7 @@ func (s *Server) diagnostics(fs []finding.Finding, t *text, enc string) []Diagno
 }
 
 func (s *Server) diagnostic(f *finding.Finding, t *text, enc string) Diagnostic {
-	d := Diagnostic{Range: findingRange(f.Line, f.Column, t, enc), Code: f.RuleID, Source: "podlint", Message: f.Message}
+	d := Diagnostic{Range: findingRange(f.Line, f.Column, t, enc), Code: f.RuleID, Source: "podlint", Message: f.Headline()}
 	switch f.Severity {
 	case finding.Error:
 		d.Severity = severityError
@@ -613,8 +613,8 @@ func (s *Server) diagnostic(f *finding.Finding, t *text, enc string) Diagnostic 
 	default:
 		d.Severity = severityInformation
 	}
-	if f.Detail != "" {
-		d.Message += "\n\n" + f.Detail
+	if e := f.Explanation(); e != "" {
+		d.Message += "\n\n" + e
 	}
 	if href := s.opts.Engine.Rule(f.RuleID); href != "" {
 		d.CodeDescription = &codeDescription{Href: href}

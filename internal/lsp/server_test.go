@@ -555,7 +555,7 @@ func TestRenderOnSave(t *testing.T) {
 	dir := t.TempDir()
 	e := &Podlint{Configure: func(path string) (*Config, error) {
 		c, err := defaultConfig(path)
-		c.Analyzer.Render = (&render.Options{}).Lint
+		c.Analyzer.Open = (&render.Options{}).Open
 		return c, err
 	}}
 	writeFile(t, filepath.Join(dir, "app", "kustomization.yaml"), "resources: [pod.yaml]\nnamespace: shop\n")
