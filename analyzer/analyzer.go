@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 )
@@ -167,7 +167,7 @@ func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Find
 type batch struct {
 	findings []finding.Finding
 	sup      []*suppression
-	part     release.Part
+	part     crossobject.Part
 	sum      finding.Summary
 }
 
@@ -176,7 +176,7 @@ type batch struct {
 // linted, and its findings keep positions and copies of object references,
 // never nodes.
 func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
-	b := &batch{part: release.Part{File: sp.File.Path, From: from, To: to}}
+	b := &batch{part: crossobject.Part{File: sp.File.Path, From: from, To: to}}
 	fl := &fileLinter{cfg: cfg, file: sp.File, binary: sp.Binary, part: &filePart{}}
 	var res manifest.Result
 	for i := from; i < to; i++ {
@@ -253,7 +253,7 @@ func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *
 }
 
 // add takes in the next batch and returns its share of the release view.
-func (a *assembly) add(b *batch) *release.Part {
+func (a *assembly) add(b *batch) *crossobject.Part {
 	a.fl.findings = append(a.fl.findings, b.findings...)
 	a.fl.sup = append(a.fl.sup, b.sup...)
 	// The part stays for the release view; the rest is garbage now.
@@ -332,7 +332,7 @@ func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
 
 // object runs every enabled rule over one workload; ro is its entry in
 // the release view.
-func (fl *fileLinter) object(o *manifest.Object, ro *release.Object, docStart int) {
+func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStart int) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline
 	var tlPanic any

@@ -3,9 +3,9 @@ package analyzer
 import (
 	"fmt"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 )
 
@@ -14,7 +14,7 @@ import (
 // and the suppressions that name cross-object rules (their use is known
 // only then).
 type filePart struct {
-	parts    []*release.Part // one per batch of documents
+	parts    []*crossobject.Part // one per batch of documents
 	deferred []*deferredSuppression
 }
 
@@ -24,7 +24,7 @@ type deferredSuppression struct {
 	rule *rules.Rule
 	file string
 	line int                // comment: the line it covers; 0 for annotations
-	obj  release.Pos        // annotation: the covered object (release.Object.Key)
+	obj  crossobject.Pos    // annotation: the covered object (crossobject.Object.Key)
 	pos  finding.Location   // where the suppression is written
 	text string             // its source line
 	ref  *finding.ObjectRef // copy
@@ -36,7 +36,7 @@ func isRelease(r *rules.Rule) bool { return r != nil && r.Release != nil }
 // releaseAnnotations reads the suppressions of cross-object rules written
 // on an object that is not a workload (a Service, a budget, …); other
 // suppressions there have never meant anything and stay ignored.
-func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *release.Object) {
+func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *crossobject.Object) {
 	for _, s := range annotationSuppressionsOf(o, ro.Annotations, o.Path.Field("metadata"), fl.cfg.Rules) {
 		if isRelease(s.rule) {
 			s.objAt = ro.Key()
@@ -59,7 +59,7 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 }
 
 // releaseFindings runs the cross-object rules over the parts of a run,
-// environment by environment (release.Partition), applies and checks the
+// environment by environment (crossobject.Partition), applies and checks the
 // deferred suppressions, and drops the findings of single-object rules
 // that the release view supersedes.
 func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
@@ -67,14 +67,14 @@ func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, r
 }
 
 func newLocator(cfg *Config, read func(path string) []byte) *locator {
-	return &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[release.Pos]*manifest.Document{}}
+	return &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[crossobject.Pos]*manifest.Document{}}
 }
 
 // releaseFindingsAt is releaseFindings with the locator of positions
 // given (Workspace keeps one across runs).
 func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
 	var deferred []*deferredSuppression
-	views := make([]*release.Part, 0, len(parts))
+	views := make([]*crossobject.Part, 0, len(parts))
 	for _, p := range parts {
 		if p == nil {
 			continue
@@ -83,13 +83,13 @@ func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store,
 		deferred = append(deferred, p.deferred...)
 	}
 	cfg.restore(views, read)
-	envs := release.Partition(views)
-	viewOf := map[string]*release.View{} // by file
+	envs := crossobject.Partition(views)
+	viewOf := map[string]*crossobject.View{} // by file
 	deferredOf := make([][]*deferredSuppression, len(envs))
 	envOf := map[string]int{}
-	built := make([]*release.View, len(envs))
+	built := make([]*crossobject.View, len(envs))
 	for i, env := range envs {
-		built[i] = release.Build(env)
+		built[i] = crossobject.Build(env)
 		for _, p := range env {
 			viewOf[p.File], envOf[p.File] = built[i], i
 		}
@@ -99,7 +99,7 @@ func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store,
 			deferredOf[i] = append(deferredOf[i], d)
 		}
 	}
-	cfg.supersede(func(file string) *release.View { return viewOf[file] }, findings)
+	cfg.supersede(func(file string) *crossobject.View { return viewOf[file] }, findings)
 	for i, view := range built {
 		if !view.HasOthers() {
 			continue
@@ -121,7 +121,7 @@ func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store,
 	}
 }
 
-func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
+func (cfg *Config) runRelease(r *rules.Rule, view *crossobject.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
 	defer func() {
 		if p := recover(); p != nil {
 			ie := rules.InternalError
@@ -138,7 +138,7 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 		at, text := loc.locate(d.At)
 		f, _ := cfg.newFinding(r, nil, at, d.Message, d.Detail)
 		f.Container, f.SourceLine, f.Path = d.Container, text, string(d.At.Path)
-		var objAt release.Pos
+		var objAt crossobject.Pos
 		if d.Object != nil {
 			ref := d.Object.Ref
 			f.Object = &ref
@@ -169,8 +169,8 @@ func (cfg *Config) runRelease(r *rules.Rule, view *release.View, deferred []*def
 // (keepSummaries) in the namespaces that turned out to matter, reading
 // their documents again. A part whose file cannot be read again (it
 // changed or vanished during the run) keeps what it has.
-func (cfg *Config) restore(parts []*release.Part, read func(path string) []byte) {
-	var relevant release.Relevance
+func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []byte) {
+	var relevant crossobject.Relevance
 	for _, p := range parts {
 		relevant.Add(p)
 	}
@@ -204,12 +204,12 @@ func (cfg *Config) restore(parts []*release.Part, read func(path string) []byte)
 // supersede drops findings of single-object rules on workloads that the
 // release view of their file's environment answers better
 // (rules.Rule.SupersededBy). viewOf returns nil for a file with no part.
-func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *finding.Store) {
+func (cfg *Config) supersede(viewOf func(file string) *crossobject.View, findings *finding.Store) {
 	type key struct {
 		file string
 		ref  finding.ObjectRef
 	}
-	index := map[*release.View]map[key]*release.Workload{}
+	index := map[*crossobject.View]map[key]*crossobject.Workload{}
 	findings.Keep(func(f *finding.Finding) bool {
 		r := cfg.Rules.Lookup(f.RuleID)
 		if f.Object == nil || r == nil || r.SupersededBy == nil {
@@ -225,7 +225,7 @@ func (cfg *Config) supersede(viewOf func(file string) *release.View, findings *f
 		}
 		ws, ok := index[view]
 		if !ok {
-			ws = map[key]*release.Workload{}
+			ws = map[key]*crossobject.Workload{}
 			for _, ns := range view.Namespaces() {
 				for _, w := range ns.Workloads {
 					ws[key{w.File, w.Ref}] = w
@@ -243,10 +243,10 @@ type locator struct {
 	cfg    *Config
 	read   func(path string) []byte
 	split  map[string]*manifest.Split
-	parsed map[release.Pos]*manifest.Document // by file and document
+	parsed map[crossobject.Pos]*manifest.Document // by file and document
 }
 
-func (l *locator) locate(p release.Pos) (finding.Location, string) {
+func (l *locator) locate(p crossobject.Pos) (finding.Location, string) {
 	sp, ok := l.split[p.File]
 	if !ok {
 		if data := l.read(p.File); data != nil {
@@ -254,7 +254,7 @@ func (l *locator) locate(p release.Pos) (finding.Location, string) {
 		}
 		l.split[p.File] = sp
 	}
-	key := release.Pos{File: p.File, Doc: p.Doc}
+	key := crossobject.Pos{File: p.File, Doc: p.Doc}
 	doc, ok := l.parsed[key]
 	if !ok && sp != nil && p.Doc >= 0 && p.Doc < sp.Docs() {
 		var res manifest.Result

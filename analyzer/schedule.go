@@ -8,9 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/release"
 )
 
 // inputBytes counts the bytes of the sources read whole to be linted in
@@ -194,7 +194,7 @@ type merger struct {
 	s              *scheduler
 	seen, complete []bool
 	in             *interner
-	relevant       release.Relevance
+	relevant       crossobject.Relevance
 	kept, budget   int // workload summaries kept, and kept whatever their namespace
 	files          fileSet
 }
@@ -248,7 +248,7 @@ func (m *merger) source(k int) bool {
 }
 
 // addPart adds a batch's share of the release view, within the budget.
-func (m *merger) addPart(fp *filePart, p *release.Part) {
+func (m *merger) addPart(fp *filePart, p *crossobject.Part) {
 	m.relevant.Add(p)
 	m.kept = keepSummaries(p, &m.relevant, m.kept, m.budget)
 	for _, w := range p.Workloads {
@@ -276,11 +276,11 @@ func (m *merger) addFindings(fs []finding.Finding) {
 // budget (Config.SummaryBudget), the workloads of a namespace that holds
 // no object the cross-object rules compare them with are dropped and,
 // should such an object come later, loaded again at the end
-// (release.Part.Drop), so that memory stays flat on a run of any size
+// (crossobject.Part.Drop), so that memory stays flat on a run of any size
 // while a run of ordinary size never loads a document twice. It runs in
 // source order on one goroutine, so what it keeps does not depend on
 // timing.
-func keepSummaries(p *release.Part, relevant *release.Relevance, kept, budget int) int {
+func keepSummaries(p *crossobject.Part, relevant *crossobject.Relevance, kept, budget int) int {
 	decided := map[string]bool{}
 	p.Drop(func(ns string) bool {
 		keep, ok := decided[ns]

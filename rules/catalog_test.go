@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/rules"
 )
 
@@ -170,7 +170,7 @@ func TestValidateCatalogRejects(t *testing.T) {
 	if err := validateCatalog(good, files("PL101", "PL102"), nil); err != nil {
 		t.Fatalf("a valid catalog was rejected: %v", err)
 	}
-	when := func(*release.View, *release.Workload, *release.Namespace, string) bool { return true }
+	when := func(*crossobject.View, *crossobject.Workload, *crossobject.Namespace, string) bool { return true }
 	withCheck := func(r *rules.Rule, s *rules.Supersession) *rules.Rule {
 		r.Check, r.SupersededBy = func(*rules.Pass) {}, s
 		return r

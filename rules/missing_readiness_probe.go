@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -21,7 +21,7 @@ var MissingReadinessProbe = &Rule{
 		if c.C.ReadinessProbe != nil {
 			return
 		}
-		serving := ServingPorts(c.C.Ports, release.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
+		serving := ServingPorts(c.C.Ports, crossobject.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
 		if len(serving) == 0 {
 			return
 		}
@@ -40,7 +40,7 @@ var MissingReadinessProbe = &Rule{
 	// which a PodMonitor answers when it scrapes every port PL111 took for a
 	// serving one.
 	SupersededBy: &Supersession{Rule: ServiceWithoutReadiness,
-		When: func(v *release.View, w *release.Workload, ns *release.Namespace, container string) bool {
+		When: func(v *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, container string) bool {
 			return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
 		}},
 }

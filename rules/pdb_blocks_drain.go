@@ -5,8 +5,8 @@ import (
 
 	"strings"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -23,7 +23,7 @@ var PDBBlocksDrain = &Rule{
 	},
 }
 
-func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
+func checkBudget(p *ReleasePass, ns *crossobject.Namespace, b *crossobject.PDB) {
 	if b.MaxUnavailable != nil && (b.MaxUnavailable.Type == intstr.Int && b.MaxUnavailable.IntVal == 0 || b.MaxUnavailable.Type == intstr.String && strings.TrimSpace(b.MaxUnavailable.StrVal) == "0%") {
 		p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object,
 			Message: fmt.Sprintf("PodDisruptionBudget %q never allows an eviction", b.Ref.Name),
@@ -49,7 +49,7 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 		return
 	}
 	var expected int32
-	var rel []release.Pos
+	var rel []crossobject.Pos
 	for _, w := range selected {
 		if !w.Scaled {
 			return // the Pods of a DaemonSet, a Job or a bare Pod: their count is unknown here
@@ -93,22 +93,22 @@ func checkBudget(p *ReleasePass, ns *release.Namespace, b *release.PDB) {
 
 // checkOverlaps reports each pair of budgets that select a common workload
 // once, at the later budget.
-func checkOverlaps(p *ReleasePass, ns *release.Namespace) {
+func checkOverlaps(p *ReleasePass, ns *crossobject.Namespace) {
 	if len(ns.PDBs) < 2 {
 		return
 	}
-	seen := map[[2]*release.PDB]bool{}
+	seen := map[[2]*crossobject.PDB]bool{}
 	for _, w := range ns.Workloads {
 		bs := ns.PDBsCovering(w)
 		for i := 1; i < len(bs); i++ {
 			for j := 0; j < i; j++ {
-				k := [2]*release.PDB{bs[j], bs[i]}
+				k := [2]*crossobject.PDB{bs[j], bs[i]}
 				if seen[k] {
 					continue
 				}
 				seen[k] = true
 				p.Report(ReleaseDiagnostic{At: bs[i].SelectorAt(), Object: &bs[i].Object,
-					Related: []release.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
+					Related: []crossobject.Pos{related(bs[j].SelectorAt(), "PodDisruptionBudget %q selects the same Pods", bs[j].Ref.Name), related(w.LabelsAt(), "Pod labels of %s %q", w.Ref.Kind, w.Ref.Name)},
 					Message: fmt.Sprintf("PodDisruptionBudget %q selects Pods that another budget selects", bs[i].Ref.Name),
 					Detail:  detail("PodDisruptionBudgets %q and %q both select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", bs[j].Ref.Name, bs[i].Ref.Name, w.Ref.Kind, w.Ref.Name)})
 			}

@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 )
 
 var ReadinessProbeInJob = &Rule{
@@ -26,7 +26,7 @@ var ReadinessProbeInJob = &Rule{
 	// A readiness probe in a Job matters when a Service selects its Pods,
 	// which only the release view knows.
 	SupersededBy: &Supersession{
-		When: func(_ *release.View, w *release.Workload, ns *release.Namespace, _ string) bool {
+		When: func(_ *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, _ string) bool {
 			return w != nil && len(ns.ServicesSelecting(w)) > 0
 		}},
 }

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 )
 
@@ -16,46 +16,46 @@ import (
 // runs once per run, after every file was loaded.
 type ReleasePass struct {
 	Rule    *Rule
-	View    *release.View
+	View    *crossobject.View
 	Version timeline.Version
 	Params  timeline.Params // Params.Nodes is --nodes
 	report  func(ReleaseDiagnostic)
 }
 
 // NewReleasePass is used by the analyzer and by tests.
-func NewReleasePass(r *Rule, v *release.View, ver timeline.Version, p timeline.Params, report func(ReleaseDiagnostic)) *ReleasePass {
+func NewReleasePass(r *Rule, v *crossobject.View, ver timeline.Version, p timeline.Params, report func(ReleaseDiagnostic)) *ReleasePass {
 	return &ReleasePass{Rule: r, View: v, Version: ver, Params: p, report: report}
 }
 
 // ReleaseDiagnostic is what a cross-object rule reports: a position in the
 // object At belongs to, and related positions in the other objects.
 type ReleaseDiagnostic struct {
-	At        release.Pos
-	Object    *release.Object // the object At is in; its annotations can suppress the finding
+	At        crossobject.Pos
+	Object    *crossobject.Object // the object At is in; its annotations can suppress the finding
 	Container string
-	Message   string        // headline: what is wrong, one sentence, no arithmetic
-	Detail    string        // mechanism, numbers, fix
-	Related   []release.Pos // Message says what each is
+	Message   string            // headline: what is wrong, one sentence, no arithmetic
+	Detail    string            // mechanism, numbers, fix
+	Related   []crossobject.Pos // Message says what each is
 }
 
 // Report records a diagnostic.
 func (p *ReleasePass) Report(d ReleaseDiagnostic) { p.report(d) }
 
 // related names a position in another object.
-func related(at release.Pos, format string, args ...any) release.Pos {
+func related(at crossobject.Pos, format string, args ...any) crossobject.Pos {
 	at.Message = fmt.Sprintf(format, args...)
 	return at
 }
 
 // releaseName is how messages name a container of the release view (see
 // ContainerRef.Name).
-func releaseName(c *release.Container) containerName {
+func releaseName(c *crossobject.Container) containerName {
 	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}
 }
 
 // onlyScraped reports whether PodMonitors of the run scrape every serving
 // port (ServingPorts) of the named regular container of w.
-func onlyScraped(v *release.View, w *release.Workload, container string) bool {
+func onlyScraped(v *crossobject.View, w *crossobject.Workload, container string) bool {
 	scraped := v.ScrapedPorts(w)
 	if len(scraped) == 0 {
 		return false

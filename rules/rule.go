@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 	corev1 "k8s.io/api/core/v1"
@@ -60,7 +60,7 @@ type Supersession struct {
 	// namespace ns (never nil) about the named container. w is nil when
 	// the workload is not in the view (a second definition of the same
 	// object).
-	When func(v *release.View, w *release.Workload, ns *release.Namespace, container string) bool
+	When func(v *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, container string) bool
 }
 
 // docs holds the rules' documentation, one Markdown file per rule.

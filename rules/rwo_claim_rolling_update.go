@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	"github.com/podlint/podlint/timeline"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -60,7 +60,7 @@ var RWOClaimRollingUpdate = &Rule{
 						msg = detail("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					}
 					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: head, Detail: msg,
-						Related: []release.Pos{related(pvc.AccessModesAt(), "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt(), "the Deployment's strategy")}})
+						Related: []crossobject.Pos{related(pvc.AccessModesAt(), "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt(), "the Deployment's strategy")}})
 				}
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/podlint/podlint/release"
+	"github.com/podlint/podlint/crossobject"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -21,7 +21,7 @@ import (
 // often serves /metrics on the port its clients use, and its only Service
 // is how they reach it. cs are the containers the port reaches; others is
 // how many other Services select the workload.
-func scrapeOnly(v *release.View, w *release.Workload, s *release.Service, sp release.ServicePort, cs []*release.Container, others int) bool {
+func scrapeOnly(v *crossobject.View, w *crossobject.Workload, s *crossobject.Service, sp crossobject.ServicePort, cs []*crossobject.Container, others int) bool {
 	target := sp.TargetPort.String()
 	if IsMetricsPortName(sp.Name) || isProfilingPortName(sp.Name) || metricsServiceName(s.Ref.Name) ||
 		sp.TargetPort.Type == intstr.String && (IsMetricsPortName(target) || isProfilingPortName(target)) {
@@ -84,7 +84,7 @@ func isExporter(name string) bool {
 // meshProxyPort reports whether a Service port that no declared container
 // serves targets the inbound or admin port of the mesh proxy injected into
 // w's Pods: the injected proxy serves it and has its own readiness probe.
-func meshProxyPort(w *release.Workload, sp release.ServicePort) bool {
+func meshProxyPort(w *crossobject.Workload, sp crossobject.ServicePort) bool {
 	var ports []string
 	switch w.Mesh {
 	case "linkerd":

@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -32,7 +32,7 @@ var ServicePortNotDeclared = &Rule{
 					if reached {
 						continue
 					}
-					rel := []release.Pos{}
+					rel := []crossobject.Pos{}
 					for i, w := range selected {
 						if i == 3 {
 							break

@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/podlint/podlint/release"
+	"github.com/podlint/podlint/crossobject"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -11,8 +11,8 @@ import (
 // servingContainers returns the containers of w that a Service port
 // reaches: those declaring its targetPort by name, or by number and
 // protocol as the endpoints controller resolves it (podutil.FindPort).
-func servingContainers(w *release.Workload, sp release.ServicePort) []*release.Container {
-	var out []*release.Container
+func servingContainers(w *crossobject.Workload, sp crossobject.ServicePort) []*crossobject.Container {
+	var out []*crossobject.Container
 	for i := range w.Containers {
 		if c := &w.Containers[i]; targetContainerPort(c, sp) != nil {
 			out = append(out, c)
@@ -22,7 +22,7 @@ func servingContainers(w *release.Workload, sp release.ServicePort) []*release.C
 }
 
 // targetContainerPort is the port of c that a Service port targets, or nil.
-func targetContainerPort(c *release.Container, sp release.ServicePort) *corev1.ContainerPort {
+func targetContainerPort(c *crossobject.Container, sp crossobject.ServicePort) *corev1.ContainerPort {
 	for i := range c.Ports {
 		cp := &c.Ports[i]
 		proto := cp.Protocol
@@ -40,7 +40,7 @@ func targetContainerPort(c *release.Container, sp release.ServicePort) *corev1.C
 	return nil
 }
 
-func workloadNames(ws []*release.Workload) string {
+func workloadNames(ws []*crossobject.Workload) string {
 	s := ""
 	for i, w := range ws {
 		if i == 3 {

@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/release"
 )
 
 var ServiceWithoutReadiness = &Rule{
@@ -21,12 +21,12 @@ var ServiceWithoutReadiness = &Rule{
 					continue
 				}
 				type hit struct {
-					c   *release.Container
-					svc []*release.Service
-					sp  release.ServicePort
+					c   *crossobject.Container
+					svc []*crossobject.Service
+					sp  crossobject.ServicePort
 				}
 				var hits []*hit
-				byName := map[*release.Container]*hit{}
+				byName := map[*crossobject.Container]*hit{}
 				for _, s := range svcs {
 					if s.PublishNotReady {
 						continue // readiness does not gate its endpoints
@@ -59,7 +59,7 @@ var ServiceWithoutReadiness = &Rule{
 					}
 				}
 				for _, h := range hits {
-					var rel []release.Pos
+					var rel []crossobject.Pos
 					for _, s := range h.svc {
 						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
 					}
@@ -75,9 +75,9 @@ var ServiceWithoutReadiness = &Rule{
 
 // soleContainer is the one container of a Pod with a single one, when it
 // declares no ports (one that declares others does not serve this one).
-func soleContainer(w *release.Workload) []*release.Container {
+func soleContainer(w *crossobject.Workload) []*crossobject.Container {
 	if len(w.Containers) == 1 && len(w.Containers[0].Ports) == 0 {
-		return []*release.Container{&w.Containers[0]}
+		return []*crossobject.Container{&w.Containers[0]}
 	}
 	return nil
 }

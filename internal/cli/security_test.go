@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/podlint/podlint/report/chart"
+	"github.com/podlint/podlint/report/plot"
 )
 
 // Issue 11: podlint runs on pull requests from people the repository does
@@ -442,7 +442,7 @@ func TestSecurityMaxFileSizeOverflow(t *testing.T) {
 }
 
 func TestSecuritySVGNamesAreUnique(t *testing.T) {
-	items := []chart.Item{{Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "a-2"}, {Kind: "Pod", Name: "A"}, {Kind: "Pod", Name: "a/2"}}
+	items := []plot.Item{{Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "a-2"}, {Kind: "Pod", Name: "A"}, {Kind: "Pod", Name: "a/2"}}
 	seen := map[string]bool{}
 	for _, n := range svgNames(items) {
 		if seen[strings.ToLower(n)] {

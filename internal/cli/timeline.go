@@ -14,10 +14,10 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/release"
-	"github.com/podlint/podlint/report/chart"
+	"github.com/podlint/podlint/report/plot"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 	ucli "github.com/urfave/cli/v2"
@@ -79,28 +79,28 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 // timelineItems loads the sources with check's loader and computes every
 // workload's timeline. Input problems are check's business; here they only
 // mean a workload is missing, which stderr says.
-func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) {
+func timelineItems(s *settings, srcs []manifest.Source) ([]plot.Item, []error) {
 	var errs []error
 	// Each workload's rollout and drain depend on the autoscaler and budget
 	// beside it in its environment (release.Partition).
-	var parts []*release.Part
+	var parts []*crossobject.Part
 	var all []planned
 	for _, src := range srcs {
-		part := &release.Part{File: src.Path}
+		part := &crossobject.Part{File: src.Path}
 		parts = append(parts, part)
 		ps, lerrs := loadItems(s, src, part)
 		all, errs = append(all, ps...), append(errs, lerrs...)
 	}
-	viewOf := map[*release.Workload]*release.View{}
-	for _, env := range release.Partition(parts) {
-		view := release.Build(env)
+	viewOf := map[*crossobject.Workload]*crossobject.View{}
+	for _, env := range crossobject.Partition(parts) {
+		view := crossobject.Build(env)
 		for _, p := range env {
 			for _, w := range p.Workloads {
 				viewOf[w] = view
 			}
 		}
 	}
-	items := make([]chart.Item, len(all))
+	items := make([]plot.Item, len(all))
 	for i, p := range all {
 		items[i] = p.item
 		if view := viewOf[p.w]; view != nil {
@@ -114,7 +114,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]chart.Item, []error) 
 // kustomization rendered by the same loader as check's) and computes its
 // workloads' timelines, each placed at the file and line that holds it and
 // each field it depends on at the line check would report it.
-func loadItems(s *settings, src manifest.Source, part *release.Part) ([]planned, []error) {
+func loadItems(s *settings, src manifest.Source, part *crossobject.Part) ([]planned, []error) {
 	if src.Render != "" && s.renderer == nil {
 		return nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
 	}
@@ -142,14 +142,14 @@ func loadItems(s *settings, src manifest.Source, part *release.Part) ([]planned,
 
 // planned is a workload's timeline and its entry in the release view.
 type planned struct {
-	item      chart.Item
-	w         *release.Workload
+	item      plot.Item
+	w         *crossobject.Workload
 	exclusive string // why its Pods need a node each, or ""
 }
 
 // workloadItems computes the timeline of every workload of l and records
 // every object in part.
-func workloadItems(s *settings, l *analyzer.Loaded, part *release.Part) []planned {
+func workloadItems(s *settings, l *analyzer.Loaded, part *crossobject.Part) []planned {
 	var out []planned
 	for _, o := range l.Result.Objects {
 		part.Add(o, s.an.Limits)
@@ -170,7 +170,7 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *release.Part) []planne
 		}
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
 		tl := timeline.Compute(o.Workload, s.an.Version, s.an.Params)
-		item := chart.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
+		item := plot.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
 			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl}
 		// A rendered object's fields are written in other files than the
 		// object's line: each is placed where check would report it.
@@ -180,7 +180,7 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *release.Part) []planne
 				continue // a default: the timeline says what it assumed
 			}
 			f, _ := placeSafely(l, o, p)
-			item.Fields = append(item.Fields, chart.Field{Path: string(p), File: f.File, Line: f.Line, Column: f.Column, Approximate: f.Approximate})
+			item.Fields = append(item.Fields, plot.Field{Path: string(p), File: f.File, Line: f.Line, Column: f.Column, Approximate: f.Approximate})
 		}
 		out = append(out, planned{item: item, w: part.Workloads[len(part.Workloads)-1], exclusive: why})
 	}
@@ -262,7 +262,7 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // kind and name: objects a, a and a-2 get a, a-2 and a-2-2, never one
 // name twice (a chart would be lost). Names are compared ignoring case,
 // for case-insensitive file systems.
-func svgNames(items []chart.Item) []string {
+func svgNames(items []plot.Item) []string {
 	taken := map[string]bool{}
 	names := make([]string, len(items))
 	for i, it := range items {
@@ -296,7 +296,7 @@ func boundName(base string) string {
 	return base[:maxSVGBase-9] + "-" + hex.EncodeToString(sum[:4])
 }
 
-func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []chart.Item, srcs []manifest.Source) error {
+func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []plot.Item, srcs []manifest.Source) error {
 	if format == "svg" {
 		return writeSVGs(c, env, items, srcs)
 	}
@@ -310,13 +310,13 @@ func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, it
 	var buf bytes.Buffer
 	switch format {
 	case "text":
-		if err = chart.Text(&buf, items, s.color); err == nil {
+		if err = plot.Text(&buf, items, s.color); err == nil {
 			_, err = io.WriteString(out, textsafe.Text(buf.String(), s.color))
 		}
 	case "json":
-		err = chart.JSON(out, items)
+		err = plot.JSON(out, items)
 	case "mermaid":
-		if err = chart.Mermaid(&buf, items); err == nil {
+		if err = plot.Mermaid(&buf, items); err == nil {
 			_, err = io.WriteString(out, textsafe.Text(buf.String(), false))
 		}
 	}
@@ -328,7 +328,7 @@ func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, it
 
 // writeSVGs prints one chart to standard output or -o FILE, or writes one
 // file per workload into the -o directory.
-func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item, srcs []manifest.Source) error {
+func writeSVGs(c *ucli.Context, env *runEnv, items []plot.Item, srcs []manifest.Source) error {
 	o := c.String("output")
 	dir := ""
 	if o != "" {
@@ -347,7 +347,7 @@ func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item, srcs []manifest
 		if err != nil {
 			return err
 		}
-		if err = out.finish(chart.SVG(out.w, items[0])); err != nil {
+		if err = out.finish(plot.SVG(out.w, items[0])); err != nil {
 			return &exitError{ExitError, "writing the chart: " + err.Error()}
 		}
 		return nil
@@ -364,7 +364,7 @@ func writeSVGs(c *ucli.Context, env *runEnv, items []chart.Item, srcs []manifest
 		if err != nil {
 			return err
 		}
-		if err = out.finish(chart.SVG(out.w, items[i])); err != nil {
+		if err = out.finish(plot.SVG(out.w, items[i])); err != nil {
 			return &exitError{ExitError, fmt.Sprintf("%s: %v", path, err)}
 		}
 		env.warnf("wrote %s", path)

@@ -16,7 +16,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/report/chart"
+	"github.com/podlint/podlint/report/plot"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 )
@@ -353,14 +353,14 @@ func versionOutput(t *testing.T, name string, data []byte, v timeline.Version, p
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s %d:%d %s | %s\n", f.RuleID, f.Line, f.Column, f.Message, f.Detail)
 	}
-	var items []chart.Item
+	var items []plot.Item
 	for _, o := range manifest.Parse(name, data, manifest.DefaultLimits).Objects {
 		if o.Workload != nil {
-			items = append(items, chart.Item{File: name, Kind: o.Ref.Kind, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, v, p)})
+			items = append(items, plot.Item{File: name, Kind: o.Ref.Kind, Name: o.Ref.Name, Timeline: timeline.Compute(o.Workload, v, p)})
 		}
 	}
 	var js bytes.Buffer
-	if err := chart.JSON(&js, items); err != nil {
+	if err := plot.JSON(&js, items); err != nil {
 		t.Fatal(err)
 	}
 	b.Write(js.Bytes())

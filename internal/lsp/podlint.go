@@ -13,7 +13,7 @@ import (
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
-	"github.com/podlint/podlint/report/chart"
+	"github.com/podlint/podlint/report/plot"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
@@ -312,15 +312,15 @@ func (p *Podlint) Hover(path string, text []byte, off, width int) (string, int, 
 	}
 	tl := timeline.Compute(obj.Workload, cfg.Analyzer.Version, cfg.Analyzer.Params)
 	topic, container := topicOf(obj, tl, field)
-	if topic == chart.TopicNone {
+	if topic == plot.TopicNone {
 		return "", 0, 0
 	}
 	pos, _ := obj.Doc.Locate(obj.Path)
-	item := chart.Item{File: filepath.Base(path), Line: pos.Line, APIVersion: obj.Ref.APIVersion, Kind: obj.Ref.Kind,
+	item := plot.Item{File: filepath.Base(path), Line: pos.Line, APIVersion: obj.Ref.APIVersion, Kind: obj.Ref.Kind,
 		Namespace: obj.Ref.Namespace, Name: obj.Ref.Name, Timeline: tl}
 	var b bytes.Buffer
 	b.WriteString("```text\n")
-	if ok, _ := chart.Hover(&b, item, topic, container, width); !ok {
+	if ok, _ := plot.Hover(&b, item, topic, container, width); !ok {
 		return "", 0, 0
 	}
 	b.WriteString("```\n")
@@ -358,7 +358,7 @@ func fieldAt(n *yaml.Node, at workload.Path, line, col int) (workload.Path, *yam
 
 // topicOf says which part of the timeline the field at path drives, and
 // for which container.
-func topicOf(o *manifest.Object, tl *timeline.Timeline, path workload.Path) (chart.Topic, string) {
+func topicOf(o *manifest.Object, tl *timeline.Timeline, path workload.Path) (plot.Topic, string) {
 	s := string(path)
 	under := func(base workload.Path, rel string) bool {
 		b := string(base.Join(rel))
@@ -367,28 +367,28 @@ func topicOf(o *manifest.Object, tl *timeline.Timeline, path workload.Path) (cha
 	for _, c := range tl.Containers {
 		switch {
 		case under(c.Path, "livenessProbe"):
-			return chart.TopicLiveness, c.Name
+			return plot.TopicLiveness, c.Name
 		case under(c.Path, "readinessProbe"):
-			return chart.TopicReadiness, c.Name
+			return plot.TopicReadiness, c.Name
 		case under(c.Path, "startupProbe"):
-			return chart.TopicStartup, c.Name
+			return plot.TopicStartup, c.Name
 		case under(c.Path, "lifecycle.preStop"), under(c.Path, "lifecycle.stopSignal"):
-			return chart.TopicShutdown, c.Name
+			return plot.TopicShutdown, c.Name
 		case under(c.Path, "restartPolicy"), under(c.Path, "restartPolicyRules"):
-			return chart.TopicRestart, c.Name
+			return plot.TopicRestart, c.Name
 		}
 	}
 	w := o.Workload
 	switch {
 	case under(w.SpecPath, "terminationGracePeriodSeconds"):
-		return chart.TopicShutdown, ""
+		return plot.TopicShutdown, ""
 	case under(w.SpecPath, "restartPolicy"):
-		return chart.TopicRestart, ""
+		return plot.TopicRestart, ""
 	}
 	if w.Job != nil && w.JobPath != "" {
 		for _, f := range []string{"backoffLimit", "backoffLimitPerIndex", "activeDeadlineSeconds", "podFailurePolicy"} {
 			if under(w.JobPath, f) {
-				return chart.TopicJob, ""
+				return plot.TopicJob, ""
 			}
 		}
 	}
@@ -396,9 +396,9 @@ func topicOf(o *manifest.Object, tl *timeline.Timeline, path workload.Path) (cha
 		spec := o.Path.Field("spec")
 		for _, f := range []string{"strategy", "updateStrategy", "progressDeadlineSeconds", "minReadySeconds", "replicas"} {
 			if under(spec, f) {
-				return chart.TopicRollout, ""
+				return plot.TopicRollout, ""
 			}
 		}
 	}
-	return chart.TopicNone, ""
+	return plot.TopicNone, ""
 }

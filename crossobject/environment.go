@@ -1,4 +1,4 @@
-package release
+package crossobject
 
 import (
 	"hash/fnv"

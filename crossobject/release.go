@@ -1,4 +1,4 @@
-// Package release is the view of all objects of one run (one rendered chart
+// Package crossobject is the view of all objects of one run (one rendered chart
 // or kustomization, or the files given together): the workloads and the
 // objects that act on their Pods from outside, grouped by namespace.
 // Services, PodDisruptionBudgets, HorizontalPodAutoscalers and
@@ -12,7 +12,7 @@
 // nothing, a null PodDisruptionBudget selector selects nothing and an empty
 // one (policy/v1) every Pod of the namespace. Workloads are indexed by
 // template label, so the cost is linear in the objects of a namespace.
-package release
+package crossobject
 
 import (
 	"slices"

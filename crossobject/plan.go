@@ -1,4 +1,4 @@
-package release
+package crossobject
 
 import (
 	"github.com/podlint/podlint/timeline"

@@ -1,9 +1,9 @@
-// Package chart renders computed timelines for `podlint timeline`: a
+// Package plot renders computed timelines for `podlint timeline`: a
 // terminal Gantt chart (Text), a documented JSON form (JSON), a
 // self-contained SVG (SVG) and a Mermaid gantt block for Markdown (Mermaid).
 // All four draw the same rows, built here from a *timeline.Timeline, so
 // they never disagree.
-package chart
+package plot
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package chart
+package plot
 
 import (
 	"bytes"
@@ -36,10 +36,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./report/chart -update)", err)
+		t.Fatalf("%v (run go test ./report/plot -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; run go test ./report/chart -update and review the diff\n--- got ---\n%s", name, got)
+		t.Errorf("%s differs from the golden file; run go test ./report/plot -update and review the diff\n--- got ---\n%s", name, got)
 	}
 }
 
