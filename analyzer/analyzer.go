@@ -4,8 +4,8 @@
 // field paths to positions and returns the findings sorted.
 //
 // What runs is the Config's (analyzer.go, release.go, suppress.go): a
-// file's documents to findings and a share of the release view, then the
-// release view to the findings of the cross-object rules. How it is
+// file's documents to findings and a share of the cross-object view, then the
+// cross-object view to the findings of the cross-object rules. How it is
 // scheduled is Run's (schedule.go): workers, batches of large inputs, the
 // ordered merge, the summary budget. Neither holds rule logic.
 package analyzer
@@ -163,7 +163,7 @@ func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Find
 
 // batch is what linting a run of a file's documents leaves: findings not
 // yet matched against the file's comment suppressions, the annotation
-// suppressions of its objects and its share of the release view.
+// suppressions of its objects and its share of the cross-object view.
 type batch struct {
 	findings []finding.Finding
 	sup      []*suppression
@@ -252,11 +252,11 @@ func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *
 	return a
 }
 
-// add takes in the next batch and returns its share of the release view.
+// add takes in the next batch and returns its share of the cross-object view.
 func (a *assembly) add(b *batch) *crossobject.Part {
 	a.fl.findings = append(a.fl.findings, b.findings...)
 	a.fl.sup = append(a.fl.sup, b.sup...)
-	// The part stays for the release view; the rest is garbage now.
+	// The part stays for the cross-object view; the rest is garbage now.
 	b.findings, b.sup = nil, nil
 	a.sum.Objects += b.sum.Objects
 	a.sum.Workloads += b.sum.Workloads
@@ -331,7 +331,7 @@ func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
 }
 
 // object runs every enabled rule over one workload; ro is its entry in
-// the release view.
+// the cross-object view.
 func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStart int) {
 	cfg := fl.cfg
 	var tl *timeline.Timeline

@@ -10,7 +10,7 @@ import (
 )
 
 // filePart is what one file leaves for the cross-object rules, which run
-// once after every file was linted: the file's share of the release view
+// once after every file was linted: the file's share of the cross-object view
 // and the suppressions that name cross-object rules (their use is known
 // only then).
 type filePart struct {
@@ -61,7 +61,7 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // releaseFindings runs the cross-object rules over the parts of a run,
 // environment by environment (crossobject.Partition), applies and checks the
 // deferred suppressions, and drops the findings of single-object rules
-// that the release view supersedes.
+// that the cross-object view supersedes.
 func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
 	cfg.releaseFindingsAt(parts, findings, read, newLocator(cfg, read))
 }
@@ -202,7 +202,7 @@ func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []b
 }
 
 // supersede drops findings of single-object rules on workloads that the
-// release view of their file's environment answers better
+// cross-object view of their file's environment answers better
 // (rules.Rule.SupersededBy). viewOf returns nil for a file with no part.
 func (cfg *Config) supersede(viewOf func(file string) *crossobject.View, findings *finding.Store) {
 	type key struct {

@@ -32,7 +32,7 @@ func InputBytes() int64 { return inputBytes.Load() }
 // file's batches), then the cross-object rules over the run's release
 // view (releaseFindings). The scheduler reads the sources, hands them (or
 // batches of the documents of a large one) to as many workers as CPUs,
-// merges what they return in source order, keeps the release view within
+// merges what they return in source order, keeps the cross-object view within
 // the summary budget, and holds nothing of a source once it is merged.
 func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 	s := &scheduler{cfg: cfg, srcs: srcs, results: make([]*pending, len(srcs)),
@@ -247,7 +247,7 @@ func (m *merger) source(k int) bool {
 	return true
 }
 
-// addPart adds a batch's share of the release view, within the budget.
+// addPart adds a batch's share of the cross-object view, within the budget.
 func (m *merger) addPart(fp *filePart, p *crossobject.Part) {
 	m.relevant.Add(p)
 	m.kept = keepSummaries(p, &m.relevant, m.kept, m.budget)
@@ -296,7 +296,7 @@ func keepSummaries(p *crossobject.Part, relevant *crossobject.Relevance, kept, b
 	return kept
 }
 
-// interner shares the pod template labels of the release view's
+// interner shares the pod template labels of the cross-object view's
 // workloads (a map each, read only): identical sets are held once (a chart
 // rendered for several environments, or the same template in many
 // workloads, repeats them thousands of times). Findings share their strings

@@ -24,7 +24,7 @@ type suppression struct {
 	line   int // for comments: the line whose findings it suppresses
 	pos    manifest.Pos
 	obj    *finding.ObjectRef // for annotations: the object it covers
-	objAt  crossobject.Pos    // for annotations: that object in the release view
+	objAt  crossobject.Pos    // for annotations: that object in the cross-object view
 	used   bool
 	// nearest is, for a comment, the kept finding of its rule in the same
 	// file whose line is closest to the line the comment covers (the

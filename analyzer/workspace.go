@@ -8,7 +8,7 @@ import (
 )
 
 // Workspace holds what the files of an editor's workspace leave for the
-// cross-object rules (their share of the release view and their
+// cross-object rules (their share of the cross-object view and their
 // suppressions of those rules), loaded once, so that linting one file
 // as it is typed costs that file, not the workspace: `podlint lsp` lints an
 // open document with Lint, which reports what Run would report for that

@@ -109,7 +109,7 @@ func validateCatalog(list rules.List, files catalogFiles, elsewhere map[string]s
 		}
 		by := r.SupersededBy
 		if r.Check == nil {
-			bad("rule %s: SupersededBy on a rule without Check; the release view supersedes only single-object rules", r.ID)
+			bad("rule %s: SupersededBy on a rule without Check; the cross-object view supersedes only single-object rules", r.ID)
 		}
 		if by.When == nil {
 			bad("rule %s: SupersededBy has no When", r.ID)

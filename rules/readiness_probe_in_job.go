@@ -24,7 +24,7 @@ var ReadinessProbeInJob = &Rule{
 		}
 	},
 	// A readiness probe in a Job matters when a Service selects its Pods,
-	// which only the release view knows.
+	// which only the cross-object view knows.
 	SupersededBy: &Supersession{
 		When: func(_ *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, _ string) bool {
 			return w != nil && len(ns.ServicesSelecting(w)) > 0

@@ -47,7 +47,7 @@ func related(at crossobject.Pos, format string, args ...any) crossobject.Pos {
 	return at
 }
 
-// releaseName is how messages name a container of the release view (see
+// releaseName is how messages name a container of the cross-object view (see
 // ContainerRef.Name).
 func releaseName(c *crossobject.Container) containerName {
 	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}

@@ -38,7 +38,7 @@ type Rule struct {
 	// analyzer produce, and for cross-object rules.
 	Check func(*Pass)
 	// Release is the check of a cross-object rule (PL7xx): it runs once per
-	// run over the release view, after every file was loaded.
+	// run over the cross-object view, after every file was loaded.
 	Release func(*ReleasePass)
 	// SupersededBy, on a single-object rule, says when the cross-object
 	// view of the run answers the rule's question better than the one
@@ -50,7 +50,7 @@ type Rule struct {
 	Fix *FixDoc
 }
 
-// Supersession is how the release view supersedes a single-object rule's
+// Supersession is how the cross-object view supersedes a single-object rule's
 // finding on a workload.
 type Supersession struct {
 	// Rule is the cross-object rule that reports the problem instead, or

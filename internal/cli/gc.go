@@ -10,7 +10,7 @@ import (
 
 // GC tuning, measured on the generated benchmark corpus (10 000 workload
 // documents, 2 cores; docs/performance.md). A run's live heap is small:
-// findings are held packed (finding.Store) and the release view keeps few
+// findings are held packed (finding.Store) and the cross-object view keeps few
 // workload summaries, so it is about 6 MB at 1x and 15 MB at 8x. The peak
 // RSS goal (64 MiB, of which the executable's own pages take about 28 and
 // the runtime about 6) leaves the heap about 28 MB. So after every

@@ -140,7 +140,7 @@ func loadItems(s *settings, src manifest.Source, part *crossobject.Part) ([]plan
 	return workloadItems(s, l, part), errs
 }
 
-// planned is a workload's timeline and its entry in the release view.
+// planned is a workload's timeline and its entry in the cross-object view.
 type planned struct {
 	item      plot.Item
 	w         *crossobject.Workload

@@ -21,7 +21,7 @@ type Item struct {
 	Line                              int
 	APIVersion, Kind, Namespace, Name string
 	Timeline                          *timeline.Timeline
-	// Rollout and Drain come from the release view (the workload with its
+	// Rollout and Drain come from the cross-object view (the workload with its
 	// autoscaler and budget); nil when they do not apply.
 	Rollout *timeline.Rollout
 	Drain   *timeline.Drain
@@ -41,7 +41,7 @@ type Field struct {
 	Approximate bool
 }
 
-// rollout is the Item's rollout: the release view's (Deployments), or a
+// rollout is the Item's rollout: the cross-object view's (Deployments), or a
 // DaemonSet's, which needs no other object, only --nodes.
 func (it Item) rollout() *timeline.Rollout {
 	if it.Rollout == nil && it.Timeline != nil && it.Timeline.DaemonSet != nil {
