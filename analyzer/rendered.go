@@ -1,10 +1,8 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -59,7 +57,7 @@ func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crash
 			// 100 000 missing entries has as many problems in one file.
 			data := file(p.File)
 			f, _ := cfg.newFinding(rule, nil, finding.Location{File: p.File, Line: p.Line, Column: p.Column}, p.Message, p.Detail)
-			f.SourceLine = sourceLine(data, p.Line)
+			f.SourceLine = manifest.LineOf(data, p.Line)
 			if !cfg.CommentSuppresses(data, &f) {
 				out = append(out, f)
 			}
@@ -98,7 +96,7 @@ func place(f *finding.Finding, root string, m manifest.SourceMap, file func(stri
 	// template or patch the finding now points at.
 	f.Fixes = nil
 	f.File, f.Line, f.Column = w.File, w.Line, w.Column
-	f.SourceLine, f.SourceCut, f.SourceCutRunes = sourceLine(file(w.File), w.Line), 0, 0
+	f.SourceLine, f.SourceCut, f.SourceCutRunes = manifest.LineOf(file(w.File), w.Line), 0, 0
 	for j := range f.Related {
 		rw := m.Locate(f.Related[j].Line, f.Related[j].Column, "")
 		f.Related[j] = finding.Location{File: rw.File, Line: rw.Line, Column: rw.Column, Message: f.Related[j].Message, CodePointColumn: rw.CodePointColumn}
@@ -139,23 +137,6 @@ func absPath(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
-}
-
-// sourceLine is line n of data without its line break, "" when there is
-// none.
-func sourceLine(data []byte, n int) string {
-	for i := 1; len(data) > 0; i++ {
-		var l []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			l, data = data[:j], data[j+1:]
-		} else {
-			l, data = data, nil
-		}
-		if i == n {
-			return strings.TrimRight(string(l), "\r")
-		}
-	}
-	return ""
 }
 
 func errRenderOff(src manifest.Source) error { return fmt.Errorf("%s: rendering is off", src.Path) }

@@ -1,5 +1,10 @@
 package manifest
 
+import (
+	"bytes"
+	"strings"
+)
+
 // Line breaks are the YAML parser's, so that what podlint counts as a line,
 // a blank line or a document marker is what the parser (yaml.v3 here, and
 // the yaml.v2 fork kubectl decodes with, which share libyaml's scanner)
@@ -96,4 +101,22 @@ func trimBlank(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// LineOf returns 1-based line n of data without its line break, "" when
+// there is none. It splits at LF only, as the rendered-output mapping and
+// its quoted lines do (a CR before the LF is dropped).
+func LineOf(data []byte, n int) string {
+	for i := 1; len(data) > 0; i++ {
+		var l []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			l, data = data[:j], data[j+1:]
+		} else {
+			l, data = data, nil
+		}
+		if i == n {
+			return strings.TrimRight(string(l), "\r")
+		}
+	}
+	return ""
 }

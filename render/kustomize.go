@@ -165,7 +165,7 @@ func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*k
 				p.lineOffset--
 			}
 			p.indent = 0
-			if l := lineOf(data, pathOrInline.Line+1); p.lineOffset == pathOrInline.Line {
+			if l := manifest.LineOf(data, pathOrInline.Line+1); p.lineOffset == pathOrInline.Line {
 				p.indent = len(l) - len(strings.TrimLeft(l, " "))
 			}
 		} else {

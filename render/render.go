@@ -247,7 +247,7 @@ func (m *mapper) locate(line, col int) where {
 	}
 	d := &m.r.Docs[i]
 	local := line - m.starts[i] + 1
-	renderedText := lineOf([]byte(d.YAML), local)
+	renderedText := manifest.LineOf([]byte(d.YAML), local)
 	// Findings carry byte columns; yaml.v3 nodes count characters.
 	p := pathAt(m.node(i), local, manifest.CodePointColumn([]byte(renderedText), col))
 	if d.Template != nil {
@@ -370,13 +370,13 @@ func (m *mapper) Locate(line, col int, path string) manifest.Mapped {
 		w = m.locate(line, col)
 	}
 	out := manifest.Mapped{File: w.file, Line: w.line, Column: w.col, Approximate: !w.exact, Path: w.path, Doc: i,
-		CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(w.file), w.line)), w.col)}
+		CodePointColumn: manifest.CodePointColumn([]byte(manifest.LineOf(m.file(w.file), w.line)), w.col)}
 	if i >= 0 {
 		out.Template = m.r.Docs[i].Name
 	}
 	if v := w.values; v != nil {
 		out.Value = &manifest.MappedValue{File: v.File, Line: v.Line, Column: v.Column, Key: v.Message,
-			CodePointColumn: manifest.CodePointColumn([]byte(lineOf(m.file(v.File), v.Line)), v.Column)}
+			CodePointColumn: manifest.CodePointColumn([]byte(manifest.LineOf(m.file(v.File), v.Line)), v.Column)}
 	}
 	if m.trace != nil {
 		m.traceLocate(i, line, col, path, out)

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -503,23 +502,7 @@ func locateValues(data []byte, keys []string) (line, col, depth int) {
 // byteColumn converts yaml.v3's character column col on 1-based line of
 // data to the byte column findings carry.
 func byteColumn(data []byte, line, col int) int {
-	return manifest.ByteColumn([]byte(lineOf(data, line)), col)
-}
-
-// lineOf returns 1-based line n of data.
-func lineOf(data []byte, n int) string {
-	for i := 1; len(data) > 0; i++ {
-		var l []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			l, data = data[:j], data[j+1:]
-		} else {
-			l, data = data, nil
-		}
-		if i == n {
-			return strings.TrimRight(string(l), "\r")
-		}
-	}
-	return ""
+	return manifest.ByteColumn([]byte(manifest.LineOf(data, line)), col)
 }
 
 // uniqueLine finds the one line of data whose trimmed text is text.
