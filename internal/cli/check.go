@@ -110,15 +110,7 @@ values file, exact or approximate.`,
 				// The report went to a file: the terminal gets the tally.
 				env.warnf("%s; %s report written to %s", report.SummaryLine(res), s.format, o)
 			}
-			for _, e := range errs {
-				env.warnf("%v", e)
-			}
-			switch {
-			case len(errs) > 0:
-				env.code = ExitError
-			case failing(res, s.failOn):
-				env.code = ExitFindings
-			}
+			env.finish(res, errs, s.failOn)
 			return nil
 		},
 	}
@@ -159,4 +151,18 @@ func failing(res *finding.Result, level finding.Severity) bool {
 		}
 	}
 	return false
+}
+
+// finish prints the run's I/O errors and sets the exit status check and
+// fix share: 2 for errors, 1 for findings at or above the failure level.
+func (env *runEnv) finish(res *finding.Result, errs []error, failOn finding.Severity) {
+	for _, e := range errs {
+		env.warnf("%v", e)
+	}
+	switch {
+	case len(errs) > 0:
+		env.code = ExitError
+	case failing(res, failOn):
+		env.code = ExitFindings
+	}
 }

@@ -115,15 +115,7 @@ fixes. The exit status is check's, for the findings that remain.`,
 			} else {
 				env.warnf("%s", report.SummaryLine(res))
 			}
-			for _, e := range errs {
-				env.warnf("%v", e)
-			}
-			switch {
-			case len(errs) > 0:
-				env.code = ExitError
-			case failing(res, s.failOn):
-				env.code = ExitFindings
-			}
+			env.finish(res, errs, s.failOn)
 			return nil
 		},
 	}
