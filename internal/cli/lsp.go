@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/podlint/podlint/internal/lsp"
+	"github.com/podlint/podlint/internal/textsafe"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -53,7 +54,7 @@ of Neovim, VS Code, Helix and Emacs.`,
 				}
 				return &lsp.Config{Analyzer: &s.an, Excludes: s.excludes}, nil
 			}}
-			env.code = lsp.Serve(c.Context, env.stdin, env.stdout, lsp.Options{Engine: engine, Version: version(), Log: env.stderr})
+			env.code = lsp.Serve(c.Context, env.stdin, env.stdout, lsp.Options{Engine: engine, Version: version(), Log: textsafe.LogWriter{W: env.stderr}})
 			return nil
 		},
 	}
