@@ -448,7 +448,7 @@ next:
 		if len(fx.Edits) == 0 || !finding.SortEdits(fx.Edits) {
 			continue
 		}
-		fx.LineEdits = finding.WholeLines(o.Doc.File.Data, o.Doc.File.Base, fx.Edits)
+		fx.LineEdits = o.Doc.File.WholeLines(fx.Edits)
 		out = append(out, fx)
 	}
 	return out

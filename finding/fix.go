@@ -71,7 +71,7 @@ type Fix struct {
 	// EndLine, or to the end of the file's last line when EndColumn is 0)
 	// with the lines they become, as SARIF consumers turn them into
 	// suggested changes. Nil when the file's line breaks are not LF, CRLF
-	// or CR.
+	// or CR, or when the lines a fix touches are over 4 KB (minified JSON).
 	LineEdits []Edit `json:"lineEdits,omitempty"`
 }
 
@@ -135,19 +135,39 @@ func ApplyEdits(data []byte, edits []Edit) ([]byte, error) {
 // WholeLines returns edits (sorted, not overlapping) as whole-line
 // replacements of data, the file's bytes from offset base on (a byte
 // order mark before them is not in data); see Fix.LineEdits. Edits that
-// touch the same or adjacent lines become one.
+// touch the same or adjacent lines become one. It is nil when a line
+// break is not LF, CRLF or CR, or when the lines an edit touches are
+// longer than maxLineEdit. It counts lines from the start of data, which
+// a caller with a line index avoids with WholeLinesIndexed.
 func WholeLines(data []byte, base int, edits []Edit) []Edit {
 	if bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
 		return nil // line breaks the count below does not know
 	}
+	return WholeLinesIndexed(data, base, edits, func(off int) int { return 1 + countBreaks(data[:off]) })
+}
+
+// WholeLinesIndexed is WholeLines for a caller that knows that data's line
+// breaks are all LF, CRLF or CR and numbers lines itself: lineAt(off) is
+// the 1-based line of the line start at offset off of data. Its cost is
+// that of the lines the edits touch, not of the file, so a file with
+// thousands of fixes costs no more per fix than a small one.
+func WholeLinesIndexed(data []byte, base int, edits []Edit, lineAt func(off int) int) []Edit {
+	// lineStart and nextLine give up (-1) past maxLineEdit bytes: a group
+	// that long has no whole-line form, and scanning a megabyte line once
+	// per fix made a minified file's fixes quadratic.
 	lineStart := func(off int) int {
-		for off > 0 && data[off-1] != '\n' && data[off-1] != '\r' {
-			off--
+		for stop := max(0, off-maxLineEdit-1); off > 0 && data[off-1] != '\n' && data[off-1] != '\r'; off-- {
+			if off == stop {
+				return -1
+			}
 		}
 		return off
 	}
 	nextLine := func(off int) int { // past the break of the line holding off
-		for off < len(data) {
+		for stop := off + maxLineEdit + 1; off < len(data); off++ {
+			if off == stop {
+				return -1
+			}
 			switch data[off] {
 			case '\n':
 				return off + 1
@@ -157,21 +177,19 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 				}
 				return off + 1
 			}
-			off++
 		}
 		return len(data)
 	}
 	var out []Edit
 	var groupStart, groupEnd int
 	var group []Edit
-	flush := func() {
+	flush := func() bool {
 		if len(group) == 0 {
-			return
+			return true
 		}
 		text := data[groupStart:groupEnd]
 		if len(text) > maxLineEdit {
-			group = group[:0]
-			return // a long line (minified JSON): no whole-line form
+			return false // a long line (minified JSON): no whole-line form
 		}
 		shifted := make([]Edit, len(group))
 		for i, e := range group {
@@ -180,7 +198,7 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 		}
 		newText, err := ApplyEdits(text, shifted)
 		if err != nil {
-			return
+			return false
 		}
 		if len(newText) == 0 && len(data) > 0 {
 			// Whole lines deleted: take in a neighbouring line, so that the
@@ -191,16 +209,22 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 				if data[groupStart-1] == '\n' && groupStart >= 2 && data[groupStart-2] == '\r' {
 					prev = lineStart(groupStart - 2)
 				}
+				if prev < 0 {
+					return false
+				}
 				newText = append([]byte(nil), data[prev:groupStart]...)
 				groupStart = prev
 			} else if groupEnd < len(data) {
 				next := nextLine(groupEnd)
+				if next < 0 {
+					return false
+				}
 				newText = append([]byte(nil), data[groupEnd:next]...)
 				groupEnd = next
 			}
 			text = data[groupStart:groupEnd]
 		}
-		sl := 1 + countBreaks(data[:groupStart])
+		sl := lineAt(groupStart)
 		el := sl + countBreaks(text)
 		ec := 1
 		if groupEnd == len(data) && (len(text) == 0 || (text[len(text)-1] != '\n' && text[len(text)-1] != '\r')) {
@@ -213,6 +237,7 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 		out = append(out, Edit{File: group[0].File, Start: groupStart + base, End: groupEnd + base, StartLine: sl, StartColumn: sc,
 			EndLine: el, EndColumn: ec, NewText: string(newText)})
 		group = group[:0]
+		return true
 	}
 	for _, e := range edits {
 		s, en := e.Start-base, e.End-base
@@ -224,15 +249,22 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 		if !(en > ls && (data[en-1] == '\n' || data[en-1] == '\r') && en > s) {
 			le = nextLine(en)
 		}
+		if ls < 0 || le < 0 {
+			return nil
+		}
 		if len(group) > 0 && ls <= groupEnd {
 			groupEnd = max(groupEnd, le)
 		} else {
-			flush()
+			if !flush() {
+				return nil
+			}
 			groupStart, groupEnd = ls, le
 		}
 		group = append(group, e)
 	}
-	flush()
+	if !flush() {
+		return nil
+	}
 	return out
 }
 

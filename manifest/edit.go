@@ -491,8 +491,8 @@ func (d *Document) stepIn(n *yaml.Node, depth int) int {
 // the offsets of the file as read.
 func (d *Document) edit(start, end int, text string) finding.Edit {
 	base := d.File.Base
-	sl, sc := lineColumn(d.File.Data, start)
-	el, ec := lineColumn(d.File.Data, end)
+	sl, sc := d.File.position(start)
+	el, ec := d.File.position(end)
 	if sl == 1 {
 		sc += base
 	}
@@ -531,6 +531,6 @@ func (d *Document) duplicateFixes(dup *duplicate) []finding.Fix {
 	if dup.equal {
 		x.Title, x.Safety = "Delete the duplicate "+dup.key.Value+" (both have the same value)", finding.Safe
 	}
-	x.LineEdits = finding.WholeLines(d.File.Data, d.File.Base, x.Edits)
+	x.LineEdits = d.File.WholeLines(x.Edits)
 	return []finding.Fix{x}
 }

@@ -2,10 +2,12 @@ package manifest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/podlint/podlint/finding"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -139,4 +141,65 @@ func TestSnippetWindow(t *testing.T) {
 			t.Errorf("col %d: window [%d,%d) misses the column", col, cut, cut+len(body))
 		}
 	}
+}
+
+// TestPositionFromIndex: the indexed lookup of a byte offset's line and
+// column agrees with counting from the start of the file, on files of
+// short, long and 32-line runs of lines with every line break.
+func TestPositionFromIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 300 {
+		var b []byte
+		for range rng.IntN(120) {
+			b = append(b, strings.Repeat("x", []int{0, 3, 40, longLine + 7}[rng.IntN(4)])...)
+			b = append(b, yamlBreaks[rng.IntN(len(yamlBreaks))]...)
+		}
+		if n%2 == 0 {
+			b = append(b, strings.Repeat("y", rng.IntN(2*longLine))...)
+		}
+		f := NewFile("f", b)
+		for range 400 {
+			off := rng.IntN(len(b) + 1)
+			if insideBreak(b, off) {
+				continue // no edit starts or ends there
+			}
+			gl, gc := f.position(off)
+			wl, wc := lineColumn(b, off)
+			if gl != wl || gc != wc {
+				t.Fatalf("file %d, offset %d: indexed %d:%d, counted %d:%d", n, off, gl, gc, wl, wc)
+			}
+		}
+	}
+}
+
+// TestFileWholeLines: the file's whole-line form of edits is the one
+// finding.WholeLines computes by counting, and there is none when a line
+// break is NEL, LS or PS.
+func TestFileWholeLines(t *testing.T) {
+	data := []byte(strings.Repeat("a: 1\n", 100) + strings.Repeat("b", 2*longLine) + "\r\nc: 2\rd: 3\n")
+	f := NewFile("f", data)
+	for _, e := range []finding.Edit{
+		{File: "f", Start: 2, End: 3, NewText: "2"},
+		{File: "f", Start: 497, End: 498, NewText: "7\n  x: 1"},
+		{File: "f", Start: len(data) - 9, End: len(data) - 5, NewText: ""},
+		{File: "f", Start: len(data) - 1, End: len(data) - 1, NewText: "\ne: 4"},
+	} {
+		got, want := f.WholeLines([]finding.Edit{e}), finding.WholeLines(data, 0, []finding.Edit{e})
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(got) == 0 {
+			t.Errorf("edit %+v: file %+v, counted %+v", e, got, want)
+		}
+	}
+	if got := NewFile("f", []byte("a: 1\u2028b: 2\n")).WholeLines([]finding.Edit{{File: "f", Start: 3, End: 4, NewText: "2"}}); got != nil {
+		t.Errorf("a file with LS has a whole-line form: %+v", got)
+	}
+}
+
+// insideBreak reports whether offset off splits a line break.
+func insideBreak(b []byte, off int) bool {
+	for w := 1; w <= 2 && off-w >= 0; w++ {
+		if breakLen(b[off-w:]) > w {
+			return true
+		}
+	}
+	return false
 }

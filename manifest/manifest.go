@@ -61,6 +61,9 @@ type File struct {
 	// line without reading it.
 	marks []lineMark
 	lines int // number of lines
+	// otherBreaks is set when a line ends in NEL, LS or PS, which the
+	// whole-line form of fixes does not count (finding.WholeLines).
+	otherBreaks bool
 	// runeIndex holds, for long lines with findings, the number of
 	// characters before every runeStep-th byte (see runesBefore).
 	runeMu    sync.Mutex
@@ -81,19 +84,57 @@ func NewFile(path string, data []byte) *File {
 	marks := make([]lineMark, 1, 1+(bytes.Count(data, []byte{'\n'})+bytes.Count(data, []byte{'\r'}))/lineStep)
 	marks[0] = lineMark{1, 0}
 	n := 1
+	other := false
 	for i := 0; ; {
 		j, w := nextBreak(data[i:])
 		if j < 0 {
 			break
 		}
 		long := j > longLine
+		if c := data[i+j]; c != '\n' && c != '\r' {
+			other = true
+		}
 		i += j + w
 		n++
 		if n%lineStep == 1 || long {
 			marks = append(marks, lineMark{n, i})
 		}
 	}
-	return &File{Path: path, Data: data, marks: marks, lines: n}
+	return &File{Path: path, Data: data, marks: marks, lines: n, otherBreaks: other}
+}
+
+// position returns the 1-based line and byte column of byte offset off of
+// Data, from the line index: it reads at most lineStep-1 short lines and
+// never the rest of a long one, where counting from the start of the file
+// made every fix of a large file cost the whole file.
+func (f *File) position(off int) (line, col int) {
+	k := sort.Search(len(f.marks), func(k int) bool { return f.marks[k].off > off }) - 1
+	line, start := f.marks[k].line, f.marks[k].off
+	for {
+		if line == f.lines || (k+1 < len(f.marks) && f.marks[k+1].line == line+1) {
+			break // the last line, or one that ends where the next mark starts, past off
+		}
+		j, w := nextBreak(f.Data[start:off])
+		if j < 0 {
+			break
+		}
+		start += j + w
+		line++
+	}
+	return line, off - start + 1
+}
+
+// WholeLines returns the whole-line form of edits of this file (see
+// finding.Fix.LineEdits), nil when the file has line breaks that form does
+// not count.
+func (f *File) WholeLines(edits []finding.Edit) []finding.Edit {
+	if f.otherBreaks || f.Base < 0 {
+		return nil
+	}
+	return finding.WholeLinesIndexed(f.Data, f.Base, edits, func(off int) int {
+		line, _ := f.position(off)
+		return line
+	})
 }
 
 // lineBytes returns 1-based line n without its line break, sharing data.
