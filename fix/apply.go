@@ -64,18 +64,19 @@ func File(cfg *analyzer.Config, path string, data []byte, max finding.FixSafety)
 	reasons := map[key]string{}
 	findings, _ := cfg.File(path, data, true)
 	for pass := 0; pass < MaxPasses; pass++ {
-		var ok []candidate
+		var cands []Candidate
 		for i := range findings {
-			f := &findings[i]
-			x := Choose(f, max)
-			if x == nil {
+			if x := Choose(&findings[i], max); x != nil {
+				cands = append(cands, Candidate{&findings[i], x})
+			}
+		}
+		var ok []candidate
+		for i, err := range VerifyAll(cfg, path, res.Data, findings, cands) {
+			if err != nil {
+				reasons[keyOf(cands[i].Finding)] = "verification failed: " + err.Error()
 				continue
 			}
-			if _, err := Verify(cfg, path, res.Data, findings, f, x); err != nil {
-				reasons[keyOf(f)] = "verification failed: " + err.Error()
-				continue
-			}
-			ok = append(ok, candidate{f, x})
+			ok = append(ok, candidate{cands[i].Finding, cands[i].Fix})
 		}
 		var taken []candidate
 		var edits []finding.Edit
@@ -133,7 +134,7 @@ func applyAll(cfg *analyzer.Config, path string, data []byte, before []finding.F
 	for _, c := range taken {
 		all.Paths = append(all.Paths, c.x.Paths...)
 	}
-	out, after, err := verify(cfg, path, data, before, taken[0].f, &all)
+	out, after, err := newChecker(cfg, path, data, before).verify(taken[0].f, &all)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,43 +6,62 @@ import (
 )
 
 // VerifyResult verifies every fix of every finding of res, as a report
-// offers them, and drops those that fail (see Verify). read returns a
+// offers them, and drops those that fail (see VerifyAll). read returns a
 // file's bytes as the run read them; a file it cannot read loses its
-// fixes. Each file with fixes is linted once more, and once per fix.
+// fixes.
 func VerifyResult(cfg *analyzer.Config, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
-	type file struct {
-		data   []byte
-		before []finding.Finding
-		err    error
-	}
-	files := map[string]*file{}
+	type fixOf struct{ finding, fix int }
+	var files []string
+	byFile := map[string][]fixOf{}
+	found := map[int]finding.Finding{}
 	for i := range res.Len() {
 		f := res.At(i)
 		if len(f.Fixes) == 0 {
 			continue
 		}
-		fl, ok := files[f.File]
-		if !ok {
-			fl = &file{}
-			fl.data, fl.err = read(f.File)
-			if fl.err == nil {
-				fl.before, _ = cfg.File(f.File, fl.data, true)
-			}
-			files[f.File] = fl
+		if _, ok := byFile[f.File]; !ok {
+			files = append(files, f.File)
 		}
-		var keep []finding.Fix
+		found[i] = f
 		for j := range f.Fixes {
-			x := &f.Fixes[j]
-			if fl.err == nil {
-				if _, err := Verify(cfg, f.File, fl.data, fl.before, &f, x); err == nil {
-					keep = append(keep, *x)
-					continue
-				}
-			}
-			dropped++
+			byFile[f.File] = append(byFile[f.File], fixOf{i, j})
 		}
-		if len(keep) != len(f.Fixes) {
-			res.SetFixes(i, keep)
+	}
+	keep := map[int][]finding.Fix{}
+	for _, path := range files {
+		fixes := byFile[path]
+		data, err := read(path)
+		if err != nil {
+			dropped += len(fixes)
+			for _, x := range fixes {
+				keep[x.finding] = keep[x.finding][:0:0]
+			}
+			continue
+		}
+		before, _ := cfg.File(path, data, true)
+		cands := make([]Candidate, len(fixes))
+		for k, x := range fixes {
+			f := found[x.finding]
+			cands[k] = Candidate{&f, &f.Fixes[x.fix]}
+		}
+		for k, err := range VerifyAll(cfg, path, data, before, cands) {
+			i := fixes[k].finding
+			if _, ok := keep[i]; !ok {
+				keep[i] = []finding.Fix{}
+			}
+			if err != nil {
+				dropped++
+				continue
+			}
+			keep[i] = append(keep[i], *cands[k].Fix)
+		}
+	}
+	for i, fixes := range keep {
+		if len(fixes) != len(found[i].Fixes) {
+			if len(fixes) == 0 {
+				fixes = nil
+			}
+			res.SetFixes(i, fixes)
 		}
 	}
 	return dropped

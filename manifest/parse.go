@@ -45,6 +45,17 @@ type Split struct {
 // Docs is the number of documents Load can load.
 func (sp *Split) Docs() int { return len(sp.docs) }
 
+// DocRange returns where document i is in the file as read (File.Base
+// added, as in edits): bytes [start, end). Each document is parsed on its
+// own, so a change inside that range changes no other document.
+func (sp *Split) DocRange(i int) (start, end int) {
+	c := sp.docs[i]
+	return c.off + sp.File.Base, c.off + len(c.data) + sp.File.Base
+}
+
+// DocLine returns the 1-based line document i starts on.
+func (sp *Split) DocLine(i int) int { return sp.docs[i].line }
+
 // DocBytes is the size of document i.
 func (sp *Split) DocBytes(i int) int { return len(sp.docs[i].data) }
 
@@ -246,6 +257,7 @@ func Blank(b []byte) bool {
 type chunk struct {
 	data []byte
 	line int // 1-based line of the chunk's first byte
+	off  int // offset of the chunk's first byte in File.Data
 }
 
 // splitDocuments cuts a stream at `---` and `...` lines so that each
@@ -264,17 +276,17 @@ func splitDocuments(data []byte, limit int) []chunk {
 		}
 		l := data[i:next]
 		if isMarker(l, "---") && i > start {
-			out = append(out, chunk{data: data[start:i], line: startLine})
+			out = append(out, chunk{data: data[start:i], line: startLine, off: start})
 			start, startLine = i, line
 		} else if isMarker(l, "...") {
-			out = append(out, chunk{data: data[start:i], line: startLine})
+			out = append(out, chunk{data: data[start:i], line: startLine, off: start})
 			start, startLine = next, line+1
 		}
 		i = next
 		line++
 	}
 	if start < len(data) {
-		out = append(out, chunk{data: data[start:], line: startLine})
+		out = append(out, chunk{data: data[start:], line: startLine, off: start})
 	}
 	return out
 }

@@ -220,30 +220,33 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 	return out
 }
 
-// Fixes verifies the fixes of fs as podlint fix does (fix.Verify) and
+// Fixes verifies the fixes of fs as podlint fix does (fix.VerifyAll) and
 // returns those that pass.
 func (p *Podlint) Fixes(path string, text []byte, fs []finding.Finding) [][]finding.Fix {
 	out := make([][]finding.Fix, len(fs))
-	var cfg *analyzer.Config
-	var before []finding.Finding
+	var cands []fix.Candidate
+	var of []int // the finding of each candidate
 	for i := range fs {
-		f := &fs[i]
-		for j := range f.Fixes {
-			if cfg == nil {
-				p.mu.Lock()
-				c, err := p.config(path)
-				p.mu.Unlock()
-				if err != nil {
-					return out
-				}
-				an := *c.Analyzer
-				an.Open = nil
-				cfg = &an
-				before, _ = cfg.File(path, text, true)
-			}
-			if _, err := fix.Verify(cfg, path, text, before, f, &f.Fixes[j]); err == nil {
-				out[i] = append(out[i], f.Fixes[j])
-			}
+		for j := range fs[i].Fixes {
+			cands = append(cands, fix.Candidate{Finding: &fs[i], Fix: &fs[i].Fixes[j]})
+			of = append(of, i)
+		}
+	}
+	if len(cands) == 0 {
+		return out
+	}
+	p.mu.Lock()
+	c, err := p.config(path)
+	p.mu.Unlock()
+	if err != nil {
+		return out
+	}
+	an := *c.Analyzer
+	an.Open = nil
+	before, _ := an.File(path, text, true)
+	for k, err := range fix.VerifyAll(&an, path, text, before, cands) {
+		if err == nil {
+			out[of[k]] = append(out[of[k]], *cands[k].Fix)
 		}
 	}
 	return out

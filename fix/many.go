@@ -1,0 +1,203 @@
+package fix
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+)
+
+// Candidate is a fix to verify with the finding it resolves.
+type Candidate struct {
+	Finding *finding.Finding
+	Fix     *finding.Fix
+}
+
+// VerifyAll verifies every candidate fix of the file at path as Verify
+// verifies one (data and before as for Verify) and returns, for each, nil
+// or why it must not be offered.
+//
+// Verifying a fix by linting the whole file again is quadratic in a stream
+// of many documents (`helm template | podlint check -f json -` on a
+// thousand documents took minutes). The documents of a file are parsed on
+// their own (manifest.SplitFile), so VerifyAll checks a fix on its
+// document alone: its text and paths, and the document's findings before
+// and after. When the document's share of the cross-object view is the same
+// after the fix, no other document's findings can change, and the answer
+// is the whole file's. The whole file is linted again only when that share
+// changes, when the fix's finding is a cross-object one, or when a finding
+// the fix adds is one the cross-object view may drop (Rule.SupersededBy).
+func VerifyAll(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, cands []Candidate) []error {
+	c := newChecker(cfg, path, data, before)
+	errs := make([]error, len(cands))
+	for i, cand := range cands {
+		if errs[i] = c.local(cand.Fix); errs[i] != nil {
+			continue
+		}
+		var whole bool
+		if whole, errs[i] = c.inDocument(cand.Finding, cand.Fix); whole {
+			_, _, errs[i] = c.lint(cand.Finding, cand.Fix)
+		}
+	}
+	return errs
+}
+
+// checker verifies fixes of one file.
+type checker struct {
+	cfg    *analyzer.Config
+	path   string
+	data   []byte
+	before []finding.Finding
+	docs   [][2]int // the documents' byte ranges in data (manifest.Split.DocRange)
+	lines  []int    // the line each document starts on
+	alone  map[int]docLint
+}
+
+func newChecker(cfg *analyzer.Config, path string, data []byte, before []finding.Finding) *checker {
+	c := &checker{cfg: cfg, path: path, data: data, before: before, alone: map[int]docLint{}}
+	sp := manifest.SplitFile(path, data, cfg.Limits)
+	if sp.File.Base >= 0 {
+		for i := range sp.Docs() {
+			s, e := sp.DocRange(i)
+			c.docs = append(c.docs, [2]int{s, e})
+			c.lines = append(c.lines, sp.DocLine(i))
+		}
+	}
+	return c
+}
+
+// docOf returns the index of the document that holds every edit (an
+// insertion may sit at either end), or -1.
+func (c *checker) docOf(edits []finding.Edit) int {
+	if len(edits) == 0 {
+		return -1
+	}
+	lo, hi := edits[0].Start, edits[0].End
+	for _, e := range edits[1:] {
+		lo, hi = min(lo, e.Start), max(hi, e.End)
+	}
+	for i, d := range c.docs {
+		if d[0] <= lo && hi <= d[1] {
+			return i
+		}
+	}
+	return -1
+}
+
+// local checks what a fix does to the text without linting: its edits
+// apply, and the documents differ only at its paths.
+func (c *checker) local(x *finding.Fix) error {
+	if len(x.Edits) == 0 {
+		return errors.New("the fix has no edits")
+	}
+	for _, e := range x.Edits {
+		if e.File != c.path {
+			return fmt.Errorf("the fix edits %s, not %s", e.File, c.path)
+		}
+	}
+	edits, err := sorted(x.Edits)
+	if err != nil {
+		return err
+	}
+	d := c.docOf(edits)
+	if d < 0 {
+		out, err := finding.ApplyEdits(c.data, edits)
+		if err != nil {
+			return err
+		}
+		return sameExceptAt(c.data, out, x.Paths)
+	}
+	s, e := c.docs[d][0], c.docs[d][1]
+	shifted := make([]finding.Edit, len(edits))
+	for i, ed := range edits {
+		shifted[i] = ed
+		shifted[i].Start, shifted[i].End = ed.Start-s, ed.End-s
+	}
+	doc, err := finding.ApplyEdits(c.data[s:e], shifted)
+	if err != nil {
+		return err
+	}
+	if _, err := decodeAll(c.data[s:e]); err != nil {
+		// The document does not parse alone (a directive before its
+		// marker belongs to the previous document's bytes): check the file.
+		out, err := finding.ApplyEdits(c.data, edits)
+		if err != nil {
+			return err
+		}
+		return sameExceptAt(c.data, out, x.Paths)
+	}
+	if err := sameExceptAt(c.data[s:e], doc, x.Paths); err != nil {
+		return fmt.Errorf("%v (document %d of the file)", err, d+1)
+	}
+	return nil
+}
+
+// docLint is a document's findings linted alone, and its share.
+type docLint struct {
+	findings []finding.Finding
+	share    analyzer.Share
+}
+
+// inDocument verifies x, whose text check passed, on its document alone.
+// whole is true when only linting the whole file can tell.
+func (c *checker) inDocument(f *finding.Finding, x *finding.Fix) (whole bool, err error) {
+	d := c.docOf(x.Edits)
+	if d < 0 {
+		return true, nil
+	}
+	if r := c.cfg.Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+		return true, nil // not a single-object finding
+	}
+	s, e := c.docs[d][0], c.docs[d][1]
+	before, ok := c.alone[d]
+	if !ok {
+		before.findings, before.share = c.cfg.Document(c.path, c.data[s:e])
+		c.alone[d] = before
+	}
+	// f is found again by its key in the document's own findings (the
+	// loader's messages may hold line numbers, which count from the
+	// document here).
+	var mine *finding.Finding
+	for i := range before.findings {
+		if sameFinding(&before.findings[i], f) {
+			mine = &before.findings[i]
+			break
+		}
+	}
+	if mine == nil {
+		return true, nil
+	}
+	edits, err := sorted(x.Edits)
+	if err != nil {
+		return false, err
+	}
+	for i := range edits {
+		edits[i].Start -= s
+		edits[i].End -= s
+	}
+	doc, err := finding.ApplyEdits(c.data[s:e], edits)
+	if err != nil {
+		return false, err
+	}
+	after, share := c.cfg.Document(c.path, doc)
+	if !share.Equal(before.share) {
+		return true, nil
+	}
+	for i := range after {
+		if sameFinding(&after[i], mine) {
+			return false, fmt.Errorf("the finding is still there after the fix: %s", after[i].Message)
+		}
+	}
+	if n := newFindings(before.findings, after); len(n) > 0 {
+		for i := range n {
+			if r := c.cfg.Rules.ByName(n[i].RuleName); r == nil || r.SupersededBy != nil {
+				return true, nil
+			}
+		}
+		line := n[0].Line + c.lines[d] - 1
+		return false, fmt.Errorf("the fix adds finding %s (%s) at line %d: %s", n[0].RuleID, n[0].RuleName, line, n[0].Message)
+	}
+	return false, nil
+}

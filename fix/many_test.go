@@ -1,0 +1,183 @@
+package fix_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/alloctest"
+)
+
+// stream is Deployments named names, each with a fixable liveness timeout
+// (PL106), no readiness probe and a Service that selects its Pods (PL705,
+// a cross-object finding); with typo, one container has a mis-cased
+// ReadinessProbe (PL003), whose fix gives the Pods a readiness probe and so
+// changes what the cross-object view sees, and a Deployment whose PL103
+// fix fails.
+func stream(names []string, typo bool) []byte {
+	var b strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s}
+spec:
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers:
+        - name: api
+          image: example/api:3
+          ports: [{containerPort: 8080}]
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            timeoutSeconds: 30
+        - name: web
+          image: example/web:1
+`, name)
+		if typo {
+			b.WriteString("          ReadinessProbe:\n            httpGet: {path: /ready, port: 8080}\n")
+		}
+		fmt.Fprintf(&b, `---
+apiVersion: v1
+kind: Service
+metadata: {name: %[1]s}
+spec:
+  selector: {app: %[1]s}
+  ports: [{port: 80, targetPort: 8080}]
+`, name)
+		if typo {
+			// PL103's fix, a startup probe in place of the delay, makes a
+			// new Pod slower to be Ready than the progress deadline allows
+			// (PL501): a fix that fails.
+			fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s-slow}
+spec:
+  progressDeadlineSeconds: 60
+  selector: {matchLabels: {app: %[1]s-slow}}
+  template:
+    metadata: {labels: {app: %[1]s-slow}}
+    spec:
+      containers:
+        - name: slow
+          image: example/slow:1
+          livenessProbe:
+            tcpSocket: {port: 80}
+            initialDelaySeconds: 150
+`, name)
+		}
+	}
+	return []byte(b.String())
+}
+
+func names(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("app-%d", i)
+	}
+	return out
+}
+
+// candidates are every fix of every finding of fs.
+func candidates(fs []finding.Finding) []fix.Candidate {
+	var out []fix.Candidate
+	for i := range fs {
+		for j := range fs[i].Fixes {
+			out = append(out, fix.Candidate{Finding: &fs[i], Fix: &fs[i].Fixes[j]})
+		}
+	}
+	return out
+}
+
+// TestVerifyAllIsVerify: verifying the fixes of a stream document by
+// document gives, fix for fix, the answer of linting the whole stream once
+// per fix, for fixes that change what the cross-object view sees (PL003's
+// readinessProbe) and fixes that do not (PL106's timeout), with the
+// cross-object rules running.
+func TestVerifyAllIsVerify(t *testing.T) {
+	cfg := config()
+	data := stream(names(6), true)
+	before, _ := cfg.File("s.yaml", data, true)
+	cands := candidates(before)
+	rulesSeen := map[string]int{}
+	for _, f := range before {
+		rulesSeen[f.RuleID]++
+	}
+	if rulesSeen["PL106"] == 0 || rulesSeen["PL003"] == 0 || rulesSeen["PL705"] == 0 {
+		t.Fatalf("the stream lacks the findings this test needs (PL106, PL003, PL705): %v", rulesSeen)
+	}
+	errs := fix.VerifyAll(cfg, "s.yaml", data, before, cands)
+	passed := 0
+	for k, c := range cands {
+		_, want := fix.Verify(cfg, "s.yaml", data, before, c.Finding, c.Fix)
+		if (errs[k] == nil) != (want == nil) {
+			t.Errorf("%s at line %d, fix %q: VerifyAll says %v, Verify says %v", c.Finding.RuleID, c.Finding.Line, c.Fix.Title, errs[k], want)
+		}
+		if errs[k] == nil {
+			passed++
+		}
+	}
+	if passed == 0 || passed == len(cands) {
+		t.Errorf("%d of %d fixes verified; the test needs some of each", passed, len(cands))
+	}
+}
+
+// TestVerifyAllTwins: a stream that holds the same Deployment twice (two
+// charts rendered into one stream) has the same finding twice, which the
+// whole-file check cannot tell apart ("still there" after the fix of
+// either); on its own document, each twin's fix resolves its finding.
+func TestVerifyAllTwins(t *testing.T) {
+	cfg := config()
+	data := stream([]string{"twin", "other", "twin"}, false)
+	before, _ := cfg.File("s.yaml", data, true)
+	var twins []fix.Candidate
+	for _, c := range candidates(before) {
+		if c.Finding.RuleID == "PL106" && c.Finding.Object.Name == "twin" {
+			twins = append(twins, c)
+		}
+	}
+	if len(twins) < 2 || twins[0].Finding.Line == twins[len(twins)-1].Finding.Line {
+		t.Fatalf("want the PL106 fixes of both twins, got %d", len(twins))
+	}
+	for k, err := range fix.VerifyAll(cfg, "s.yaml", data, before, twins) {
+		if err != nil {
+			t.Errorf("twin %d (line %d): %v", k, twins[k].Finding.Line, err)
+		}
+	}
+}
+
+// TestVerifyAllLinear: verifying one fix per document of a stream costs
+// about the same per fix whatever the stream's length (linting the whole
+// stream per fix, as before, allocated four times as much for twice the
+// documents).
+func TestVerifyAllLinear(t *testing.T) {
+	cfg := config()
+	cost := func(n int) (uint64, int) {
+		data := stream(names(n), false)
+		before, _ := cfg.File("s.yaml", data, true)
+		cands := candidates(before)
+		ok := 0
+		b := alloctest.Bytes(func() {
+			for _, err := range fix.VerifyAll(cfg, "s.yaml", data, before, cands) {
+				if err == nil {
+					ok++
+				}
+			}
+		})
+		return b, ok
+	}
+	a, okA := cost(40)
+	b, okB := cost(80)
+	t.Logf("40 Deployments: %d fixes verified, %d bytes; 80: %d fixes, %d bytes (×%.2f)", okA, a, okB, b, float64(b)/float64(a))
+	if okA == 0 || okB != 2*okA {
+		t.Fatalf("verified %d and %d fixes; want some, and twice as many for twice the documents", okA, okB)
+	}
+	if float64(b) > 2.5*float64(a) {
+		t.Errorf("twice the documents multiplied the bytes allocated by %.2f; want at most 2.5 (linear)", float64(b)/float64(a))
+	}
+}
