@@ -3,7 +3,6 @@ package plot
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -122,7 +121,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 	}
 	fmt.Fprintln(w)
 	for _, l := range lines {
-		writeWrappedAt(w, "• ", l, width)
+		writeWrapped(w, "• ", l, width)
 	}
 	return true, nil
 }
@@ -212,7 +211,7 @@ func writeRows(w io.Writer, rows []row, width int) {
 	bars := width - label - 2
 	s := section{Rows: rows}
 	end, step := axis(s, max(bars/9, 2))
-	ticks, line := axisTextAt(end, step, bars)
+	ticks, line := axisText(end, step, bars)
 	fmt.Fprintf(w, "%s  %s\n%s  %s\n", pad("", label), ticks, pad("", label), line)
 	group := ""
 	for _, r := range rows {
@@ -220,90 +219,7 @@ func writeRows(w io.Writer, rows []row, width int) {
 			group = r.Group
 			fmt.Fprintln(w, truncate(group, width))
 		}
-		cells := rowCellsAt(r, end, bars)
+		cells := rowCells(r, end, bars)
 		fmt.Fprintf(w, "%s  %s\n", pad("  "+truncate(r.Label, label-2), label), strings.TrimRight(string(cells), " "))
 	}
-}
-
-// axisTextAt is axisText for n columns.
-func axisTextAt(end, step float64, n int) (string, string) {
-	labels := []rune(strings.Repeat(" ", n))
-	line := []rune(strings.Repeat("─", n))
-	for t := 0.0; t <= end+1e-9; t += step {
-		col := min(int(math.Round(t/end*float64(n))), n-1)
-		line[col] = '┼'
-		if col == 0 {
-			line[col] = '├'
-		}
-		lab := []rune(tickLabel(t, step))
-		start := max(0, min(col, n-len(lab)))
-		free := true
-		for j := start - 1; j < start+len(lab)+1 && j < n; j++ {
-			if j >= 0 && labels[j] != ' ' {
-				free = false
-			}
-		}
-		if free && start+len(lab) <= n {
-			copy(labels[start:], lab)
-		}
-	}
-	return strings.TrimRight(string(labels), " "), string(line)
-}
-
-// rowCellsAt is rowCells for n columns.
-func rowCellsAt(r row, end float64, n int) []rune {
-	cells := []rune(strings.Repeat(string(glyphNoCell), n))
-	scale := end / float64(n)
-	col := func(t float64) int { return max(0, min(int(math.Floor(t/scale)), n-1)) }
-	fill := func(a, b float64, g rune) {
-		if b <= a {
-			return
-		}
-		last := int(math.Ceil(b/scale)) - 1
-		for c := col(a); c <= min(last, n-1); c++ {
-			if cells[c] != glyphSolid || g == glyphSolid {
-				cells[c] = g
-			}
-		}
-	}
-	to := r.To
-	hi := to.Hi
-	if to.HiUnbounded {
-		hi = end
-	}
-	if !r.Event {
-		fill(r.From.Lo, r.From.Hi, glyphFuzzy)
-		fill(r.From.Hi, to.Lo, glyphSolid)
-	}
-	fill(to.Lo, hi, glyphFuzzy)
-	if to.Exact() && (r.Event || to.Lo == r.From.Hi) {
-		cells[col(to.Lo)] = glyphMark
-	}
-	if to.HiUnbounded {
-		cells[n-1] = glyphArrow
-	}
-	return cells
-}
-
-// writeWrappedAt is writeWrapped at width columns.
-func writeWrappedAt(w io.Writer, bullet, s string, width int) {
-	indent := strings.Repeat(" ", utf8.RuneCountInString(bullet))
-	line, n := bullet, utf8.RuneCountInString(bullet)
-	for _, word := range strings.Split(s, " ") {
-		if word == "" {
-			continue
-		}
-		k := utf8.RuneCountInString(word)
-		if n+k+1 > width && n > len(indent) {
-			fmt.Fprintln(w, strings.TrimRight(line, " "))
-			line, n = indent, len(indent)
-		}
-		if n > len(indent) && line != bullet {
-			line += " "
-			n++
-		}
-		line += word
-		n += k
-	}
-	fmt.Fprintln(w, line)
 }

@@ -64,7 +64,7 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		for _, s := range secs {
 			end, step := axis(s, barWidth/9)
 			fmt.Fprintf(bw, "\n%s, seconds after %s\n", s.Title, s.Origin)
-			ticks, line := axisText(end, step)
+			ticks, line := axisText(end, step, barWidth)
 			fmt.Fprintf(bw, "%s  %s\n%s  %s\n", pad("", labelWidth), ticks, pad("", labelWidth), line)
 			group := ""
 			for _, r := range s.Rows {
@@ -76,7 +76,7 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 					fmt.Fprintf(bw, "%s  %s\n", pad("  "+truncate(r.Label, labelWidth-2), labelWidth), paint(r.Kind, "never"))
 					continue
 				}
-				cells := rowCells(r, end)
+				cells := rowCells(r, end, barWidth)
 				var sb strings.Builder
 				for _, c := range cells {
 					if c == glyphNoCell {
@@ -91,10 +91,10 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		fmt.Fprintln(bw)
 		fmt.Fprintln(bw, "█ certain  ░ uncertain [lo, hi)  ┃ exact instant  ▸ no upper bound")
 		for _, line := range summary(tl) {
-			writeWrapped(bw, "• ", line)
+			writeWrapped(bw, "• ", line, textWidth)
 		}
 		for _, line := range releaseSummary(it) {
-			writeWrapped(bw, "• ", line)
+			writeWrapped(bw, "• ", line, textWidth)
 		}
 	}
 	return bw.Flush()
@@ -146,51 +146,58 @@ func releaseSummary(it Item) []string {
 	return out
 }
 
-// axisText is the tick labels and the axis line for barWidth columns.
-func axisText(end, step float64) (string, string) {
-	labels := []rune(strings.Repeat(" ", barWidth))
-	line := []rune(strings.Repeat("─", barWidth))
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// axisText is the tick labels and the axis line for n columns (barWidth
+// in the text report, the editor's width in a hover).
+func axisText(end, step float64, n int) (string, string) {
+	labels := []rune(strings.Repeat(" ", n))
+	line := []rune(strings.Repeat("─", n))
 	for t := 0.0; t <= end+1e-9; t += step {
-		col := int(math.Round(t / end * float64(barWidth)))
-		if col >= barWidth {
-			col = barWidth - 1
-		}
+		col := min(int(math.Round(t/end*float64(n))), n-1)
 		line[col] = '┼'
 		if col == 0 {
 			line[col] = '├'
 		}
 		lab := []rune(tickLabel(t, step))
-		start := col
-		if start+len(lab) > len(labels) {
-			start = len(labels) - len(lab)
-		}
+		start := max(0, min(col, n-len(lab)))
 		free := true
-		for j := start - 1; j < start+len(lab)+1 && j < len(labels); j++ {
+		for j := start - 1; j < start+len(lab)+1 && j < n; j++ {
 			if j >= 0 && labels[j] != ' ' {
 				free = false
 			}
 		}
-		if free {
+		if free && start+len(lab) <= n {
 			copy(labels[start:], lab)
 		}
 	}
 	return strings.TrimRight(string(labels), " "), string(line)
 }
 
-// rowCells draws one row: each cell covers end/barWidth seconds.
-func rowCells(r row, end float64) []rune {
-	cells := []rune(strings.Repeat(string(glyphNoCell), barWidth))
-	scale := end / float64(barWidth)
-	col := func(t float64) int {
-		c := int(math.Floor(t / scale))
-		return max(0, min(c, barWidth-1))
-	}
+// rowCells draws one row in n columns: each covers end/n seconds.
+func rowCells(r row, end float64, n int) []rune {
+	cells := []rune(strings.Repeat(string(glyphNoCell), n))
+	scale := end / float64(n)
+	col := func(t float64) int { return max(0, min(int(math.Floor(t/scale)), n-1)) }
 	fill := func(a, b float64, g rune) {
 		if b <= a {
 			return
 		}
 		last := int(math.Ceil(b/scale)) - 1
-		for c := col(a); c <= min(last, barWidth-1); c++ {
+		for c := col(a); c <= min(last, n-1); c++ {
 			if cells[c] != glyphSolid || g == glyphSolid {
 				cells[c] = g
 			}
@@ -210,47 +217,31 @@ func rowCells(r row, end float64) []rune {
 		cells[col(to.Lo)] = glyphMark
 	}
 	if to.HiUnbounded {
-		cells[barWidth-1] = glyphArrow
+		cells[n-1] = glyphArrow
 	}
 	return cells
 }
 
-func pad(s string, n int) string {
-	if k := utf8.RuneCountInString(s); k < n {
-		return s + strings.Repeat(" ", n-k)
-	}
-	return s
-}
-
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
-// writeWrapped wraps a sentence at 80 columns with a hanging indent.
-func writeWrapped(w io.Writer, bullet, s string) {
+// writeWrapped wraps a sentence at width columns with a hanging indent.
+// It splits on ASCII spaces only: a no-break space keeps words together.
+func writeWrapped(w io.Writer, bullet, s string, width int) {
 	indent := strings.Repeat(" ", utf8.RuneCountInString(bullet))
-	line := bullet
-	width := utf8.RuneCountInString(line)
-	// Split on ASCII spaces only: a no-break space keeps words together.
+	line, n := bullet, utf8.RuneCountInString(bullet)
 	for _, word := range strings.Split(s, " ") {
 		if word == "" {
 			continue
 		}
-		n := utf8.RuneCountInString(word)
-		if width+n+1 > textWidth && width > len(indent) {
+		k := utf8.RuneCountInString(word)
+		if n+k+1 > width && n > len(indent) {
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
-			line, width = indent, len(indent)
+			line, n = indent, len(indent)
 		}
-		if width > len(indent) && line != bullet {
+		if n > len(indent) && line != bullet {
 			line += " "
-			width++
+			n++
 		}
 		line += word
-		width += n
+		n += k
 	}
 	fmt.Fprintln(w, line)
 }
