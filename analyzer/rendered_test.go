@@ -56,7 +56,7 @@ spec:
 func TestRootLintsRenderedDocuments(t *testing.T) {
 	src := manifest.Source{Path: "chart", Render: manifest.RenderHelm}
 	m := &fakeMap{}
-	cfg := &Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
+	cfg := &Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits,
 		Open: func(s manifest.Source) (*manifest.Rendered, error) {
 			return &manifest.Rendered{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil

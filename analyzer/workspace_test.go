@@ -36,7 +36,7 @@ func TestWorkspaceLintIsRun(t *testing.T) {
 		if len(errs) > 0 || len(srcs) < 2 {
 			t.Fatalf("%s: %d sources, %v", root, len(srcs), errs)
 		}
-		res, _ := Run(cfg, srcs)
+		res, _ := Run(cfg, Options{}, srcs)
 		ws := NewWorkspace(cfg, srcs)
 		cross := 0
 		for _, src := range srcs {
@@ -75,7 +75,7 @@ func TestWorkspaceLintIsRun(t *testing.T) {
 		}
 		changed = append(changed, s)
 	}
-	res, _ := Run(cfg, changed)
+	res, _ := Run(cfg, Options{}, changed)
 	for _, s := range changed {
 		var want []finding.Finding
 		for _, f := range res.List() {

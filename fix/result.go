@@ -9,7 +9,7 @@ import (
 // offers them, and drops those that fail (see Verify). read returns a
 // file's bytes as the run read them; a file it cannot read loses its
 // fixes. Each file with fixes is linted once more, and once per fix.
-func VerifyResult(cfg *analyzer.Config, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
+func VerifyResult(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
 	type file struct {
 		data   []byte
 		before []finding.Finding

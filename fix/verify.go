@@ -25,13 +25,13 @@ import (
 // are data and whose findings are before (cfg.File(path, data, true); f
 // may come from a run with other rules enabled), and returns the edited
 // bytes. An error says why the fix must not be offered.
-func Verify(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, error) {
+func Verify(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, error) {
 	out, _, err := verify(cfg, path, data, before, f, x)
 	return out, err
 }
 
 // verify is Verify, also returning the findings of the edited file.
-func verify(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, []finding.Finding, error) {
+func verify(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, []finding.Finding, error) {
 	edits := slices.Clone(x.Edits)
 	if len(edits) == 0 {
 		return nil, nil, errors.New("the fix has no edits")
