@@ -54,6 +54,7 @@ spec:
 // detail stay the rule's (the writers add the words). A panic in the map
 // becomes one chart-render-error at the root.
 func TestRootLintsRenderedDocuments(t *testing.T) {
+	t.Parallel()
 	src := manifest.Source{Path: "chart", Render: manifest.RenderHelm}
 	m := &fakeMap{}
 	cfg := &Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},

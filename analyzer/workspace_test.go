@@ -26,6 +26,7 @@ func describe(fs []finding.Finding) []string {
 // suppressions of cross-object rules included), on the environments of
 // testdata and a folder of the sample corpus, and again after an edit.
 func TestWorkspaceLintIsRun(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.All...)
 	sample, err := testcorpus.Sample()
 	if err != nil {
