@@ -3,15 +3,19 @@
 // once, runs every rule with panic recovery, applies suppressions, resolves
 // field paths to positions and returns the findings sorted.
 //
-// What runs is the Config's (analyzer.go, release.go, suppress.go): a
-// file's documents to findings and a share of the cross-object view, then the
-// cross-object view to the findings of the cross-object rules. How it is
-// scheduled is Run's (schedule.go): workers, batches of large inputs, the
-// ordered merge, the summary budget. Neither holds rule logic.
+// It has two parts. A Linter is what runs (analyzer.go, release.go,
+// rendered.go, suppress.go): a file's documents to findings and a share of
+// the cross-object view (File, Root, Load, and Workspace for an editor),
+// then the cross-object view to the findings of the cross-object rules.
+// Code that only lints (fix verification, the editor server, `podlint
+// timeline`) holds a Linter. Run is the scheduler (schedule.go): workers,
+// batches of large inputs, the ordered merge, the summary budget, tuned by
+// Options, which only `podlint check` and `podlint fix` set (the editor
+// server runs a chart with the defaults). Neither holds rule logic, and
+// the scheduler decides nothing that shows in the findings.
 package analyzer
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 
@@ -22,8 +26,12 @@ import (
 	"github.com/podlint/podlint/timeline"
 )
 
-// Config says what to run and how.
-type Config struct {
+// Linter is what runs: the rules of its catalog that Severity enables,
+// over a file's documents (File, Root) and then over the cross-object view
+// of the files linted together. It holds no scheduling (Run's Options) and
+// is not changed by linting, so one Linter serves any number of files and
+// goroutines at once.
+type Linter struct {
 	// Rules is the catalog: suppressions and loader problems name rules of
 	// it, and those of its rules that Severity enables run. The CLI passes
 	// rules.All; tests pass their own lists.
@@ -34,76 +42,41 @@ type Config struct {
 	Version  timeline.Version
 	Params   timeline.Params
 	Limits   manifest.Limits
-	// Workers bounds how many files are in memory at once; 0 means one per
-	// CPU.
-	Workers int
 	// Open renders a source that is a Helm chart or a kustomization
 	// (Source.Render set) into documents and a source map (render.Open),
 	// which Root lints; nil when rendering is off.
 	Open func(manifest.Source) (*manifest.Rendered, error)
-
-	// The scheduler's tuning, for tests (they run in parallel, so no knob
-	// is a package variable); zero means the default.
-	//
-	// Sources larger than SplitBytes (DefaultSplitBytes) are read and cut
-	// into documents before they reach the workers, and their documents
-	// are linted in batches of about BatchBytes (DefaultBatchBytes) on
-	// every worker: one large file or standard input (`helm template
-	// big-chart | podlint check -`) uses all cores, and no worker holds
-	// more than one document's nodes at a time.
-	SplitBytes, BatchBytes int
-	// SummaryBudget is how many workload summaries a run keeps whatever
-	// their namespace (DefaultSummaryBudget; negative keeps none beyond
-	// those that matter, see keepSummaries).
-	SummaryBudget int
-}
-
-// The defaults of the scheduler's tuning (Config.SplitBytes, BatchBytes
-// and SummaryBudget). A summary takes about 600 bytes with its labels.
-const (
-	DefaultSplitBytes    = 1 << 20
-	DefaultBatchBytes    = 256 << 10
-	DefaultSummaryBudget = 1024
-)
-
-func (c *Config) splitBytes() int { return cmp.Or(c.SplitBytes, DefaultSplitBytes) }
-func (c *Config) batchBytes() int { return cmp.Or(c.BatchBytes, DefaultBatchBytes) }
-func (c *Config) summaryBudget() int {
-	if c.SummaryBudget < 0 {
-		return 0
-	}
-	return cmp.Or(c.SummaryBudget, DefaultSummaryBudget)
 }
 
 // Enabled reports whether r runs.
-func (c *Config) Enabled(r *rules.Rule) bool { return c.Severity[r] > finding.Off }
+func (l *Linter) Enabled(r *rules.Rule) bool { return l.Severity[r] > finding.Off }
 
 // source lints one source. A render root (a Helm chart or a kustomization)
 // is linted by Root as a release of its own, with its findings already
 // moved to the files the user edits, so it has no part in the run's release.
-func (cfg *Config) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
+func (l *Linter) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
 	if src.Render != "" {
-		f, s, err := cfg.Root(src)
+		f, s, err := l.Root(src)
 		return f, s, nil, err
 	}
 	data := src.Data
 	if data == nil {
-		d, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+		d, tooBig, err := src.Read(l.Limits.MaxFileSize)
 		if err != nil {
 			return nil, finding.Summary{}, nil, err
 		}
 		if tooBig {
-			return cfg.tooBig(src), finding.Summary{Files: 1}, nil, nil
+			return l.tooBig(src), finding.Summary{Files: 1}, nil, nil
 		}
 		data = d
 	}
-	f, s, part := cfg.file(src.Path, data, src.Explicit)
+	f, s, part := l.file(src.Path, data, src.Explicit)
 	return f, s, part, nil
 }
 
-func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
-	f, ok := cfg.newFinding(rules.LimitExceeded, nil, finding.Location{File: src.Path, Line: 1, Column: 1},
-		TooBig("file", cfg.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it.")
+func (l *Linter) tooBig(src manifest.Source) []finding.Finding {
+	f, ok := l.newFinding(rules.LimitExceeded, nil, finding.Location{File: src.Path, Line: 1, Column: 1},
+		TooBig("file", l.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it.")
 	if !ok {
 		return nil
 	}
@@ -114,17 +87,17 @@ func (cfg *Config) tooBig(src manifest.Source) []finding.Finding {
 // effective severity, on object obj (nil for none) at, with the headline
 // and the detail. ok is false, and the finding empty, when r does not run
 // (or is nil: a loader problem that names no rule of the catalog).
-func (cfg *Config) newFinding(r *rules.Rule, obj *finding.ObjectRef, at finding.Location, message, detail string) (f finding.Finding, ok bool) {
-	if r == nil || !cfg.Enabled(r) {
+func (l *Linter) newFinding(r *rules.Rule, obj *finding.ObjectRef, at finding.Location, message, detail string) (f finding.Finding, ok bool) {
+	if r == nil || !l.Enabled(r) {
 		return f, false
 	}
-	return finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: cfg.Severity[r], Object: obj, Location: at,
+	return finding.Finding{RuleID: r.ID, RuleName: r.Name, Severity: l.Severity[r], Object: obj, Location: at,
 		Message: message, Detail: detail}, true
 }
 
 // problem is the finding of a loader problem.
-func (cfg *Config) problem(p *manifest.Problem) (finding.Finding, bool) {
-	f, ok := cfg.newFinding(cfg.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column},
+func (l *Linter) problem(p *manifest.Problem) (finding.Finding, bool) {
+	f, ok := l.newFinding(l.Rules.ByName(p.Rule), p.Object, finding.Location{Line: p.Line, Column: p.Column},
 		p.Message, withSource(p.Detail, p.Source))
 	f.Fixes = p.Fixes
 	return f, ok
@@ -139,13 +112,13 @@ func TooBig(what string, limit int64) string {
 // File lints one file's bytes as a run of its own: its objects are the
 // release the cross-object rules see. explicit files were named by the
 // user, so an empty one is worth a finding.
-func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
-	f, sum, part := cfg.file(path, data, explicit)
+func (l *Linter) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
+	f, sum, part := l.file(path, data, explicit)
 	st := finding.NewStore()
 	for i := range f {
 		st.Add(&f[i])
 	}
-	cfg.releaseFindings([]*filePart{part}, st, func(p string) []byte {
+	l.releaseFindings([]*filePart{part}, st, func(p string) []byte {
 		if p == path {
 			return data
 		}
@@ -156,9 +129,9 @@ func (cfg *Config) File(path string, data []byte, explicit bool) ([]finding.Find
 
 // file lints one file's bytes with the single-object rules and returns
 // its part of the release.
-func (cfg *Config) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
-	sp := manifest.SplitFile(path, data, cfg.Limits)
-	return cfg.assemble(sp, data, explicit, []*batch{cfg.lintDocs(sp, 0, sp.Docs())})
+func (l *Linter) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
+	sp := manifest.SplitFile(path, data, l.Limits)
+	return l.assemble(sp, data, explicit, []*batch{l.lintDocs(sp, 0, sp.Docs())})
 }
 
 // batch is what linting a run of a file's documents leaves: findings not
@@ -175,21 +148,21 @@ type batch struct {
 // a document's nodes and typed objects are garbage once its objects are
 // linted, and its findings keep positions and copies of object references,
 // never nodes.
-func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
+func (l *Linter) lintDocs(sp *manifest.Split, from, to int) *batch {
 	b := &batch{part: crossobject.Part{File: sp.File.Path, From: from, To: to}}
-	fl := &fileLinter{cfg: cfg, file: sp.File, binary: sp.Binary, part: &filePart{}}
+	fl := &fileLinter{lint: l, file: sp.File, binary: sp.Binary, part: &filePart{}}
 	var res manifest.Result
 	for i := from; i < to; i++ {
 		clear(res.Objects)
 		res.Objects, res.Problems = res.Objects[:0], res.Problems[:0]
-		sp.Load(i, cfg.Limits, &res)
+		sp.Load(i, l.Limits, &res)
 		start := len(fl.findings)
 		for i := range res.Problems {
-			fl.addFinding(cfg.problem(&res.Problems[i]))
+			fl.addFinding(l.problem(&res.Problems[i]))
 		}
 		for _, o := range res.Objects {
 			b.sum.Objects++
-			ro := b.part.Add(o, cfg.Limits)
+			ro := b.part.Add(o, l.Limits)
 			if o.Workload == nil {
 				if ro != nil && len(ro.Annotations) > 0 {
 					fl.releaseAnnotations(o, ro)
@@ -209,8 +182,8 @@ func (cfg *Config) lintDocs(sp *manifest.Split, from, to int) *batch {
 // assemble joins the batches of a file in order, applies the file's
 // comment suppressions and reports the unused ones. data is the file as
 // read, before any decoding.
-func (cfg *Config) assemble(sp *manifest.Split, data []byte, explicit bool, batches []*batch) ([]finding.Finding, finding.Summary, *filePart) {
-	a := cfg.newAssembly(sp, data, explicit)
+func (l *Linter) assemble(sp *manifest.Split, data []byte, explicit bool, batches []*batch) ([]finding.Finding, finding.Summary, *filePart) {
+	a := l.newAssembly(sp, data, explicit)
 	for _, b := range batches {
 		a.fl.part.parts = append(a.fl.part.parts, a.add(b))
 	}
@@ -231,8 +204,8 @@ type assembly struct {
 
 // newAssembly starts a file: its comment suppressions and the findings of
 // the file as a whole (empty, not YAML, …).
-func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *assembly {
-	fl := &fileLinter{cfg: cfg, file: sp.File, sup: scanComments(sp.File, cfg.Rules), binary: sp.Binary, part: &filePart{}}
+func (l *Linter) newAssembly(sp *manifest.Split, data []byte, explicit bool) *assembly {
+	fl := &fileLinter{lint: l, file: sp.File, sup: scanComments(sp.File, l.Rules), binary: sp.Binary, part: &filePart{}}
 	a := &assembly{fl: fl, byLine: map[int][]*suppression{}, byRule: map[string][]*suppression{}, sum: finding.Summary{Files: 1}}
 	for _, s := range fl.sup {
 		if s.line > 0 {
@@ -243,11 +216,11 @@ func (cfg *Config) newAssembly(sp *manifest.Split, data []byte, explicit bool) *
 		}
 	}
 	if explicit && len(sp.Problems) == 0 && manifest.Blank(data) {
-		fl.addFinding(cfg.newFinding(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1},
+		fl.addFinding(l.newFinding(rules.EmptyFile, nil, finding.Location{Line: 1, Column: 1},
 			"file is empty or holds only comments", "Nothing was linted."))
 	}
 	for i := range sp.Problems {
-		fl.addFinding(cfg.problem(&sp.Problems[i]))
+		fl.addFinding(l.problem(&sp.Problems[i]))
 	}
 	return a
 }
@@ -305,7 +278,7 @@ func (a *assembly) finish() []finding.Finding {
 }
 
 type fileLinter struct {
-	cfg      *Config
+	lint     *Linter
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
@@ -316,7 +289,7 @@ type fileLinter struct {
 	binary bool
 }
 
-// addFinding completes f, made by Config.newFinding (nothing when ok is
+// addFinding completes f, made by Linter.newFinding (nothing when ok is
 // false), with its file and source line and records it.
 func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
 	if !ok {
@@ -333,7 +306,7 @@ func (fl *fileLinter) addFinding(f finding.Finding, ok bool) *finding.Finding {
 // object runs every enabled rule over one workload; ro is its entry in
 // the cross-object view.
 func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStart int) {
-	cfg := fl.cfg
+	l := fl.lint
 	var tl *timeline.Timeline
 	var tlPanic any
 	computed := false
@@ -346,7 +319,7 @@ func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStar
 						tlPanic = r
 					}
 				}()
-				tl = timeline.Compute(o.Workload, cfg.Version, cfg.Params)
+				tl = timeline.Compute(o.Workload, l.Version, l.Params)
 			}()
 		}
 		if tlPanic != nil {
@@ -354,19 +327,19 @@ func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStar
 		}
 		return tl
 	}
-	objSup := annotationSuppressions(o, cfg.Rules)
+	objSup := annotationSuppressions(o, l.Rules)
 	for _, s := range objSup {
 		s.objAt = ro.Key()
 	}
 	fl.sup = append(fl.sup, objSup...)
 	start := len(fl.findings)
 	var pass *rules.Pass
-	for _, r := range cfg.Rules {
-		if r.Check == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
+	for _, r := range l.Rules {
+		if r.Check == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
 			continue
 		}
 		if pass == nil {
-			pass = rules.NewPass(r, o, cfg.Version, cfg.Params, timelineOf, func(d rules.Diagnostic) { fl.report(pass.Rule, o, d) })
+			pass = rules.NewPass(r, o, l.Version, l.Params, timelineOf, func(d rules.Diagnostic) { fl.report(pass.Rule, o, d) })
 		}
 		fl.runRule(r, o, pass)
 	}
@@ -393,7 +366,7 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
-			fl.addFinding(fl.cfg.newFinding(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+			fl.addFinding(fl.lint.newFinding(rules.InternalError, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
 				fmt.Sprintf("rule %s (%s) crashed on this object", r.ID, r.Name),
 				withSource(fmt.Sprintf("%v; other rules still ran; please report this bug with the manifest", p), o.Doc.Source)))
 		}
@@ -405,7 +378,7 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 // report records a diagnostic of rule r on o.
 func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnostic) {
 	pos, _ := o.Doc.Locate(d.Path)
-	f := fl.addFinding(fl.cfg.newFinding(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
+	f := fl.addFinding(fl.lint.newFinding(r, &o.Ref, finding.Location{Line: pos.Line, Column: pos.Column},
 		d.Message, withSource(d.Detail, o.Doc.Source)))
 	if f == nil {
 		return
@@ -492,13 +465,13 @@ func (fl *fileLinter) detach(start int) {
 func (fl *fileLinter) checkSuppression(s *suppression) {
 	loc := finding.Location{Line: s.pos.Line, Column: s.pos.Column}
 	if s.rule == nil {
-		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc,
+		fl.addFinding(fl.lint.newFinding(rules.UnusedSuppression, s.obj, loc,
 			fmt.Sprintf("suppression names %q, which is not a rule", s.name),
 			"A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."))
 		return
 	}
 	if s.reason == "" {
-		fl.addFinding(fl.cfg.newFinding(rules.SuppressionMissingReason, s.obj, loc,
+		fl.addFinding(fl.lint.newFinding(rules.SuppressionMissingReason, s.obj, loc,
 			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
 			"Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."))
 	}
@@ -506,7 +479,7 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		fl.deferSuppression(s) // used or not is known at the end of the run
 		return
 	}
-	if !s.used && fl.cfg.Enabled(s.rule) {
+	if !s.used && fl.lint.Enabled(s.rule) {
 		msg, detail := unusedSuppression(s.rule), unusedSuppressionDetail
 		if s.line > 0 { // a comment: it covers one line
 			if n := s.nearest; n.Line > 0 {
@@ -519,7 +492,7 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 				detail = fmt.Sprintf("It covers line %d, and %s (%s) reports nothing anywhere in this file. Remove it, so it cannot hide a future finding that nobody has looked at.", s.line, s.rule.ID, s.rule.Name)
 			}
 		}
-		fl.addFinding(fl.cfg.newFinding(rules.UnusedSuppression, s.obj, loc, msg, detail))
+		fl.addFinding(fl.lint.newFinding(rules.UnusedSuppression, s.obj, loc, msg, detail))
 	}
 }
 

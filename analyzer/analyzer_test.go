@@ -23,8 +23,8 @@ spec:
   containers: [{name: app, image: nginx}, {name: app, image: nginx}]
 `
 
-func config(rs ...*rules.Rule) *Config {
-	c := &Config{Rules: rs, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+func config(rs ...*rules.Rule) *Linter {
+	c := &Linter{Rules: rs, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rs {
 		c.Severity[r] = r.Severity
 	}
@@ -86,7 +86,7 @@ func TestNothingLost(t *testing.T) {
 		srcs = append(srcs, manifest.Source{Path: string(rune('a'+i)) + ".yaml", Data: []byte(in.data), Explicit: true})
 	}
 	cfg := config(rules.All...)
-	res, errs := Run(cfg, srcs)
+	res, errs := Run(cfg, Options{}, srcs)
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}

@@ -50,9 +50,7 @@ func TestDroppedSummariesComeBack(t *testing.T) {
 	srcs = append(srcs, svc)
 	run := func(budget int, srcs []manifest.Source) []finding.Finding {
 		t.Helper()
-		cfg := config(rules.All...)
-		cfg.SummaryBudget, cfg.SplitBytes, cfg.BatchBytes = budget, 64<<10, 16<<10
-		res, errs := Run(cfg, srcs)
+		res, errs := Run(config(rules.All...), Options{SummaryBudget: budget, SplitBytes: 64 << 10, BatchBytes: 16 << 10}, srcs)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

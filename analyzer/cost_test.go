@@ -23,7 +23,7 @@ import (
 var allocatedBytes = alloctest.Bytes
 
 // allRules enables every rule, including those off by default.
-func allRules() *Config {
+func allRules() *Linter {
 	return config(rules.All...)
 }
 

@@ -20,7 +20,7 @@ func (s Share) Equal(o Share) bool { return reflect.DeepEqual(s.part, o.part) }
 // lints one document of a large file this way (its documents are parsed
 // on their own): a fix that keeps the document's share leaves the other
 // documents' findings as they were.
-func (cfg *Config) Document(path string, data []byte) ([]finding.Finding, Share) {
-	f, _, part := cfg.file(path, data, true)
+func (l *Linter) Document(path string, data []byte) ([]finding.Finding, Share) {
+	f, _, part := l.file(path, data, true)
 	return f, Share{part}
 }

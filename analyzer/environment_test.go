@@ -11,13 +11,13 @@ import (
 
 // lintPaths lints paths as the CLI does (discovery included) and returns
 // each finding as "rule file:line".
-func lintPaths(t *testing.T, cfg *Config, paths ...string) []string {
+func lintPaths(t *testing.T, cfg *Linter, paths ...string) []string {
 	t.Helper()
 	srcs, _, errs := manifest.Discover(paths, nil, false)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	res, errs := Run(cfg, srcs)
+	res, errs := Run(cfg, Options{}, srcs)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

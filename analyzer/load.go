@@ -22,41 +22,41 @@ type Loaded struct {
 	TooBig bool
 }
 
-// Load reads and parses one source; a render root is rendered by cfg.Open
+// Load reads and parses one source; a render root is rendered by Open
 // first. err is an I/O failure or a root that cannot be rendered. The
 // caller calls Close.
-func (cfg *Config) Load(src manifest.Source) (*Loaded, error) {
-	l := &Loaded{Path: src.Path, Result: &manifest.Result{}}
+func (l *Linter) Load(src manifest.Source) (*Loaded, error) {
+	ld := &Loaded{Path: src.Path, Result: &manifest.Result{}}
 	var data []byte
 	switch {
 	case src.Render != "":
-		if cfg.Open == nil {
+		if l.Open == nil {
 			return nil, errRenderOff(src)
 		}
-		r, err := cfg.Open(src)
+		r, err := l.Open(src)
 		if err != nil {
 			return nil, err
 		}
-		l.Rendered, data = r, r.Stream
-		if lim := cfg.Limits.MaxFileSize; lim > 0 && int64(len(data)) > lim {
-			l.TooBig = true
-			return l, nil
+		ld.Rendered, data = r, r.Stream
+		if lim := l.Limits.MaxFileSize; lim > 0 && int64(len(data)) > lim {
+			ld.TooBig = true
+			return ld, nil
 		}
 	case src.Data != nil:
 		data = src.Data
 	default:
-		d, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+		d, tooBig, err := src.Read(l.Limits.MaxFileSize)
 		if err != nil {
 			return nil, err
 		}
 		if tooBig {
-			l.TooBig = true
-			return l, nil
+			ld.TooBig = true
+			return ld, nil
 		}
 		data = d
 	}
-	l.Result = manifest.Parse(src.Path, data, cfg.Limits)
-	return l, nil
+	ld.Result = manifest.Parse(src.Path, data, l.Limits)
+	return ld, nil
 }
 
 // Place is where the field at path of o is in the files the user edits:
@@ -83,10 +83,10 @@ func (l *Loaded) Close() {
 }
 
 // ErrTooBig is what Load's caller reports for a source over the limit.
-func (cfg *Config) ErrTooBig(l *Loaded) error {
-	what := l.Path
-	if l.Rendered != nil {
-		what = "the rendered output of " + l.Path
+func (l *Linter) ErrTooBig(ld *Loaded) error {
+	what := ld.Path
+	if ld.Rendered != nil {
+		what = "the rendered output of " + ld.Path
 	}
-	return errors.New(TooBig(what, cfg.Limits.MaxFileSize) + "; skipped")
+	return errors.New(TooBig(what, l.Limits.MaxFileSize) + "; skipped")
 }

@@ -37,7 +37,7 @@ func isRelease(r *rules.Rule) bool { return r != nil && r.Release != nil }
 // on an object that is not a workload (a Service, a budget, …); other
 // suppressions there have never meant anything and stay ignored.
 func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *crossobject.Object) {
-	for _, s := range annotationSuppressionsOf(o, ro.Annotations, o.Path.Field("metadata"), fl.cfg.Rules) {
+	for _, s := range annotationSuppressionsOf(o, ro.Annotations, o.Path.Field("metadata"), fl.lint.Rules) {
 		if isRelease(s.rule) {
 			s.objAt = ro.Key()
 			fl.sup = append(fl.sup, s)
@@ -62,17 +62,17 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 // environment by environment (crossobject.Partition), applies and checks the
 // deferred suppressions, and drops the findings of single-object rules
 // that the cross-object view supersedes.
-func (cfg *Config) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
-	cfg.releaseFindingsAt(parts, findings, read, newLocator(cfg, read))
+func (l *Linter) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
+	l.releaseFindingsAt(parts, findings, read, newLocator(l, read))
 }
 
-func newLocator(cfg *Config, read func(path string) []byte) *locator {
-	return &locator{cfg: cfg, read: read, split: map[string]*manifest.Split{}, parsed: map[crossobject.Pos]*manifest.Document{}}
+func newLocator(l *Linter, read func(path string) []byte) *locator {
+	return &locator{lint: l, read: read, split: map[string]*manifest.Split{}, parsed: map[crossobject.Pos]*manifest.Document{}}
 }
 
 // releaseFindingsAt is releaseFindings with the locator of positions
 // given (Workspace keeps one across runs).
-func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
+func (l *Linter) releaseFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
 	var deferred []*deferredSuppression
 	views := make([]*crossobject.Part, 0, len(parts))
 	for _, p := range parts {
@@ -82,7 +82,7 @@ func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store,
 		views = append(views, p.parts...)
 		deferred = append(deferred, p.deferred...)
 	}
-	cfg.restore(views, read)
+	l.restore(views, read)
 	envs := crossobject.Partition(views)
 	viewOf := map[string]*crossobject.View{} // by file
 	deferredOf := make([][]*deferredSuppression, len(envs))
@@ -99,44 +99,44 @@ func (cfg *Config) releaseFindingsAt(parts []*filePart, findings *finding.Store,
 			deferredOf[i] = append(deferredOf[i], d)
 		}
 	}
-	cfg.supersede(func(file string) *crossobject.View { return viewOf[file] }, findings)
+	l.supersede(func(file string) *crossobject.View { return viewOf[file] }, findings)
 	for i, view := range built {
 		if !view.HasOthers() {
 			continue
 		}
-		for _, r := range cfg.Rules {
-			if r.Release == nil || !cfg.Enabled(r) || (r.MinVersion.Minor != 0 && !cfg.Version.AtLeast(r.MinVersion.Minor)) {
+		for _, r := range l.Rules {
+			if r.Release == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
-			cfg.runRelease(r, view, deferredOf[i], findings, loc)
+			l.runRelease(r, view, deferredOf[i], findings, loc)
 		}
 	}
 	for _, d := range deferred {
-		if d.used || !cfg.Enabled(d.rule) || !cfg.Enabled(rules.UnusedSuppression) {
+		if d.used || !l.Enabled(d.rule) || !l.Enabled(rules.UnusedSuppression) {
 			continue
 		}
-		f, _ := cfg.newFinding(rules.UnusedSuppression, d.ref, d.pos, unusedSuppression(d.rule), unusedSuppressionDetail)
+		f, _ := l.newFinding(rules.UnusedSuppression, d.ref, d.pos, unusedSuppression(d.rule), unusedSuppressionDetail)
 		f.SourceLine = d.text
 		findings.Add(&f)
 	}
 }
 
-func (cfg *Config) runRelease(r *rules.Rule, view *crossobject.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
+func (l *Linter) runRelease(r *rules.Rule, view *crossobject.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
 	defer func() {
 		if p := recover(); p != nil {
 			ie := rules.InternalError
-			if first, ok := view.First(); ok && cfg.Enabled(ie) {
+			if first, ok := view.First(); ok && l.Enabled(ie) {
 				at, text := loc.locate(first)
-				f, _ := cfg.newFinding(ie, nil, at, fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
+				f, _ := l.newFinding(ie, nil, at, fmt.Sprintf("rule %s (%s) crashed on the objects of this run", r.ID, r.Name),
 					fmt.Sprintf("%v; other rules still ran; please report this bug with the manifests.", p))
 				f.SourceLine = text
 				out.Add(&f)
 			}
 		}
 	}()
-	pass := rules.NewReleasePass(r, view, cfg.Version, cfg.Params, func(d rules.ReleaseDiagnostic) {
+	pass := rules.NewReleasePass(r, view, l.Version, l.Params, func(d rules.ReleaseDiagnostic) {
 		at, text := loc.locate(d.At)
-		f, _ := cfg.newFinding(r, nil, at, d.Message, d.Detail)
+		f, _ := l.newFinding(r, nil, at, d.Message, d.Detail)
 		f.Container, f.SourceLine, f.Path = d.Container, text, string(d.At.Path)
 		var objAt crossobject.Pos
 		if d.Object != nil {
@@ -146,8 +146,8 @@ func (cfg *Config) runRelease(r *rules.Rule, view *crossobject.View, deferred []
 			f.Detail = withSource(f.Detail, d.Object.Source)
 		}
 		for _, rel := range d.Related {
-			l, _ := loc.locate(rel)
-			f.Related = append(f.Related, l)
+			rl, _ := loc.locate(rel)
+			f.Related = append(f.Related, rl)
 		}
 		for _, s := range deferred {
 			if s.rule != r {
@@ -169,7 +169,7 @@ func (cfg *Config) runRelease(r *rules.Rule, view *crossobject.View, deferred []
 // (keepSummaries) in the namespaces that turned out to matter, reading
 // their documents again. A part whose file cannot be read again (it
 // changed or vanished during the run) keeps what it has.
-func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []byte) {
+func (l *Linter) restore(parts []*crossobject.Part, read func(path string) []byte) {
 	var relevant crossobject.Relevance
 	for _, p := range parts {
 		relevant.Add(p)
@@ -184,7 +184,7 @@ func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []b
 		if sp == nil || sp.File.Path != p.File {
 			sp = nil
 			if data := read(p.File); data != nil {
-				sp = manifest.SplitFile(p.File, data, cfg.Limits)
+				sp = manifest.SplitFile(p.File, data, l.Limits)
 			}
 		}
 		if sp == nil || p.To > sp.Docs() {
@@ -193,7 +193,7 @@ func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []b
 		objs = objs[:0]
 		for i := p.From; i < p.To; i++ {
 			res.Objects, res.Problems = nil, res.Problems[:0]
-			sp.Load(i, cfg.Limits, &res)
+			sp.Load(i, l.Limits, &res)
 			objs = append(objs, res.Objects...)
 		}
 		p.Restore(objs)
@@ -204,14 +204,14 @@ func (cfg *Config) restore(parts []*crossobject.Part, read func(path string) []b
 // supersede drops findings of single-object rules on workloads that the
 // cross-object view of their file's environment answers better
 // (rules.Rule.SupersededBy). viewOf returns nil for a file with no part.
-func (cfg *Config) supersede(viewOf func(file string) *crossobject.View, findings *finding.Store) {
+func (l *Linter) supersede(viewOf func(file string) *crossobject.View, findings *finding.Store) {
 	type key struct {
 		file string
 		ref  finding.ObjectRef
 	}
 	index := map[*crossobject.View]map[key]*crossobject.Workload{}
 	findings.Keep(func(f *finding.Finding) bool {
-		r := cfg.Rules.Lookup(f.RuleID)
+		r := l.Rules.Lookup(f.RuleID)
 		if f.Object == nil || r == nil || r.SupersededBy == nil {
 			return true
 		}
@@ -240,7 +240,7 @@ func (cfg *Config) supersede(viewOf func(file string) *crossobject.View, finding
 // locator resolves release positions to lines, loading again the few
 // documents that findings of cross-object rules point into.
 type locator struct {
-	cfg    *Config
+	lint   *Linter
 	read   func(path string) []byte
 	split  map[string]*manifest.Split
 	parsed map[crossobject.Pos]*manifest.Document // by file and document
@@ -250,7 +250,7 @@ func (l *locator) locate(p crossobject.Pos) (finding.Location, string) {
 	sp, ok := l.split[p.File]
 	if !ok {
 		if data := l.read(p.File); data != nil {
-			sp = manifest.SplitFile(p.File, data, l.cfg.Limits)
+			sp = manifest.SplitFile(p.File, data, l.lint.Limits)
 		}
 		l.split[p.File] = sp
 	}
@@ -258,7 +258,7 @@ func (l *locator) locate(p crossobject.Pos) (finding.Location, string) {
 	doc, ok := l.parsed[key]
 	if !ok && sp != nil && p.Doc >= 0 && p.Doc < sp.Docs() {
 		var res manifest.Result
-		sp.Load(p.Doc, l.cfg.Limits, &res)
+		sp.Load(p.Doc, l.lint.Limits, &res)
 		if len(res.Objects) > 0 {
 			doc = res.Objects[0].Doc
 		}
@@ -273,7 +273,7 @@ func (l *locator) locate(p crossobject.Pos) (finding.Location, string) {
 
 // sourceReader reads a source of the run again by path, for the few files
 // that findings of cross-object rules point into.
-func sourceReader(cfg *Config, srcs []manifest.Source) func(string) []byte {
+func sourceReader(l *Linter, srcs []manifest.Source) func(string) []byte {
 	byPath := make(map[string]manifest.Source, len(srcs))
 	for _, s := range srcs {
 		byPath[s.Path] = s
@@ -286,7 +286,7 @@ func sourceReader(cfg *Config, srcs []manifest.Source) func(string) []byte {
 		if src.Data != nil {
 			return src.Data
 		}
-		data, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+		data, tooBig, err := src.Read(l.Limits.MaxFileSize)
 		if err != nil || tooBig {
 			return nil
 		}

@@ -51,7 +51,7 @@ func byRule(fs []finding.Finding) map[string][]finding.Finding {
 func TestReleaseAcrossFiles(t *testing.T) {
 	t.Parallel()
 	cfg := config(rules.ServiceWithoutReadiness, rules.MissingReadinessProbe, rules.UnusedSuppression)
-	res, errs := Run(cfg, []manifest.Source{
+	res, errs := Run(cfg, Options{}, []manifest.Source{
 		{Path: "deploy.yaml", Data: []byte(webDeployment)},
 		{Path: "svc.yaml", Data: []byte(webService)},
 	})
@@ -69,7 +69,7 @@ func TestReleaseAcrossFiles(t *testing.T) {
 	}
 
 	// Alone, the Deployment gets PL111 and no PL705.
-	res, _ = Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}})
+	res, _ = Run(cfg, Options{}, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}})
 	got = byRule(res.List())
 	if len(got["PL111"]) != 1 || len(got["PL705"]) != 0 {
 		t.Errorf("without the Service: %+v", res.List())
@@ -84,7 +84,7 @@ func TestReleaseSuppressions(t *testing.T) {
 	cfg := config(rules.ServiceWithoutReadiness, rules.ServicePortNotDeclared, rules.UnusedSuppression, rules.SuppressionMissingReason)
 	deploy := strings.Replace(webDeployment, "        - name: web\n", "        - name: web # podlint:ignore PL705 probes live in the mesh sidecar\n", 1)
 	svc := strings.Replace(webService, "  name: web\n", "  name: web\n  annotations:\n    ignore-check.podlint.dev/service-port-not-declared: \"ports come from a webhook\"\n", 1)
-	res, _ := Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(deploy)}, {Path: "svc.yaml", Data: []byte(svc)}})
+	res, _ := Run(cfg, Options{}, []manifest.Source{{Path: "deploy.yaml", Data: []byte(deploy)}, {Path: "svc.yaml", Data: []byte(svc)}})
 	got := byRule(res.List())
 	if len(got["PL705"]) != 0 {
 		t.Errorf("PL705 not suppressed: %+v", got["PL705"])
@@ -107,7 +107,7 @@ func TestReleaseNamespaces(t *testing.T) {
 	other := strings.Replace(webService, "  name: web\n", "  name: web\n  namespace: other\n", 1)
 	none := strings.Replace(webService, "  selector: {app: web}\n", "", 1)
 	for name, svc := range map[string]string{"other namespace": other, "no selector": none} {
-		res, _ := Run(cfg, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}, {Path: "svc.yaml", Data: []byte(svc)}})
+		res, _ := Run(cfg, Options{}, []manifest.Source{{Path: "deploy.yaml", Data: []byte(webDeployment)}, {Path: "svc.yaml", Data: []byte(svc)}})
 		if len(res.List()) != 0 {
 			t.Errorf("%s: %+v", name, res.List())
 		}

@@ -10,27 +10,27 @@ import (
 )
 
 // Root lints a render root (a Helm chart or a kustomization, Source.Render
-// set) as a release of its own: cfg.Open renders it, its documents are
+// set) as a release of its own: Open renders it, its documents are
 // linted like a file's, and the source map moves every finding to the
 // template, patch or resource file the user edits.
-func (cfg *Config) Root(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
-	if cfg.Open == nil {
+func (l *Linter) Root(src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+	if l.Open == nil {
 		return nil, finding.Summary{}, errRenderOff(src)
 	}
-	r, err := cfg.Open(src)
+	r, err := l.Open(src)
 	if err != nil {
 		return nil, finding.Summary{}, err
 	}
 	if r.Map != nil {
 		defer r.Map.Close()
 	}
-	return cfg.lintRendered(src, r, false)
+	return l.lintRendered(src, r, false)
 }
 
 // lintRendered lints r. Mapping walks templates of any shape; a panic
 // there is reported like one inside the renderer, at the root (once: a
 // panic while reporting that one is not caught again).
-func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool) (out []finding.Finding, sum finding.Summary, err error) {
+func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool) (out []finding.Finding, sum finding.Summary, err error) {
 	defer func() {
 		if crashed {
 			return
@@ -38,7 +38,7 @@ func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crash
 		if p := recover(); p != nil {
 			crash := &manifest.Rendered{Label: src.Path, RootFile: r.RootFile,
 				Problems: []manifest.RenderProblem{manifest.RenderCrash(src, r.RootFile, p)}, Map: r.Map}
-			out, sum, err = cfg.lintRendered(src, crash, true)
+			out, sum, err = l.lintRendered(src, crash, true)
 		}
 	}()
 	sum = finding.Summary{Rendered: []string{r.Label}}
@@ -51,28 +51,28 @@ func (cfg *Config) lintRendered(src manifest.Source, r *manifest.Rendered, crash
 		}
 		return r.Map.File(p)
 	}
-	if rule := rules.ChartRenderError; cfg.Enabled(rule) {
+	if rule := rules.ChartRenderError; l.Enabled(rule) {
 		for _, p := range r.Problems {
 			// Read once per file (the map caches): a kustomization with
 			// 100 000 missing entries has as many problems in one file.
 			data := file(p.File)
-			f, _ := cfg.newFinding(rule, nil, finding.Location{File: p.File, Line: p.Line, Column: p.Column}, p.Message, p.Detail)
+			f, _ := l.newFinding(rule, nil, finding.Location{File: p.File, Line: p.Line, Column: p.Column}, p.Message, p.Detail)
 			f.SourceLine = manifest.LineOf(data, p.Line)
-			if !cfg.CommentSuppresses(data, &f) {
+			if !l.CommentSuppresses(data, &f) {
 				out = append(out, f)
 			}
 		}
 	}
 	stream := r.Stream
-	if int64(len(stream)) > cfg.Limits.MaxFileSize && cfg.Limits.MaxFileSize > 0 {
-		if f, ok := cfg.newFinding(rules.LimitExceeded, nil, finding.Location{File: r.RootFile, Line: 1, Column: 1},
-			TooBig("the rendered output", cfg.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it."); ok {
+	if int64(len(stream)) > l.Limits.MaxFileSize && l.Limits.MaxFileSize > 0 {
+		if f, ok := l.newFinding(rules.LimitExceeded, nil, finding.Location{File: r.RootFile, Line: 1, Column: 1},
+			TooBig("the rendered output", l.Limits.MaxFileSize)+" and was not linted", "Raise --max-file-size to lint it."); ok {
 			out = append(out, f)
 		}
 		stream = nil
 	}
 	if len(stream) > 0 {
-		fs, s := cfg.File(src.Path, stream, false)
+		fs, s := l.File(src.Path, stream, false)
 		sum.Objects, sum.Workloads = s.Objects, s.Workloads
 		for i := range fs {
 			place(&fs[i], src.Path, r.Map, file)

@@ -54,9 +54,10 @@ spec:
 // detail stay the rule's (the writers add the words). A panic in the map
 // becomes one chart-render-error at the root.
 func TestRootLintsRenderedDocuments(t *testing.T) {
+	t.Parallel()
 	src := manifest.Source{Path: "chart", Render: manifest.RenderHelm}
 	m := &fakeMap{}
-	cfg := &Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
+	cfg := &Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits,
 		Open: func(s manifest.Source) (*manifest.Rendered, error) {
 			return &manifest.Rendered{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil

@@ -23,7 +23,7 @@ func TestFindingsDoNotRetainFiles(t *testing.T) {
 		srcs = append(srcs, manifest.Source{Path: fmt.Sprintf("p%d.yaml", i), Data: []byte(text)})
 	}
 	cfg := config(rules.UnknownField)
-	res, errs := Run(cfg, srcs)
+	res, errs := Run(cfg, Options{}, srcs)
 	if len(errs) > 0 || len(res.List()) != files {
 		t.Fatalf("got %d findings and errors %v; want one unknown-field finding per file", len(res.List()), errs)
 	}

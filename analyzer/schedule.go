@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"cmp"
 	"os"
 	"runtime"
 	"slices"
@@ -24,21 +25,59 @@ var inputBytes atomic.Int64
 // InputBytes is the size of the large inputs Run holds at the moment.
 func InputBytes() int64 { return inputBytes.Load() }
 
+// Options tune Run's scheduler; the zero value is the default of each.
+// They change how a run is spread over goroutines and memory, never its
+// findings. Tests set them to reach the batch and budget paths with small
+// inputs (each run has its own, so such tests run in parallel).
+type Options struct {
+	// Workers bounds how many files are in memory at once; 0 means one per
+	// CPU.
+	Workers int
+	// Sources larger than SplitBytes (DefaultSplitBytes) are read and cut
+	// into documents before they reach the workers, and their documents
+	// are linted in batches of about BatchBytes (DefaultBatchBytes) on
+	// every worker: one large file or standard input (`helm template
+	// big-chart | podlint check -`) uses all cores, and no worker holds
+	// more than one document's nodes at a time.
+	SplitBytes, BatchBytes int
+	// SummaryBudget is how many workload summaries a run keeps whatever
+	// their namespace (DefaultSummaryBudget; negative keeps none beyond
+	// those that matter, see keepSummaries).
+	SummaryBudget int
+}
+
+// The defaults of Options.SplitBytes, BatchBytes and SummaryBudget. A
+// summary takes about 600 bytes with its labels.
+const (
+	DefaultSplitBytes    = 1 << 20
+	DefaultBatchBytes    = 256 << 10
+	DefaultSummaryBudget = 1024
+)
+
+func (o Options) splitBytes() int { return cmp.Or(o.SplitBytes, DefaultSplitBytes) }
+func (o Options) batchBytes() int { return cmp.Or(o.BatchBytes, DefaultBatchBytes) }
+func (o Options) summaryBudget() int {
+	if o.SummaryBudget < 0 {
+		return 0
+	}
+	return cmp.Or(o.SummaryBudget, DefaultSummaryBudget)
+}
+
 // Run lints the sources and returns the sorted findings. Errors are I/O
 // failures that name their path; they do not stop the other sources.
 //
-// Run is the scheduler; what it runs is the Config's: the single-object
+// Run is the scheduler, tuned by opt; what it runs is the Linter's: the single-object
 // rules over a file's documents (file, lintDocs and the assembly of a
 // file's batches), then the cross-object rules over the run's release
 // view (releaseFindings). The scheduler reads the sources, hands them (or
 // batches of the documents of a large one) to as many workers as CPUs,
 // merges what they return in source order, keeps the cross-object view within
 // the summary budget, and holds nothing of a source once it is merged.
-func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
-	s := &scheduler{cfg: cfg, srcs: srcs, results: make([]*pending, len(srcs)),
+func Run(l *Linter, opt Options, srcs []manifest.Source) (*finding.Result, []error) {
+	s := &scheduler{lint: l, opt: opt, srcs: srcs, results: make([]*pending, len(srcs)),
 		next: make(chan job), done: make(chan job, 64),
 		res: &finding.Result{Packed: finding.NewStore()}}
-	workers := cfg.Workers
+	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -66,14 +105,15 @@ func Run(cfg *Config, srcs []manifest.Source) (*finding.Result, []error) {
 		s.res.Packed.Add(&f)
 	}
 	// The files are one release: the cross-object rules run over all of them.
-	cfg.releaseFindings(s.parts, s.res.Packed, sourceReader(cfg, srcs))
+	l.releaseFindings(s.parts, s.res.Packed, sourceReader(l, srcs))
 	s.res.Packed.Sort()
 	return s.res, s.errs
 }
 
 // scheduler is the state of one Run.
 type scheduler struct {
-	cfg  *Config
+	lint *Linter
+	opt  Options
 	srcs []manifest.Source
 	// results has an entry for each source from the time it is handed out
 	// until it is merged: a run over many files holds only those in
@@ -123,9 +163,9 @@ func (s *scheduler) work() {
 	for j := range s.next {
 		r := s.results[j.src]
 		if j.batch < 0 {
-			r.findings, r.sum, r.part, r.err = s.cfg.source(s.srcs[j.src])
+			r.findings, r.sum, r.part, r.err = s.lint.source(s.srcs[j.src])
 		} else {
-			r.batches[j.batch] = s.cfg.lintDocs(r.split, j.from, j.to)
+			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to)
 		}
 		s.done <- j
 	}
@@ -136,9 +176,9 @@ func (s *scheduler) work() {
 // about BatchBytes of its documents. A source that failed to read, or is
 // over the size limit, is done at once.
 func (s *scheduler) feed() {
-	cfg := s.cfg
+	l := s.lint
 	for i, src := range s.srcs {
-		data, tooBig, err, big := cfg.readLarge(src)
+		data, tooBig, err, big := s.readLarge(src)
 		r := &pending{}
 		s.results[i] = r
 		switch {
@@ -150,13 +190,13 @@ func (s *scheduler) feed() {
 			s.done <- job{i, -1, 0, 0}
 			continue
 		case tooBig:
-			r.findings, r.sum = cfg.tooBig(src), finding.Summary{Files: 1}
+			r.findings, r.sum = l.tooBig(src), finding.Summary{Files: 1}
 			s.done <- job{i, -1, 0, 0}
 			continue
 		}
 		inputBytes.Add(int64(len(data)))
-		r.data, r.split = data, manifest.SplitFile(src.Path, data, cfg.Limits)
-		ranges := batches(r.split, cfg.batchBytes())
+		r.data, r.split = data, manifest.SplitFile(src.Path, data, l.Limits)
+		ranges := batches(r.split, s.opt.batchBytes())
 		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
 		for k, rg := range ranges {
 			s.next <- job{i, k, rg[0], rg[1]}
@@ -171,7 +211,7 @@ func (s *scheduler) feed() {
 // after the writes of the reader and the workers.
 func (s *scheduler) merge() {
 	m := &merger{s: s, files: fileSet{}, seen: make([]bool, len(s.srcs)), complete: make([]bool, len(s.srcs)), in: newInterner(),
-		budget: s.cfg.summaryBudget()}
+		budget: s.opt.summaryBudget()}
 	k := 0
 	for ev := range s.done {
 		m.seen[ev.src] = true
@@ -206,7 +246,7 @@ func (m *merger) source(k int) bool {
 	r := s.results[k]
 	if r.split != nil {
 		if r.asm == nil {
-			r.asm = s.cfg.newAssembly(r.split, r.data, s.srcs[k].Explicit)
+			r.asm = s.lint.newAssembly(r.split, r.data, s.srcs[k].Explicit)
 			r.part = r.asm.fl.part
 		}
 		for ; r.merged < len(r.batches) && r.arrived[r.merged]; r.merged++ {
@@ -273,7 +313,7 @@ func (m *merger) addFindings(fs []finding.Finding) {
 
 // keepSummaries drops the summaries of p that the budget does not keep,
 // given the workloads kept so far, and returns the new count. Past the
-// budget (Config.SummaryBudget), the workloads of a namespace that holds
+// budget (Options.SummaryBudget), the workloads of a namespace that holds
 // no object the cross-object rules compare them with are dropped and,
 // should such an object come later, loaded again at the end
 // (crossobject.Part.Drop), so that memory stays flat on a run of any size
@@ -329,19 +369,19 @@ func (in *interner) labels(m map[string]string) map[string]string {
 }
 
 // readLarge reads a source that is to be linted in batches: standard input
-// or a regular file larger than Config.SplitBytes. big is false for the others,
+// or a regular file larger than Options.SplitBytes. big is false for the others,
 // which a worker reads itself.
-func (cfg *Config) readLarge(src manifest.Source) (data []byte, tooBig bool, err error, big bool) {
+func (s *scheduler) readLarge(src manifest.Source) (data []byte, tooBig bool, err error, big bool) {
 	if src.Render != "" {
 		return nil, false, nil, false
 	}
 	if src.Data != nil {
-		return src.Data, false, nil, len(src.Data) > cfg.splitBytes()
+		return src.Data, false, nil, len(src.Data) > s.opt.splitBytes()
 	}
-	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(cfg.splitBytes()) {
+	if fi, serr := os.Stat(src.Path); serr != nil || !fi.Mode().IsRegular() || fi.Size() <= int64(s.opt.splitBytes()) {
 		return nil, false, nil, false
 	}
-	data, tooBig, err = src.Read(cfg.Limits.MaxFileSize)
+	data, tooBig, err = src.Read(s.lint.Limits.MaxFileSize)
 	return data, tooBig, err, true
 }
 

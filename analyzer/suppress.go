@@ -140,8 +140,8 @@ func keyColumn(line, key string, fallback int) int {
 // CommentSuppresses reports whether a `# podlint:ignore` comment in data
 // (the file f points into) suppresses f. It serves findings made outside a
 // file's linting, such as a chart's render errors in Chart.yaml.
-func (cfg *Config) CommentSuppresses(data []byte, f *finding.Finding) bool {
-	for _, s := range scanComments(manifest.NewFile(f.File, data), cfg.Rules) {
+func (l *Linter) CommentSuppresses(data []byte, f *finding.Finding) bool {
+	for _, s := range scanComments(manifest.NewFile(f.File, data), l.Rules) {
 		if s.line == f.Line && s.matches(f) {
 			return true
 		}

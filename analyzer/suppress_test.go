@@ -12,6 +12,7 @@ import (
 // lines below) says which finding of its rule is nearest, at which line, and
 // one whose rule reports nothing in the file says that instead.
 func TestUnusedSuppressionNamesNearest(t *testing.T) {
+	t.Parallel()
 	const pod = `apiVersion: v1
 kind: Pod
 metadata: {name: web}

@@ -26,8 +26,8 @@ type Workspace struct {
 }
 
 // NewWorkspace loads the sources (plain files, their bytes in Data or on
-// disk) with cfg. Sources that cannot be read are left out.
-func NewWorkspace(cfg *Config, srcs []manifest.Source) *Workspace {
+// disk) with l. Sources that cannot be read are left out.
+func NewWorkspace(l *Linter, srcs []manifest.Source) *Workspace {
 	w := &Workspace{parts: map[string]*filePart{}, data: map[string][]byte{}}
 	for _, src := range srcs {
 		if src.Render != "" {
@@ -35,13 +35,13 @@ func NewWorkspace(cfg *Config, srcs []manifest.Source) *Workspace {
 		}
 		data := src.Data
 		if data == nil {
-			d, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+			d, tooBig, err := src.Read(l.Limits.MaxFileSize)
 			if err != nil || tooBig {
 				continue
 			}
 			data = d
 		}
-		_, _, part := cfg.file(src.Path, data, false)
+		_, _, part := l.file(src.Path, data, false)
 		if _, ok := w.parts[src.Path]; !ok {
 			w.order = append(w.order, src.Path)
 		}
@@ -53,8 +53,8 @@ func NewWorkspace(cfg *Config, srcs []manifest.Source) *Workspace {
 // Lint lints the file at path, whose bytes are data (an editor's buffer,
 // which replaces the workspace's copy of the file), as Run would among the
 // workspace's files, and returns its findings sorted.
-func (w *Workspace) Lint(cfg *Config, path string, data []byte) []finding.Finding {
-	fs, _, part := cfg.file(path, data, true)
+func (w *Workspace) Lint(l *Linter, path string, data []byte) []finding.Finding {
+	fs, _, part := l.file(path, data, true)
 	st := finding.NewStore()
 	for i := range fs {
 		st.Add(&fs[i])
@@ -85,10 +85,10 @@ func (w *Workspace) Lint(cfg *Config, path string, data []byte) []finding.Findin
 		return w.data[p]
 	}
 	if w.loc == nil {
-		w.loc = newLocator(cfg, nil)
+		w.loc = newLocator(l, nil)
 	}
-	w.loc.cfg, w.loc.read = cfg, read
-	cfg.releaseFindingsAt(parts, st, read, w.loc)
+	w.loc.lint, w.loc.read = l, read
+	l.releaseFindingsAt(parts, st, read, w.loc)
 	delete(w.loc.split, path)
 	for k := range w.loc.parsed {
 		if k.File == path {

@@ -26,6 +26,7 @@ func describe(fs []finding.Finding) []string {
 // suppressions of cross-object rules included), on the environments of
 // testdata and a folder of the sample corpus, and again after an edit.
 func TestWorkspaceLintIsRun(t *testing.T) {
+	t.Parallel()
 	cfg := config(rules.All...)
 	sample, err := testcorpus.Sample()
 	if err != nil {
@@ -36,7 +37,7 @@ func TestWorkspaceLintIsRun(t *testing.T) {
 		if len(errs) > 0 || len(srcs) < 2 {
 			t.Fatalf("%s: %d sources, %v", root, len(srcs), errs)
 		}
-		res, _ := Run(cfg, srcs)
+		res, _ := Run(cfg, Options{}, srcs)
 		ws := NewWorkspace(cfg, srcs)
 		cross := 0
 		for _, src := range srcs {
@@ -75,7 +76,7 @@ func TestWorkspaceLintIsRun(t *testing.T) {
 		}
 		changed = append(changed, s)
 	}
-	res, _ := Run(cfg, changed)
+	res, _ := Run(cfg, Options{}, changed)
 	for _, s := range changed {
 		var want []finding.Finding
 		for _, f := range res.List() {

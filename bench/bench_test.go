@@ -119,8 +119,8 @@ func corpusAt(b *testing.B, scale int) *fixture {
 	return f
 }
 
-func config() *analyzer.Config {
-	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+func config() *analyzer.Linter {
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
 		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rules.All {
 		cfg.Severity[r] = r.Severity
@@ -218,7 +218,7 @@ func onWorkers(docs []Doc, workers int, do func(Doc)) {
 
 // check is `podlint check` without the command line: read, load, analyze on
 // the worker pool, write the text report.
-func check(b testing.TB, cfg *analyzer.Config, paths []string) *finding.Result {
+func check(b testing.TB, cfg *analyzer.Linter, paths []string) *finding.Result {
 	srcs := make([]manifest.Source, len(paths))
 	for i, p := range paths {
 		srcs[i] = manifest.Source{Path: p}
@@ -228,8 +228,8 @@ func check(b testing.TB, cfg *analyzer.Config, paths []string) *finding.Result {
 
 // checkSources is check on sources already made: standard input is a
 // Source holding its Data, as the command line makes it.
-func checkSources(b testing.TB, cfg *analyzer.Config, srcs []manifest.Source) *finding.Result {
-	res, errs := analyzer.Run(cfg, srcs)
+func checkSources(b testing.TB, cfg *analyzer.Linter, srcs []manifest.Source) *finding.Result {
+	res, errs := analyzer.Run(cfg, analyzer.Options{}, srcs)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
@@ -239,7 +239,7 @@ func checkSources(b testing.TB, cfg *analyzer.Config, srcs []manifest.Source) *f
 	return res
 }
 
-func ruleInfos(cfg *analyzer.Config) []finding.RuleInfo {
+func ruleInfos(cfg *analyzer.Linter) []finding.RuleInfo {
 	var out []finding.RuleInfo
 	for _, r := range rules.All {
 		info := r.Info()
@@ -373,7 +373,7 @@ func BenchmarkStage(b *testing.B) {
 		})
 	})
 	// analyze is everything after reading, on one goroutine: load, timeline,
-	// rules, suppressions and positions (analyzer.Config.File).
+	// rules, suppressions and positions (analyzer.Linter.File).
 	b.Run("analyze", func(b *testing.B) {
 		perDoc(b, f, func() {
 			for i, data := range f.data {

@@ -59,7 +59,7 @@ func Choose(f *finding.Finding, max finding.FixSafety) *finding.Fix {
 // already taken (it is tried again in the next pass, against the new
 // text), and applied together; when the fixes taken together do not verify,
 // only the first is applied.
-func File(cfg *analyzer.Config, path string, data []byte, max finding.FixSafety) *Result {
+func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety) *Result {
 	res := &Result{Data: data}
 	reasons := map[key]string{}
 	findings, _ := cfg.File(path, data, true)
@@ -129,7 +129,7 @@ func File(cfg *analyzer.Config, path string, data []byte, max finding.FixSafety)
 // applyAll applies edits (of the fixes taken) and checks the result as
 // Verify checks one fix: only the fixes' paths change, every finding they
 // resolve is gone and no finding is new.
-func applyAll(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, edits []finding.Edit, taken []candidate) ([]byte, []finding.Finding, error) {
+func applyAll(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, edits []finding.Edit, taken []candidate) ([]byte, []finding.Finding, error) {
 	all := finding.Fix{Edits: slices.Clone(edits)}
 	for _, c := range taken {
 		all.Paths = append(all.Paths, c.x.Paths...)

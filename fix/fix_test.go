@@ -19,14 +19,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-func config() *analyzer.Config {
+func config() *analyzer.Linter {
 	sev := map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		if !r.DefaultOff {
 			sev[r] = r.Severity
 		}
 	}
-	return &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	return &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 }
 
 // TestTrickyGolden fixes (unsafe fixes included) a manifest with

@@ -29,7 +29,7 @@ type Candidate struct {
 // is the whole file's. The whole file is linted again only when that share
 // changes, when the fix's finding is a cross-object one, or when a finding
 // the fix adds is one the cross-object view may drop (Rule.SupersededBy).
-func VerifyAll(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, cands []Candidate) []error {
+func VerifyAll(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, cands []Candidate) []error {
 	c := newChecker(cfg, path, data, before)
 	errs := make([]error, len(cands))
 	for i, cand := range cands {
@@ -46,7 +46,7 @@ func VerifyAll(cfg *analyzer.Config, path string, data []byte, before []finding.
 
 // checker verifies fixes of one file.
 type checker struct {
-	cfg    *analyzer.Config
+	cfg    *analyzer.Linter
 	path   string
 	data   []byte
 	before []finding.Finding
@@ -55,7 +55,7 @@ type checker struct {
 	alone  map[int]docLint
 }
 
-func newChecker(cfg *analyzer.Config, path string, data []byte, before []finding.Finding) *checker {
+func newChecker(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding) *checker {
 	c := &checker{cfg: cfg, path: path, data: data, before: before, alone: map[int]docLint{}}
 	sp := manifest.SplitFile(path, data, cfg.Limits)
 	if sp.File.Base >= 0 {

@@ -9,7 +9,7 @@ import (
 // offers them, and drops those that fail (see VerifyAll). read returns a
 // file's bytes as the run read them; a file it cannot read loses its
 // fixes.
-func VerifyResult(cfg *analyzer.Config, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
+func VerifyResult(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
 	type fixOf struct{ finding, fix int }
 	var files []string
 	byFile := map[string][]fixOf{}

@@ -26,7 +26,7 @@ import (
 // may come from a run with other rules enabled), and returns the edited
 // bytes. An error says why the fix must not be offered. To verify several
 // fixes of one file, VerifyAll costs less.
-func Verify(cfg *analyzer.Config, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, error) {
+func Verify(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix) ([]byte, error) {
 	out, _, err := newChecker(cfg, path, data, before).verify(f, x)
 	return out, err
 }

@@ -41,7 +41,7 @@ func TestSubchartsAndExecutionErrors(t *testing.T) {
 // TestRenderedSizeLimit: output over --max-file-size is not linted, and
 // says so at Chart.yaml.
 func TestRenderedSizeLimit(t *testing.T) {
-	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LimitExceeded: finding.Error, rules.LivenessWithRestartNever: finding.Warning},
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LimitExceeded: finding.Error, rules.LivenessWithRestartNever: finding.Warning},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	cfg.Limits.MaxFileSize = 100
 	src := manifest.Source{Path: filepath.Join("testdata", "helm", "syntax-error"), Render: manifest.RenderHelm}

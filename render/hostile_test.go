@@ -32,8 +32,8 @@ var hostileRender = filepath.Join("..", "testdata", "hostile", "render")
 // testLimits are tight, so that the hostile tests cost little CPU.
 var testLimits = Limits{CPU: time.Second, Memory: 160 << 20, Wall: 60 * time.Second, Output: 16 << 20}
 
-func lintConfig() *analyzer.Config {
-	return &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ChartRenderError: finding.Error, rules.LimitExceeded: finding.Error},
+func lintConfig() *analyzer.Linter {
+	return &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ChartRenderError: finding.Error, rules.LimitExceeded: finding.Error},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 }
 

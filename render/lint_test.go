@@ -7,10 +7,10 @@ import (
 )
 
 // Lint renders one root and lints it as podlint check does: the loader
-// (analyzer.Config.Root) with o.Open as its render stage. The tests of this
+// (analyzer.Linter.Root) with o.Open as its render stage. The tests of this
 // package read findings through it; render itself imports neither analyzer
 // nor rules (TestImports).
-func (o *Options) Lint(cfg *analyzer.Config, src manifest.Source) ([]finding.Finding, finding.Summary, error) {
+func (o *Options) Lint(cfg *analyzer.Linter, src manifest.Source) ([]finding.Finding, finding.Summary, error) {
 	c := *cfg
 	c.Open = o.Open
 	return c.Root(src)

@@ -22,9 +22,9 @@ func TestBaseReportedOncePerRun(t *testing.T) {
 		t.Fatal(errs)
 	}
 	srcs = Plan(srcs)
-	cfg := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.BestEffortQoS: finding.Info, rules.ProbeTimeoutExceedsPeriod: finding.Warning},
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.BestEffortQoS: finding.Info, rules.ProbeTimeoutExceedsPeriod: finding.Warning},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Open: (&Options{}).Open}
-	res, errs := analyzer.Run(cfg, srcs)
+	res, errs := analyzer.Run(cfg, analyzer.Options{}, srcs)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -80,12 +80,12 @@ func copyHostile(t *testing.T, name, dir string) string {
 	return to
 }
 
-func hostileConfig() *analyzer.Config {
+func hostileConfig() *analyzer.Linter {
 	sev := map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		sev[r] = r.Severity
 	}
-	return &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	return &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 }
 
 // lintHostile lints a render root and fails the test if anything of the

@@ -35,7 +35,7 @@ func TestChartWants(t *testing.T) {
 					sev[r] = r.Severity
 				}
 			}
-			cfg := &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+			cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 			found, _, err := (&Options{}).Lint(cfg, manifest.Source{Path: dir, Render: manifest.RenderHelm})
 			if err != nil {
 				t.Fatal(err)

@@ -101,7 +101,7 @@ func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &analyzer.Config{
+	cfg := &analyzer.Linter{
 		Rules:    rules.All,
 		Severity: map[*rules.Rule]finding.Severity{r: r.Severity},
 		Version:  timeline.Latest,
@@ -258,7 +258,7 @@ func TestUnnamedContainers(t *testing.T) {
 	for _, r := range rules.All {
 		sev[r] = r.Severity
 	}
-	cfg := &analyzer.Config{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	checked := 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -341,7 +341,7 @@ func dropContainerNames(data []byte) ([]byte, int) {
 // fix of every finding of the rule, to a fixed point) with
 // testdata/<ID>/fixed/<name>: a file whose findings have fixes must have
 // one, and a file without fixes must not. -update rewrites them.
-func checkFixes(t *testing.T, cfg *analyzer.Config, path string, data []byte, findings []finding.Finding) {
+func checkFixes(t *testing.T, cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding) {
 	t.Helper()
 	all := allRules(cfg)
 	before, _ := all.File(path, data, true)
@@ -390,7 +390,7 @@ func checkFixes(t *testing.T, cfg *analyzer.Config, path string, data []byte, fi
 }
 
 // allRules is cfg with every rule enabled at its default severity.
-func allRules(cfg *analyzer.Config) *analyzer.Config {
+func allRules(cfg *analyzer.Linter) *analyzer.Linter {
 	c := *cfg
 	c.Severity = map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {

@@ -81,7 +81,7 @@ values file, exact or approximate.`,
 				}
 			}
 			srcs, hints, errs := s.sources(c, env)
-			res, runErrs := analyzer.Run(&s.an, srcs)
+			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
 			if s.format == "json" || s.format == "sarif" {

@@ -285,7 +285,8 @@ func commonFlags() []ucli.Flag {
 // settings is everything a run needs, from flags and the config file.
 type settings struct {
 	cfg      *Config
-	an       analyzer.Config
+	an       analyzer.Linter
+	sched    analyzer.Options // Run's tuning: check and fix only
 	failOn   finding.Severity
 	show     finding.Severity
 	width    int

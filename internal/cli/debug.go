@@ -30,7 +30,7 @@ func (s *settings) debugSetup(c *ucli.Context, env *runEnv) {
 		defer mu.Unlock()
 		fmt.Fprintf(env.stderr, "podlint debug: %s\n", line)
 	}
-	s.an.Workers = 1
+	s.sched.Workers = 1
 }
 
 // tracePlan says what the run lints after discovery and planning: each

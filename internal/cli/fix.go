@@ -88,7 +88,7 @@ fixes. The exit status is check's, for the findings that remain.`,
 					src.Data = fixed // the report below is of the fixed text
 				}
 			}
-			res, runErrs := analyzer.Run(&s.an, srcs)
+			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
 			verb := "fixed"
@@ -135,7 +135,7 @@ func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
 
 // fixFile fixes one file and writes it (or its diff). It returns the fixed
 // bytes, or nil when nothing changed.
-func fixFile(cfg *analyzer.Config, src *manifest.Source, safety finding.FixSafety, diff bool, diffOut io.Writer, env *runEnv, t *fixTally) ([]byte, error) {
+func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafety, diff bool, diffOut io.Writer, env *runEnv, t *fixTally) ([]byte, error) {
 	fi, err := os.Lstat(src.Path)
 	switch {
 	case err != nil:
@@ -224,7 +224,7 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 
 // verifyFixes drops the fixes of res that fail verification (fix.Verify),
 // reading each file with fixes again as the run read it.
-func verifyFixes(cfg *analyzer.Config, res *finding.Result, srcs []manifest.Source) {
+func verifyFixes(cfg *analyzer.Linter, res *finding.Result, srcs []manifest.Source) {
 	byPath := map[string]*manifest.Source{}
 	for i := range srcs {
 		if srcs[i].Render == "" {

@@ -109,7 +109,7 @@ func sizeString(n int64) string {
 }
 
 // renderSetup reads --render and the Helm options, and gives the loader its
-// render stage (analyzer.Config.Open, used by check and timeline alike).
+// render stage (analyzer.Linter.Open, used by check and timeline alike).
 func (s *settings) renderSetup(c *ucli.Context) error {
 	mode := firstNonEmpty(c.String("render"), s.cfg.Render, "auto")
 	switch mode {

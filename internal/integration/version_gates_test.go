@@ -342,8 +342,8 @@ func versionOutput(t *testing.T, name string, data []byte, v timeline.Version, p
 	for _, r := range rules.All {
 		sev[r] = r.Severity
 	}
-	cfg := &analyzer.Config{Rules: rules.All, Severity: sev, Version: v, Params: p, Limits: manifest.DefaultLimits, Workers: 1}
-	res, errs := analyzer.Run(cfg, []manifest.Source{{Path: name, Data: data}})
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: v, Params: p, Limits: manifest.DefaultLimits}
+	res, errs := analyzer.Run(cfg, analyzer.Options{Workers: 1}, []manifest.Source{{Path: name, Data: data}})
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", name, errs)
 	}

@@ -20,8 +20,8 @@ import (
 
 // defaultConfig is what check uses without flags or a configuration file.
 func defaultConfig(string) (*Config, error) {
-	an := &analyzer.Config{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
-		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Workers: 1}
+	an := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
+		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
 	for _, r := range rules.All {
 		if !r.DefaultOff {
 			an.Severity[r] = r.Severity

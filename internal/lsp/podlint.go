@@ -26,7 +26,7 @@ import (
 
 // Config is what `podlint check FILE` would use for a file.
 type Config struct {
-	Analyzer *analyzer.Config
+	Analyzer *analyzer.Linter
 	// Excludes are the exclude globs of the configuration.
 	Excludes []string
 }
@@ -73,7 +73,7 @@ func (p *Podlint) scan() {
 	p.configs = map[string]*configEntry{}
 	p.renders = nil
 	var plain []manifest.Source
-	var wsCfg *analyzer.Config
+	var wsCfg *analyzer.Linter
 	for _, root := range p.roots {
 		cfg, err := p.config(root)
 		if err != nil {
@@ -107,7 +107,7 @@ func (p *Podlint) scan() {
 		}
 	}
 	if wsCfg == nil {
-		wsCfg, plain = &analyzer.Config{}, nil
+		wsCfg, plain = &analyzer.Linter{}, nil
 	}
 	p.ws = analyzer.NewWorkspace(wsCfg, plain)
 }
@@ -197,7 +197,7 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 	} else if cfg.Analyzer.Open != nil {
 		src := root
 		src.Named = nil
-		res, errs := analyzer.Run(cfg.Analyzer, []manifest.Source{src})
+		res, errs := analyzer.Run(cfg.Analyzer, analyzer.Options{}, []manifest.Source{src})
 		for i := range res.Len() {
 			f := res.At(i)
 			file := f.File
