@@ -8,7 +8,6 @@ package integration
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/testbin"
 )
 
 // repoRoot is the checkout this test file is in.
@@ -31,24 +31,19 @@ func repoRoot(t *testing.T) string {
 var (
 	binOnce sync.Once
 	binPath string
+	binTemp bool // binPath is in a temporary folder, removed by TestMain
 	binErr  error
 	binOut  []byte
 )
 
 // podlintBinary builds cmd/podlint once per test run, for the tests that
-// need a real executable (shell completion calls it by name).
+// need a real executable (shell completion calls it by name). It keeps the
+// executable between runs (testbin), so a run after an unchanged build
+// links nothing.
 func podlintBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "podlint-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "podlint")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/podlint")
-		cmd.Dir = repoRoot(t)
-		binOut, binErr = cmd.CombinedOutput()
+		binPath, binTemp, binOut, binErr = testbin.Build(repoRoot(t), "integration", "podlint", "./cmd/podlint")
 	})
 	if binErr != nil {
 		t.Fatalf("go build ./cmd/podlint: %v\n%s", binErr, binOut)
