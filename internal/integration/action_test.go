@@ -689,7 +689,7 @@ func TestAction(t *testing.T) {
 	t.Run("clean", func(t *testing.T) {
 		ws := t.TempDir()
 		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod, ".github/workflows/ci.yaml": notKubernetes})
-		r := newRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
+		r := releasedRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
 		r.run()
 		if r.failedStep != "" {
 			t.Fatalf("step %q failed with %d on clean manifests:\n%s", r.failedStep, r.exitCode, &r.log)

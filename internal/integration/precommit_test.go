@@ -92,7 +92,9 @@ func TestPreCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	slowTest(t, "builds podlint from source with pre-commit's golang hook (go install -trimpath)")
 	hooks, rev := hookRepo(t)
+	compileAsRelease(t)
 	// pre-commit's golang language runs `go install ./...` with GOPATH set
 	// to its own directory, which would mean an empty module cache and a
 	// download. GOMODCACHE wins over GOPATH, so the modules already on this
@@ -101,10 +103,10 @@ func TestPreCommit(t *testing.T) {
 	// -trimpath a package's folder is part of its key in the build cache:
 	// every package of podlint was compiled again (most of the test's
 	// 35 s). With -trimpath and without cgo, as the action builds
-	// (TestActionInstall), the packages are the ones its build compiled, in
-	// this run or an earlier one; what is left is the link. podlint needs
-	// neither cgo nor its source paths at run time (the release is built
-	// the same way).
+	// (TestActionInstall), the packages are the ones compileAsRelease
+	// compiled for both, in this run or an earlier one; what is left is the
+	// link. podlint needs neither cgo nor its source paths at run time
+	// (the release is built the same way).
 	home := t.TempDir()
 	env := append(os.Environ(),
 		"PRE_COMMIT_HOME="+home,
