@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/ruledoc"
+	"github.com/podlint/podlint/internal/testbin"
 )
 
 // insideCopy is set in the environment of the commands the test runs, so
@@ -61,7 +62,7 @@ func TestAddRuleAsDocumented(t *testing.T) {
 		t.Fatalf("the example's ID %s is now a real rule: give the example in CONTRIBUTING.md a free ID", id[1])
 	}
 
-	dir := t.TempDir()
+	dir, bins := copyDir(t)
 	copyRepo(t, dir)
 	original := treeHashes(t, dir)
 	for _, f := range files {
@@ -101,8 +102,16 @@ func TestAddRuleAsDocumented(t *testing.T) {
 	// and edits and those go generate writes, a rule touches at most
 	// maxRuleFiles files (the example: its Go file, doc, two testdata
 	// files, rules/all.go, its page and docs/rules.md).
-	update := exec.Command(goTool, "test", "./internal/cli", "-run", "^(TestOutputGolden|TestTimelineGolden)$", "-update")
-	update.Dir, update.Env = dir, env
+	// go test -c -o onto the test binary of the last run links nothing
+	// when the copy is unchanged (see copyDir), where go test links 80 MB.
+	cliTest := filepath.Join(bins, "cli.test")
+	build := exec.Command(goTool, "test", "-c", "-o", cliTest, "./internal/cli")
+	build.Dir, build.Env = dir, env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI's tests: %v\n%s", err, out)
+	}
+	update := exec.Command(cliTest, "-test.run", "^(TestOutputGolden|TestTimelineGolden)$", "-update")
+	update.Dir, update.Env = filepath.Join(dir, "internal", "cli"), env
 	if out, err := update.CombinedOutput(); err != nil {
 		t.Fatalf("rewriting the goldens: %v\n%s", err, out)
 	}
@@ -183,6 +192,45 @@ func changedFiles(before, after map[string][sha256.Size]byte) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// copyDir returns an empty folder for the copy of the repository and a
+// folder for the test binaries built from it, the same folders on every
+// run where it can (testbin): without -trimpath a
+// package's folder is part of its key in the build cache, so a copy in a
+// new folder compiled every package of podlint again, and relinked the
+// programs that go run caches, on every run (half the test's 48 s). The
+// copy's content is the same from run to run, so a run after an unchanged
+// one finds all of it in the cache. A second run of the test at the same
+// time, which cannot take the folder's lock, works in a temporary folder.
+func copyDir(t *testing.T) (repo, bins string) {
+	t.Helper()
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, temporary, err := testbin.Dir(root, "gendocs-add-rule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if temporary {
+		t.Cleanup(func() { os.RemoveAll(kept) })
+		return t.TempDir(), kept
+	}
+	unlock, ok := testbin.TryLock(kept)
+	if !ok {
+		t.Logf("%s is in use; copying the repository to a temporary folder", kept)
+		return t.TempDir(), t.TempDir()
+	}
+	t.Cleanup(unlock)
+	dir := filepath.Join(kept, "repo")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, kept
 }
 
 // copyRepo copies the repository, without hidden directories such as

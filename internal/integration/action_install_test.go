@@ -124,6 +124,9 @@ func TestActionInstall(t *testing.T) {
 	}
 	root := repoRoot(t)
 	a, _ := loadAction(t, filepath.Join(root, "action.yml"))
+	if os.Getenv(slowTestsEnv) == "1" {
+		compileAsRelease(t)
+	}
 	bin, err := os.ReadFile(podlintBinary(t))
 	if err != nil {
 		t.Fatal(err)
@@ -223,6 +226,7 @@ func TestActionInstall(t *testing.T) {
 	})
 
 	t.Run("release tag: missing asset falls back to the build", func(t *testing.T) {
+		slowTest(t, "the fallback builds podlint from source as the action does (-trimpath)")
 		// A release with a checksums file but no archive for this runner
 		// (or a tag pushed before its release is published).
 		r, fr := run(t, tag, map[string][]byte{tag + "/checksums.txt": checksums(sha256Hex(good))})
@@ -256,6 +260,7 @@ func TestActionInstall(t *testing.T) {
 	}
 
 	t.Run("commit ref: build from source with a cache", func(t *testing.T) {
+		slowTest(t, "builds podlint from source as the action does (-trimpath)")
 		sha := untagged
 		r, fr := run(t, sha, nil)
 		linted(t, r)
@@ -282,6 +287,7 @@ func TestActionInstall(t *testing.T) {
 	// The job fails on findings; the caches must be saved all the same,
 	// or every run would build from nothing.
 	t.Run("commit ref: cache miss is saved on a run with findings", func(t *testing.T) {
+		slowTest(t, "builds podlint from source as the action does (-trimpath)")
 		cacheMiss = true
 		defer func() { cacheMiss = false }()
 		r, _ := run(t, untagged, nil)
@@ -311,6 +317,7 @@ func TestActionInstall(t *testing.T) {
 	// Hosted runners keep Go in the tool cache; the build finds it there
 	// when no go is on the PATH, and says what to do when there is none.
 	t.Run("Go from the tool cache", func(t *testing.T) {
+		slowTest(t, "builds podlint from source as the action does (-trimpath)")
 		goBin, err := exec.LookPath("go")
 		if err != nil {
 			t.Skip("no go on PATH")
@@ -372,7 +379,8 @@ var released struct {
 // releasedRunner is a runner for the action pinned to a release tag, served
 // by a fake release of the test's podlint binary: the tests of what the
 // action does with podlint's output use it, because a download takes a
-// moment where a build from source takes many seconds on a busy machine.
+// moment where a build from source takes many seconds on a busy machine,
+// and minutes on an empty build cache (slowTestsEnv).
 func releasedRunner(t *testing.T, a *action, actionPath, workspace string, inputs map[string]string) *runner {
 	t.Helper()
 	const tag = "v0.0.1"

@@ -2,6 +2,8 @@ package integration
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -17,6 +19,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/podlint/podlint/internal/testbin"
 )
 
 // action is the part of action.yml's schema the tests read.
@@ -491,16 +495,35 @@ func (r *runner) run() {
 
 // builds holds, by github.action_ref (the one input of the build step that
 // changes the binary: its -ldflags), a podlint the action's build step
-// made earlier in this test run. Every test that builds from source runs
-// the step, but linking the same 60 MB executable again took 10 to 20 s
-// each (most of TestAction's time): seedBuild puts the earlier output where
-// the step writes, and go build, which finds it up to date (the build ID
-// in the file matches what the sources and flags give), links nothing.
-// The first build of each ref links for real.
+// made, in a folder kept between test runs (testbin). Every test that
+// builds from source runs the step, but linking the same 60 MB executable
+// again took 10 to 20 s each (most of TestAction's time): seedBuild puts
+// the earlier output where the step writes, and go build, which finds it up
+// to date (the build ID in the file matches what the sources and flags
+// give), links nothing; when the sources changed, it links again. The
+// refs are the same on every run (the test's tag repository is made with
+// fixed dates, see git), so a run after an unchanged build links nothing.
 var builds struct {
 	sync.Mutex
-	dir   string
-	byRef map[string]string
+	dir       string
+	temporary bool            // dir is removed by TestMain
+	kept      map[string]bool // refs whose build this run has kept
+}
+
+// buildPath is where the build of ref is kept.
+func buildPath(t *testing.T, ref string) string {
+	t.Helper()
+	builds.Lock()
+	defer builds.Unlock()
+	if builds.dir == "" {
+		dir, temporary, err := testbin.Dir(repoRoot(t), "integration-action")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir, builds.temporary, builds.kept = dir, temporary, map[string]bool{}
+	}
+	sum := sha256.Sum256([]byte(ref))
+	return filepath.Join(builds.dir, "podlint-"+hex.EncodeToString(sum[:8]))
 }
 
 // seedBuild copies an earlier build of the same ref to the build step's
@@ -514,10 +537,7 @@ func (r *runner) seedBuild(s actionStep) string {
 	if target == "" {
 		return ""
 	}
-	builds.Lock()
-	prev := builds.byRef[r.ref]
-	builds.Unlock()
-	if prev != "" {
+	if prev := buildPath(r.t, r.ref); fileExists(prev) {
 		if err := copyFile(prev, target); err != nil {
 			r.t.Fatal(err)
 		}
@@ -525,25 +545,24 @@ func (r *runner) seedBuild(s actionStep) string {
 	return target
 }
 
-// keepBuild records the build step's output for ref, once.
+// keepBuild keeps the build step's output for ref, once per run. It
+// writes a new file and renames it, so a test of another package or run
+// that copies the kept build never reads half a file.
 func keepBuild(t *testing.T, ref, built string) {
+	kept := buildPath(t, ref)
 	builds.Lock()
 	defer builds.Unlock()
-	if _, ok := builds.byRef[ref]; ok {
+	if builds.kept[ref] {
 		return
 	}
-	if builds.dir == "" {
-		dir, err := os.MkdirTemp("", "podlint-action-builds-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		builds.dir, builds.byRef = dir, map[string]string{}
-	}
-	kept := filepath.Join(builds.dir, fmt.Sprintf("podlint-%d", len(builds.byRef)))
-	if err := copyFile(built, kept); err != nil {
+	tmp := fmt.Sprintf("%s.%d.tmp", kept, os.Getpid())
+	if err := copyFile(built, tmp); err != nil {
 		t.Fatal(err)
 	}
-	builds.byRef[ref] = kept
+	if err := os.Rename(tmp, kept); err != nil {
+		t.Fatal(err)
+	}
+	builds.kept[ref] = true
 }
 
 // copyFile copies an executable.
@@ -670,7 +689,7 @@ func TestAction(t *testing.T) {
 	t.Run("clean", func(t *testing.T) {
 		ws := t.TempDir()
 		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod, ".github/workflows/ci.yaml": notKubernetes})
-		r := newRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
+		r := releasedRunner(t, a, root, ws, map[string]string{"upload-sarif": "true"})
 		r.run()
 		if r.failedStep != "" {
 			t.Fatalf("step %q failed with %d on clean manifests:\n%s", r.failedStep, r.exitCode, &r.log)

@@ -65,7 +65,7 @@ func TestCIDocGitHubWorkflow(t *testing.T) {
 
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{"k8s/api.yaml": badPod, "k8s/web.yaml": goodPod})
-	r := newRunner(t, a, root, ws, with) // fails on inputs action.yml lacks
+	r := releasedRunner(t, a, root, ws, with) // fails on inputs action.yml lacks
 	r.run()
 	if r.failedStep != "Fail on findings" || r.exitCode != 1 {
 		t.Errorf("step %q exited %d; want the last step to fail with 1:\n%s", r.failedStep, r.exitCode, &r.log)
@@ -101,7 +101,7 @@ func TestCIDocGitHubCharts(t *testing.T) {
 		files[k] = v
 	}
 	writeFiles(t, ws, files)
-	r := newRunner(t, a, root, ws, with)
+	r := releasedRunner(t, a, root, ws, with)
 	r.run()
 	if r.failedStep != "Fail on findings" || r.exitCode != 1 {
 		t.Fatalf("step %q exited %d; want the last step to fail with 1:\n%s", r.failedStep, r.exitCode, &r.log)

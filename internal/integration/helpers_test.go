@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/testbin"
 )
 
 // repoRoot is the checkout this test file is in.
@@ -31,29 +32,60 @@ func repoRoot(t *testing.T) string {
 var (
 	binOnce sync.Once
 	binPath string
+	binTemp bool // binPath is in a temporary folder, removed by TestMain
 	binErr  error
 	binOut  []byte
 )
 
 // podlintBinary builds cmd/podlint once per test run, for the tests that
-// need a real executable (shell completion calls it by name).
+// need a real executable (shell completion calls it by name). It keeps the
+// executable between runs (testbin), so a run after an unchanged build
+// links nothing.
 func podlintBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "podlint-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "podlint")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/podlint")
-		cmd.Dir = repoRoot(t)
-		binOut, binErr = cmd.CombinedOutput()
+		binPath, binTemp, binOut, binErr = testbin.Build(repoRoot(t), "integration", "podlint", "./cmd/podlint")
 	})
 	if binErr != nil {
 		t.Fatalf("go build ./cmd/podlint: %v\n%s", binErr, binOut)
 	}
 	return binPath
+}
+
+// slowTestsEnv names the environment variable that turns on the tests of
+// podlint's packaging that compile a release build of podlint (-trimpath,
+// no cgo): on an empty build cache that compiles every dependency a second
+// time, minutes of CPU on a small machine, which took go test ./... past
+// its 10-minute timeout. .ci/run sets it, so CI runs every test.
+const slowTestsEnv = "PODLINT_SLOW_TESTS"
+
+// slowTest skips t unless PODLINT_SLOW_TESTS=1; what says what the test
+// builds.
+func slowTest(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv(slowTestsEnv) != "1" {
+		t.Skipf("%s, compiling every dependency again on an empty build cache: run with %s=1 (as .ci/run does) to include it", what, slowTestsEnv)
+	}
+}
+
+var releaseCompile sync.Once
+
+// compileAsRelease compiles podlint's packages once per run with the flags
+// of the action's build from source (-trimpath, no cgo), which
+// TestPreCommit's go install uses too: the two start together, and with
+// nothing in the build cache each compiled every package itself. go list
+// -export compiles without linking, and both builds then find every
+// package in the cache. A failure here is left to the builds to report.
+func compileAsRelease(t *testing.T) {
+	t.Helper()
+	releaseCompile.Do(func() {
+		cmd := exec.Command("go", "list", "-export", "-trimpath", "-f", "{{.Export}}", "./cmd/podlint")
+		cmd.Dir = repoRoot(t)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=readonly")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Logf("compiling podlint as the action builds it: %v\n%s", err, out)
+		}
+	})
 }
 
 // runCLI calls cli.Run in dir (it reads the working directory for config

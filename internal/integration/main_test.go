@@ -16,11 +16,13 @@ func TestMain(m *testing.M) {
 		os.Exit(cli.Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	// The executables the tests built (podlintBinary, keepBuild).
-	for _, dir := range []string{filepath.Dir(binPath), builds.dir} {
-		if dir != "" && dir != "." {
-			os.RemoveAll(dir)
-		}
+	// The executables the tests built (podlintBinary, keepBuild) stay
+	// for the next run, unless they had to go to a temporary folder.
+	if binTemp {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	if builds.temporary {
+		os.RemoveAll(builds.dir)
 	}
 	os.Exit(code)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podlint/podlint/internal/testbin"
 	"github.com/podlint/podlint/manifest"
 )
 
@@ -33,10 +34,13 @@ func TestNeovim(t *testing.T) {
 		t.Skip("builds podlint")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "podlint")
-	build := exec.Command("go", "build", "-o", bin, "github.com/podlint/podlint/cmd/podlint")
-	if out, err := build.CombinedOutput(); err != nil {
+	// Kept between runs (testbin): an unchanged podlint is not linked again.
+	bin, temporary, out, err := testbin.Build("../..", "lsp", "podlint", "./cmd/podlint")
+	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if temporary {
+		t.Cleanup(func() { os.RemoveAll(filepath.Dir(bin)) })
 	}
 	ws := filepath.Join(dir, "ws")
 	file := filepath.Join(ws, "web.yaml")
