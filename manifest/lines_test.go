@@ -148,7 +148,7 @@ func TestSnippetWindow(t *testing.T) {
 // short, long and 32-line runs of lines with every line break.
 func TestPositionFromIndex(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for n := range 300 {
+	for n := range 120 {
 		var b []byte
 		for range rng.IntN(120) {
 			b = append(b, strings.Repeat("x", []int{0, 3, 40, longLine + 7}[rng.IntN(4)])...)
