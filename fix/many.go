@@ -33,11 +33,15 @@ func VerifyAll(cfg *analyzer.Linter, path string, data []byte, before []finding.
 	c := newChecker(cfg, path, data, before)
 	errs := make([]error, len(cands))
 	for i, cand := range cands {
-		if errs[i] = c.local(cand.Fix); errs[i] != nil {
+		d, doc, err := c.local(cand.Fix)
+		if errs[i] = err; err != nil {
 			continue
 		}
-		var whole bool
-		if whole, errs[i] = c.inDocument(cand.Finding, cand.Fix); whole {
+		whole := d < 0
+		if !whole {
+			whole, errs[i] = c.inDocument(cand.Finding, d, doc)
+		}
+		if whole {
 			_, _, errs[i] = c.lint(cand.Finding, cand.Fix)
 		}
 	}
@@ -50,13 +54,14 @@ type checker struct {
 	path   string
 	data   []byte
 	before []finding.Finding
-	docs   [][2]int // the documents' byte ranges in data (manifest.Split.DocRange)
-	lines  []int    // the line each document starts on
-	alone  map[int]docLint
+	docs   [][2]int        // the documents' byte ranges in data (manifest.Split.DocRange)
+	lines  []int           // the line each document starts on
+	alone  map[int]docLint // by document, linted alone
+	plain  map[int][]any   // by document, decoded (decoded)
 }
 
 func newChecker(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding) *checker {
-	c := &checker{cfg: cfg, path: path, data: data, before: before, alone: map[int]docLint{}}
+	c := &checker{cfg: cfg, path: path, data: data, before: before, alone: map[int]docLint{}, plain: map[int][]any{}}
 	sp := manifest.SplitFile(path, data, cfg.Limits)
 	if sp.File.Base >= 0 {
 		for i := range sp.Docs() {
@@ -87,51 +92,64 @@ func (c *checker) docOf(edits []finding.Edit) int {
 }
 
 // local checks what a fix does to the text without linting: its edits
-// apply, and the documents differ only at its paths.
-func (c *checker) local(x *finding.Fix) error {
+// apply, and the documents differ only at its paths. For a fix inside one
+// document that parses on its own, it returns the document's index and its
+// text after the fix; otherwise d is -1.
+func (c *checker) local(x *finding.Fix) (d int, doc []byte, err error) {
 	if len(x.Edits) == 0 {
-		return errors.New("the fix has no edits")
+		return -1, nil, errors.New("the fix has no edits")
 	}
 	for _, e := range x.Edits {
 		if e.File != c.path {
-			return fmt.Errorf("the fix edits %s, not %s", e.File, c.path)
+			return -1, nil, fmt.Errorf("the fix edits %s, not %s", e.File, c.path)
 		}
 	}
 	edits, err := sorted(x.Edits)
 	if err != nil {
-		return err
+		return -1, nil, err
 	}
-	d := c.docOf(edits)
-	if d < 0 {
+	d = c.docOf(edits)
+	var original []any
+	if d >= 0 {
+		original = c.decoded(d)
+	}
+	if original == nil {
+		// Across documents, or a document that does not parse alone (a
+		// directive before its marker belongs to the previous document's
+		// bytes): check the file.
 		out, err := finding.ApplyEdits(c.data, edits)
 		if err != nil {
-			return err
+			return -1, nil, err
 		}
-		return sameExceptAt(c.data, out, x.Paths)
+		return -1, nil, sameExceptAt(c.data, out, x.Paths)
 	}
 	s, e := c.docs[d][0], c.docs[d][1]
-	shifted := make([]finding.Edit, len(edits))
-	for i, ed := range edits {
-		shifted[i] = ed
-		shifted[i].Start, shifted[i].End = ed.Start-s, ed.End-s
+	for i := range edits {
+		edits[i].Start -= s
+		edits[i].End -= s
 	}
-	doc, err := finding.ApplyEdits(c.data[s:e], shifted)
+	doc, err = finding.ApplyEdits(c.data[s:e], edits)
 	if err != nil {
-		return err
+		return -1, nil, err
 	}
-	if _, err := decodeAll(c.data[s:e]); err != nil {
-		// The document does not parse alone (a directive before its
-		// marker belongs to the previous document's bytes): check the file.
-		out, err := finding.ApplyEdits(c.data, edits)
-		if err != nil {
-			return err
+	if err := sameAs(original, doc, x.Paths); err != nil {
+		return -1, nil, fmt.Errorf("%v (document %d of the file)", err, d+1)
+	}
+	return d, doc, nil
+}
+
+// decoded returns document d decoded (decodeAll), once per document; nil
+// when it does not parse on its own.
+func (c *checker) decoded(d int) []any {
+	v, ok := c.plain[d]
+	if !ok {
+		v, _ = decodeAll(c.data[c.docs[d][0]:c.docs[d][1]])
+		if v == nil {
+			v = []any{} // parses, but holds no document
 		}
-		return sameExceptAt(c.data, out, x.Paths)
+		c.plain[d] = v
 	}
-	if err := sameExceptAt(c.data[s:e], doc, x.Paths); err != nil {
-		return fmt.Errorf("%v (document %d of the file)", err, d+1)
-	}
-	return nil
+	return v
 }
 
 // docLint is a document's findings linted alone, and its share.
@@ -140,13 +158,10 @@ type docLint struct {
 	share    analyzer.Share
 }
 
-// inDocument verifies x, whose text check passed, on its document alone.
-// whole is true when only linting the whole file can tell.
-func (c *checker) inDocument(f *finding.Finding, x *finding.Fix) (whole bool, err error) {
-	d := c.docOf(x.Edits)
-	if d < 0 {
-		return true, nil
-	}
+// inDocument verifies the fix of f, whose text check passed, on document
+// d alone, whose text after the fix is doc. whole is true when only
+// linting the whole file can tell.
+func (c *checker) inDocument(f *finding.Finding, d int, doc []byte) (whole bool, err error) {
 	if r := c.cfg.Rules.ByName(f.RuleName); r == nil || r.Release != nil {
 		return true, nil // not a single-object finding
 	}
@@ -168,18 +183,6 @@ func (c *checker) inDocument(f *finding.Finding, x *finding.Fix) (whole bool, er
 	}
 	if mine == nil {
 		return true, nil
-	}
-	edits, err := sorted(x.Edits)
-	if err != nil {
-		return false, err
-	}
-	for i := range edits {
-		edits[i].Start -= s
-		edits[i].End -= s
-	}
-	doc, err := finding.ApplyEdits(c.data[s:e], edits)
-	if err != nil {
-		return false, err
 	}
 	after, share := c.cfg.Document(c.path, doc)
 	if !share.Equal(before.share) {

@@ -33,7 +33,7 @@ func Verify(cfg *analyzer.Linter, path string, data []byte, before []finding.Fin
 
 // verify is Verify, also returning the findings of the edited file.
 func (c *checker) verify(f *finding.Finding, x *finding.Fix) ([]byte, []finding.Finding, error) {
-	if err := c.local(x); err != nil {
+	if _, _, err := c.local(x); err != nil {
 		return nil, nil, err
 	}
 	return c.lint(f, x)
@@ -117,6 +117,11 @@ func sameExceptAt(old, new []byte, paths []string) error {
 	if err != nil {
 		return fmt.Errorf("the original does not parse: %v", err)
 	}
+	return sameAs(a, new, paths)
+}
+
+// sameAs is sameExceptAt with the original already decoded (decodeAll).
+func sameAs(a []any, new []byte, paths []string) error {
 	b, err := decodeAll(new)
 	if err != nil {
 		return fmt.Errorf("the fixed file does not parse: %v", err)
