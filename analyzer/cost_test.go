@@ -52,7 +52,7 @@ func checkLinear(t *testing.T, n int, gen func(n int) []byte) {
 	b, fs2, out2 := lintCost(t, in2)
 	t.Logf("n=%d: %d bytes in, %d allocated, %d findings, %d bytes of report; 2n: %d in, %d allocated (×%.2f), %d findings, %d bytes of report",
 		n, len(in1), a, len(fs1), out1, len(in2), b, float64(b)/float64(a), len(fs2), out2)
-	if float64(b) > 2.5*float64(a) {
+	if alloctest.Exceeds(a, b, 2.5) {
 		t.Errorf("doubling the input multiplied the bytes allocated by %.2f (%d → %d); want at most 2.5 (linear)", float64(b)/float64(a), a, b)
 	}
 	// A finding's text is its message, its related locations and a bounded

@@ -14,15 +14,16 @@ import (
 // in bytes allocated (never in time): a quadratic step shows as a ratio of
 // about 4 between inputs of size 2N and N, a linear one as about 2.
 
-// allocated returns the bytes f allocates.
-var allocated = alloctest.Bytes
+// allocated returns the bytes f allocates, the least of a few runs.
+var allocated = alloctest.Min
 
-// checkLinear fails unless cost(2n) ≤ 2.5 × cost(n).
+// checkLinear fails unless cost(2n) ≤ 2.5 × cost(n), growth below
+// alloctest.Floor aside.
 func checkLinear(t *testing.T, n int, cost func(n int) uint64) {
 	t.Helper()
 	a, b := cost(n), cost(2*n)
 	t.Logf("n=%d: %d bytes; 2n: %d bytes (×%.2f)", n, a, b, float64(b)/float64(a))
-	if float64(b) > 2.5*float64(a) {
+	if alloctest.Exceeds(a, b, 2.5) {
 		t.Errorf("doubling the input from %d multiplied the bytes allocated by %.2f (%d → %d); want at most 2.5 (linear)", n, float64(b)/float64(a), a, b)
 	}
 }
