@@ -111,7 +111,7 @@ func generate() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if files["CONTRIBUTING.md"], err = contributingPackages(guide, pkgs); err != nil {
+	if files["CONTRIBUTING.md"], err = contributingArchitecture(guide, pkgs); err != nil {
 		return nil, err
 	}
 	svg, err := podlint("timeline --no-config -f svg testdata/examples/web-deployment.yaml")

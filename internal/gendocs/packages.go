@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/podlint/podlint/internal/deps"
 )
 
 // goPackage is what the package table of CONTRIBUTING.md needs of `go
@@ -114,4 +116,36 @@ func testPackageDoc(p goPackage) string {
 		}
 	}
 	return ""
+}
+
+// depsBlock is the copy of deps.Rules in CONTRIBUTING.md, which
+// contributingDeps writes, so that the guide states the architecture the
+// tests hold the code to.
+var depsBlock = regexp.MustCompile("(?s)(<!-- deps: internal/deps.Rules -->\n).*?(<!-- /deps -->)")
+
+// contributingDeps rewrites the copy of rules in CONTRIBUTING.md.
+func contributingDeps(guide []byte, rules string) ([]byte, error) {
+	if len(depsBlock.FindAllIndex(guide, -1)) != 1 {
+		return nil, fmt.Errorf("CONTRIBUTING.md: want one <!-- deps: internal/deps.Rules --> … <!-- /deps --> block")
+	}
+	var b strings.Builder
+	b.WriteString("```\n")
+	for _, line := range strings.Split(strings.Trim(rules, "\n"), "\n") {
+		b.WriteString(strings.TrimPrefix(line, "\t"))
+		b.WriteByte('\n')
+	}
+	b.WriteString("```\n")
+	return depsBlock.ReplaceAllFunc(guide, func(m []byte) []byte {
+		sub := depsBlock.FindSubmatch(m)
+		return append(append(append([]byte{}, sub[1]...), b.String()...), sub[2]...)
+	}), nil
+}
+
+// contributingArchitecture writes both generated blocks of CONTRIBUTING.md.
+func contributingArchitecture(guide []byte, pkgs []goPackage) ([]byte, error) {
+	guide, err := contributingPackages(guide, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	return contributingDeps(guide, deps.Rules)
 }

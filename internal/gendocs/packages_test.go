@@ -38,6 +38,23 @@ func TestPackageTable(t *testing.T) {
 	}
 }
 
+// TestDepsBlock: the guide's copy of the rules is replaced whole, the
+// tabs of the Go constant gone, and must be there exactly once.
+func TestDepsBlock(t *testing.T) {
+	guide := []byte("intro\n<!-- deps: internal/deps.Rules -->\nstale\n<!-- /deps -->\nrest\n")
+	out, err := contributingDeps(guide, "\n\tNONE < a;\n\ta < b;\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "intro\n<!-- deps: internal/deps.Rules -->\n```\nNONE < a;\na < b;\n```\n<!-- /deps -->\nrest\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if _, err := contributingDeps([]byte("none\n"), "a"); err == nil {
+		t.Error("a guide without the block was accepted")
+	}
+}
+
 // TestChangedFiles checks the count TestAddRuleAsDocumented holds a new
 // rule to: added, changed and removed files, each once.
 func TestChangedFiles(t *testing.T) {

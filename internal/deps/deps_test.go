@@ -1,0 +1,175 @@
+package deps
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tags are the build tags of the tools kept in the module: they are held to
+// the rules like the rest.
+const tags = "gencorpus,benchtools,gendocs"
+
+// listGraph runs go list in dir with the given environment and returns the
+// direct imports of every package, the module's relative to Module.
+func listGraph(t *testing.T, dir string, env ...string) Graph {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-e", "-tags", tags, "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list in %s (%v): %v\n%s", dir, env, err, stderr.String())
+	}
+	g := Graph{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		var imports []string
+		for _, imp := range f[1:] {
+			imports = append(imports, rel(imp))
+		}
+		g[rel(f[0])] = imports
+	}
+	return g
+}
+
+func rel(path string) string {
+	if path == Module {
+		return "."
+	}
+	if r, ok := strings.CutPrefix(path, Module+"/"); ok {
+		return r
+	}
+	return path
+}
+
+func rules(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	allowed, err := Allowed(Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return allowed
+}
+
+// TestDependencies holds every package of the module, on the platforms
+// whose files differ (cgo or not, Linux, other Unix, Windows), to Rules,
+// External and Pure.
+func TestDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	allowed := rules(t)
+	for _, env := range [][]string{
+		{"CGO_ENABLED=1", "GOOS=linux"},
+		{"CGO_ENABLED=0", "GOOS=linux"},
+		{"CGO_ENABLED=0", "GOOS=darwin"},
+		{"CGO_ENABLED=0", "GOOS=windows"},
+	} {
+		g := listGraph(t, "../..", env...)
+		if len(g) < 20 || g["render"] == nil || g["internal/cli"] == nil {
+			t.Fatalf("%v: go list found %d packages; the walk found too little to check", env, len(g))
+		}
+		for _, v := range Check(g, allowed) {
+			t.Errorf("%v: %s", env, v)
+		}
+	}
+}
+
+// TestRulesCatchABadArrow: the check fails on each kind of import it
+// exists to forbid, on a copy of the real graph with one arrow added.
+func TestRulesCatchABadArrow(t *testing.T) {
+	allowed := rules(t)
+	base := Graph{
+		"workload":      {"fmt", "k8s.io/api/core/v1"},
+		"internal/cli":  {"analyzer", "render", "github.com/urfave/cli/v2"},
+		"render":        {"manifest", "helm.sh/helm/v3/pkg/engine"},
+		"timeline":      {"workload", "strings"},
+		"internal/lsp":  {"fix", "github.com/sourcegraph/jsonrpc2"},
+		"manifest":      {"workload", "os"},
+		"internal/deps": {"fmt"},
+	}
+	if v := Check(base, allowed); len(v) != 0 {
+		t.Fatalf("the base graph breaks the rules: %v", v)
+	}
+	for _, tc := range []struct {
+		from, to, why string
+	}{
+		{"timeline", "manifest", "not allowed by deps.Rules"},     // the model learns YAML
+		{"render", "analyzer", "not allowed by deps.Rules"},       // the render child links the rules
+		{"workload", "internal/cli", "not allowed by deps.Rules"}, // a cycle
+		{"timeline", "os", "a pure package"},                      // the model does I/O
+		{"internal/cli", "helm.sh/helm/v3/pkg/chartutil", "only render may import"},
+		{"render", "k8s.io/client-go/kubernetes", "no package of podlint"},
+		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
+	} {
+		g := Graph{}
+		for k, v := range base {
+			g[k] = append([]string(nil), v...)
+		}
+		g[tc.from] = append(g[tc.from], tc.to)
+		v := Check(g, allowed)
+		if len(v) != 1 || v[0].From != tc.from || v[0].To != tc.to || !strings.Contains(v[0].Why, tc.why) {
+			t.Errorf("with %s → %s added, Check = %v; want one violation saying %q", tc.from, tc.to, v, tc.why)
+		}
+	}
+	// A package nobody placed is reported, not waved through.
+	g := Graph{"newpkg": {"fmt"}}
+	if v := Check(g, allowed); len(v) != 1 || !strings.Contains(v[0].Why, "not placed") {
+		t.Errorf("an unplaced package: Check = %v; want it reported as not placed", v)
+	}
+}
+
+func TestRulesParse(t *testing.T) {
+	for _, bad := range []string{
+		"a < b; a < b;",   // placed twice
+		"a < b;",          // a used before it is placed
+		"NONE < a < NONE", // NONE on the right
+		"NONE < ;",        // empty list
+	} {
+		if _, err := Allowed(bad); err == nil {
+			t.Errorf("Allowed(%q) = nil error; want one", bad)
+		}
+	}
+	allowed, err := Allowed("NONE < a; a < b < c, d;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !allowed["c"]["a"] || !allowed["c"]["b"] || allowed["b"]["c"] || allowed["c"]["d"] || len(allowed["a"]) != 0 {
+		t.Errorf("Allowed = %v; want c and d above b above a, transitively", allowed)
+	}
+}
+
+// TestE2EModules: the harnesses under e2e/ are modules of their own (their
+// go.mod keeps podlint's free of their needs); they test podlint as a
+// program and import none of its packages.
+func TestE2EModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	mods, err := filepath.Glob("../../e2e/*/go.mod")
+	if err != nil || len(mods) == 0 {
+		t.Fatalf("no e2e modules found (%v)", err)
+	}
+	for _, mod := range mods {
+		dir := filepath.Dir(mod)
+		for pkg, imports := range listGraph(t, dir, "GOFLAGS=-mod=mod") {
+			for _, imp := range imports {
+				if isOwn(imp) || strings.HasPrefix(imp, Module) {
+					t.Errorf("%s: %s imports %s; the e2e harnesses run podlint as a program", dir, pkg, imp)
+				}
+			}
+		}
+	}
+}
