@@ -118,7 +118,10 @@ type jsonSummary struct {
 // The findings are encoded one at a time, at the indentation they have in
 // the report, so the output is the bytes encoding the whole jsonReport
 // would give without the report ever being held in memory.
-func writeJSON(w sink, res *finding.Result) error {
+//
+// The summary counts all, findings below --show included, as the text tally
+// does; res is what is listed.
+func writeJSON(w sink, res, all *finding.Result) error {
 	head := jsonReport{SchemaVersion: jsonVersion, Version: jsonVersion}
 	if err := writeJSONArray(w, fmt.Sprintf("{\n  \"version\": %d,\n  \"schemaVersion\": %d,\n  \"findings\": [", head.Version, head.SchemaVersion), "    ", res.Len(), func(i int) any {
 		f := res.At(i)
@@ -126,7 +129,7 @@ func writeJSON(w sink, res *finding.Result) error {
 	}); err != nil {
 		return err
 	}
-	e, wn, i := res.Counts()
+	e, wn, i := all.Counts()
 	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile}
 	w.WriteString(",\n  \"summary\": ")
 	enc := newJSONEncoder(w, "  ")

@@ -27,6 +27,13 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 	buf.WriteString("## podlint\n\n")
 	buf.WriteString(mdEscape(summaryLine(all)))
 	buf.WriteString("\n")
+	if list := renderedList(all.Summary.Rendered); list != nil {
+		buf.WriteString("\n<details><summary>Rendered</summary>\n\n")
+		for _, r := range list {
+			buf.WriteString("- " + mdEscape(r) + "\n")
+		}
+		buf.WriteString("\n</details>\n")
+	}
 	if len(all.Findings) == 0 {
 		return nil
 	}

@@ -162,7 +162,7 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	case "text":
 		err = writeText(bw, &sorted, &all, opts)
 	case "json":
-		err = writeJSON(bw, &sorted)
+		err = writeJSON(bw, &sorted, &all)
 	case "sarif":
 		err = writeSARIF(&buf, unpacked(&sorted), opts)
 	case "github":
@@ -405,7 +405,10 @@ func ruleIndex(rules []finding.RuleInfo) map[string]*finding.RuleInfo {
 func SummaryLine(res *finding.Result) string { return summaryLine(res) }
 
 // summaryLine is the one-line tally shared by text and github output:
-// "2 files, 5 objects (3 workloads): 1 error, 2 warnings, 0 infos".
+// "2 files, 5 objects (3 workloads): 1 error, 2 warnings, 0 infos". It
+// names the charts and kustomizations rendered while they fit on the
+// line; past renderedInline characters it counts them instead, and the
+// text and markdown reports list them one a line above it (renderedList).
 func summaryLine(res *finding.Result) string {
 	e, w, i := res.Counts()
 	s := res.Summary
@@ -416,17 +419,42 @@ func summaryLine(res *finding.Result) string {
 	}
 	tail := ""
 	if len(s.Rendered) > 0 {
-		rendered := make([]string, len(s.Rendered))
-		for i, r := range s.Rendered {
-			rendered[i] = textsafe.Escape(r)
+		if list := renderedList(s.Rendered); list != nil {
+			tail = "; rendered " + plural(len(list), "chart or kustomization", "charts and kustomizations")
+		} else {
+			rendered := make([]string, len(s.Rendered))
+			for i, r := range s.Rendered {
+				rendered[i] = textsafe.Escape(r)
+			}
+			tail = "; rendered " + strings.Join(rendered, "; ")
 		}
-		tail = "; rendered " + strings.Join(rendered, "; ")
 	}
 	if e+w+i == 0 {
 		return head + ": no findings" + tail
 	}
 	return fmt.Sprintf("%s: %s, %s, %s%s", head, plural(e, "error", "errors"),
 		plural(w, "warning", "warnings"), plural(i, "info", "infos"), tail)
+}
+
+// renderedInline is how long, in bytes, the names of the rendered roots
+// may be and still be named on the tally line.
+const renderedInline = 100
+
+// renderedList returns the rendered roots, escaped, when their names are
+// too long together to go on the tally line, else nil.
+func renderedList(rendered []string) []string {
+	n := 0
+	for _, r := range rendered {
+		n += len(r) + len("; ")
+	}
+	if n <= renderedInline {
+		return nil
+	}
+	out := make([]string, len(rendered))
+	for i, r := range rendered {
+		out[i] = textsafe.Escape(r)
+	}
+	return out
 }
 
 func plural(n int, one, many string) string {

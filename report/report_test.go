@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -358,5 +360,59 @@ func TestSummaryLine(t *testing.T) {
 	one := &finding.Result{Summary: finding.Summary{Files: 1, Objects: 1, Workloads: 1}}
 	if got, want := summaryLine(one), "1 file, 1 object (1 workload): no findings"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestSummaryLineScales: the tally names the rendered roots while they fit;
+// a tree of many kustomize roots gets a count there and one root a line in
+// the text and markdown reports (a tree of 20 roots once made a tally of
+// 1 062 characters).
+func TestSummaryLineScales(t *testing.T) {
+	few := &finding.Result{Summary: finding.Summary{Files: 3, Objects: 2, Workloads: 1,
+		Rendered: []string{"chart (chart)", "deploy/prod (kustomization), also rendering deploy/base"}}}
+	if got, want := summaryLine(few), "3 files, 2 objects (1 workload): no findings; rendered chart (chart); deploy/prod (kustomization), also rendering deploy/base"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	many := &finding.Result{Summary: finding.Summary{Files: 85, Objects: 115, Workloads: 38}}
+	for i := range 20 {
+		many.Summary.Rendered = append(many.Summary.Rendered, fmt.Sprintf("operators/o%d/overlays/prod (kustomization), also rendering operators/o%d/base", i, i))
+	}
+	if got, want := summaryLine(many), "85 files, 115 objects (38 workloads): no findings; rendered 20 charts and kustomizations"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	text := string(render(t, "text", many, Options{}))
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if !strings.Contains(text, "Rendered:\n  operators/o0/overlays/prod (kustomization), also rendering operators/o0/base\n") || len(lines) < 22 {
+		t.Errorf("the text report does not list the roots one a line:\n%s", text)
+	}
+	for _, ln := range lines {
+		if len(ln) > 120 {
+			t.Errorf("a line of %d characters: %q", len(ln), ln)
+		}
+	}
+	md := string(render(t, "markdown", many, Options{}))
+	if !strings.Contains(md, "<summary>Rendered</summary>") || strings.Count(md, "\n- operators/") != 20 {
+		t.Errorf("the markdown report does not list the 20 roots:\n%s", md)
+	}
+}
+
+// TestJSONCountsEverySeverity: the json summary counts findings below
+// --show as the text tally does; only the list leaves them out.
+func TestJSONCountsEverySeverity(t *testing.T) {
+	var rep struct {
+		Findings []struct{ Severity string }
+		Summary  struct{ Errors, Warnings, Infos int }
+	}
+	out := render(t, "json", fixtureResult(), Options{Show: finding.Warning})
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity == "info" {
+			t.Errorf("an info finding is listed under --show warning")
+		}
+	}
+	if rep.Summary.Errors != 3 || rep.Summary.Warnings != 2 || rep.Summary.Infos != 1 {
+		t.Errorf("summary %+v; want 3 errors, 2 warnings and 1 info, as the text tally counts them", rep.Summary)
 	}
 }

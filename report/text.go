@@ -105,6 +105,13 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 		buf.WriteByte('\n')
 	}
 	writeRuleSummary(buf, res, all, p)
+	if list := renderedList(all.Summary.Rendered); list != nil {
+		buf.WriteString("Rendered:\n")
+		for _, r := range list {
+			buf.WriteString(detailIndent + r + "\n")
+		}
+		buf.WriteByte('\n')
+	}
 	buf.WriteString(summaryLine(all))
 	buf.WriteByte('\n')
 	return nil
