@@ -41,19 +41,28 @@ func FixLevel(r *rules.Rule) string {
 	return r.Fix.Safety.String()
 }
 
-// WriteText prints the catalog as an aligned table, one rule a line: ID,
-// name, default severity, the safety of its fix (blank for none), title.
+// WriteText prints the catalog as an aligned table under a header row, one
+// rule a line: ID, name, default severity, the safety of its fix ("-" for
+// none), title.
 func WriteText(w io.Writer, list rules.List) {
 	width := 0
 	for _, r := range list {
 		width = max(width, len(r.Name))
 	}
+	idWidth := len("ID")
+	for _, r := range list {
+		idWidth = max(idWidth, len(r.ID))
+	}
+	row := func(id, name, level, fix, title string) {
+		fmt.Fprintf(w, "%-*s  %-*s  %-7s  %-10s  %s\n", idWidth, id, width, name, level, fix, title)
+	}
+	row("ID", "NAME", "DEFAULT", "FIX", "WHAT IT FINDS")
 	for _, r := range list {
 		fix := "-"
 		if l := FixLevel(r); l != "" {
 			fix = "fix:" + l
 		}
-		fmt.Fprintf(w, "%s  %-*s  %-7s  %-10s  %s\n", r.ID, width, r.Name, DefaultLevel(r), fix, r.Title)
+		row(r.ID, r.Name, DefaultLevel(r), fix, r.Title)
 	}
 }
 

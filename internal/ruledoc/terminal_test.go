@@ -45,3 +45,27 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestWriteTextHeader: the catalog opens with a header row aligned with
+// its columns.
+func TestWriteTextHeader(t *testing.T) {
+	var b strings.Builder
+	WriteText(&b, rules.All)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != len(rules.All)+1 {
+		t.Fatalf("%d lines for %d rules; want a header and one line a rule", len(lines), len(rules.All))
+	}
+	head, first := lines[0], lines[1]
+	if !strings.HasPrefix(head, "ID  ") || !strings.HasPrefix(first, rules.All[0].ID+"  ") {
+		t.Fatalf("header %q, first row %q", head, first)
+	}
+	for _, col := range []struct{ head, cell string }{
+		{"NAME", rules.All[0].Name},
+		{"DEFAULT", DefaultLevel(rules.All[0])},
+		{"WHAT IT FINDS", rules.All[0].Title},
+	} {
+		if h, c := strings.Index(head, col.head), strings.Index(first, col.cell); h < 0 || h != c {
+			t.Errorf("column %s starts at %d in the header and %q at %d in the first row", col.head, h, col.cell, c)
+		}
+	}
+}
