@@ -79,6 +79,9 @@ func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
 		if !ok {
 			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), path, k.Line, didYouMean(k.Value, names))
 		}
+		if err := checkType(path, prefix+k.Value, k.Line, v, ft); err != nil {
+			return err
+		}
 		if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				if err := checkKeys(path, v.Content[j+1], ft.Elem(), prefix+k.Value+"."+v.Content[j].Value+"."); err != nil {
@@ -88,6 +91,92 @@ func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
 		}
 	}
 	return nil
+}
+
+// configExamples shows each key of .podlint.yaml with a value of its type,
+// for the message that reports a value of another type. A key of a chart
+// (charts.DIR.KEY) is found by its last part.
+var configExamples = map[string]string{
+	"fail-on":           "fail-on: warning",
+	"kube-version":      `kube-version: "1.30"`,
+	"enable":            "enable: [PL009]",
+	"disable":           "disable: [PL601, duplicate-container-name]",
+	"rules":             "rules: {PL113: warning}",
+	"exclude":           `exclude: [vendor/**, "**/testdata/**"]`,
+	"nodes":             "nodes: 3",
+	"expected-startup":  `expected-startup: {"*": 90s}`,
+	"expected-shutdown": "expected-shutdown: {app: 25s}",
+	"render":            "render: never",
+	"charts":            "charts: {deploy/chart: {values: [ci/prod-values.yaml]}}",
+	"render-cpu":        "render-cpu: 10s",
+	"render-memory":     "render-memory: 1GiB",
+	"render-timeout":    "render-timeout: 1m",
+	"render-max-output": "render-max-output: 64MiB",
+	"values":            "values: [ci/prod-values.yaml]",
+	"set":               "set: [replicaCount=2]",
+	"release-name":      "release-name: shop",
+	"namespace":         "namespace: web",
+}
+
+// checkType reports a value of key whose YAML kind cannot decode into t:
+// the key, its line, the type wanted and an example, where yaml.v3 would
+// say "cannot unmarshal !!seq into string".
+func checkType(path, key string, line int, v *yaml.Node, t reflect.Type) error {
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
+	}
+	if t == reflect.TypeFor[yaml.Node]() || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+		return nil // read by its own code (expectations), or left unset
+	}
+	var want string
+	ok := true
+	switch t.Kind() {
+	case reflect.String:
+		want, ok = "a string", v.Kind == yaml.ScalarNode
+	case reflect.Int:
+		want, ok = "a whole number", v.Kind == yaml.ScalarNode && v.Tag == "!!int"
+	case reflect.Slice:
+		want, ok = "a list of strings", v.Kind == yaml.SequenceNode
+		for _, item := range v.Content {
+			ok = ok && item.Kind == yaml.ScalarNode
+		}
+	case reflect.Map:
+		want, ok = "a mapping", v.Kind == yaml.MappingNode
+		if ok && t.Elem().Kind() == reflect.String {
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if err := checkType(path, key+"."+v.Content[i].Value, v.Content[i].Line, v.Content[i+1], t.Elem()); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if ok {
+		return nil
+	}
+	example := ""
+	if e, found := configExamples[key[strings.LastIndex(key, ".")+1:]]; found {
+		example = ", e.g. " + e
+	} else if parent, _, cut := strings.Cut(key, "."); cut && parent == "rules" {
+		want, example = "a severity", ": error, warning, info or off, e.g. rules: {PL113: warning}"
+	}
+	return fmt.Errorf("config %s:%d: %s is %s; want %s%s", textsafe.Escape(path), line, textsafe.Quote(key), kindName(v), want, example)
+}
+
+// kindName says what a YAML value is, as a user reads it.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	switch n.Tag {
+	case "!!int", "!!float":
+		return "the number " + n.Value
+	case "!!bool":
+		return "the boolean " + n.Value
+	}
+	return "the string " + textsafe.Quote(n.Value)
 }
 
 // setting names where the value of key came from: the flag when it was
@@ -244,7 +333,13 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("config %s: %v", path, err)
+		// What checkType did not catch (a value inside a chart's list,
+		// say), on one line: yaml.v3 lists its errors on several.
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("config %s: %s", textsafe.Quote(path), strings.Join(te.Errors, "; "))
+		}
+		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), err)
 	}
 	// One document only: with several, which one applies would be a
 	// guess, and a second one could hide below an innocent first.
