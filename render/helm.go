@@ -14,6 +14,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
@@ -505,4 +506,32 @@ func linkOutOfTree(root string) (link, target string) {
 		return nil
 	})
 	return link, target
+}
+
+// CheckCommandLineValues reads the values files and parses the --set
+// values of the command line as every chart's render will, so that a
+// mistake in them is one usage error before anything renders, not a
+// finding on every chart rendered without them. (Values files a
+// configuration names come from the repository and stay findings of the
+// chart they belong to.)
+func CheckCommandLineValues(files, set []string) error {
+	for _, f := range files {
+		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
+		if err == nil && tooBig {
+			err = fmt.Errorf("larger than %d bytes", maxSourceFile)
+		}
+		if err != nil { // ReadSource's error starts with the file's name
+			return fmt.Errorf("--values %s", textsafe.Escape(reason(err).Error()))
+		}
+		if err := sigsyaml.Unmarshal(data, &map[string]any{}); err != nil {
+			return fmt.Errorf("--values %s:%d: not a YAML mapping of chart values: %s", textsafe.Escape(f), yamlErrLine(err), textsafe.Escape(err.Error()))
+		}
+	}
+	vals := map[string]any{}
+	for _, s := range set {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			return fmt.Errorf("--set %s: %s; write KEY=VALUE, e.g. --set replicaCount=2 or --set image.tag=1.2.3", textsafe.Quote(s), textsafe.Escape(err.Error()))
+		}
+	}
+	return nil
 }

@@ -135,6 +135,9 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 		return err
 	}
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
+	if err := render.CheckCommandLineValues(flagValues, flagSet); err != nil {
+		return &exitError{ExitError, err.Error()}
+	}
 	release, ns := c.String("release-name"), c.String("namespace")
 	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Trace: s.trace, Helm: func(dir string) render.HelmOptions {
 		cc := charts[absPath(dir)]
