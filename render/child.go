@@ -270,8 +270,9 @@ func limitProblem(src manifest.Source, limit string, lim Limits) Problem {
 		Detail: fmt.Sprintf("Nothing of this %s was linted. A template or kustomization that recurses, repeats or expands without end "+
 			"(tpl calling itself, include chains, sprig repeat or until, YAML aliases, archives that unpack to gigabytes, "+
 			"overlays that include a base many times) never finishes or exhausts the CI runner; podlint renders each root "+
-			"in a separate process with limits. If the %s is legitimately this large, raise --%s (%s: in .podlint.yaml).",
-			what, what, flag, flag)}
+			"in a separate process with limits. If the %s is legitimately this large, raise --%s on the command line "+
+			"(a .podlint.yaml may only lower it, since it can come with the pull request being checked).",
+			what, what, flag)}
 }
 
 func crashedChild(src manifest.Source, ps *os.ProcessState) *Rendered {

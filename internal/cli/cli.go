@@ -298,6 +298,8 @@ type settings struct {
 	renderer *render.Options
 	// trace writes a --debug line; nil without --debug.
 	trace func(format string, args ...any)
+	// warnf writes a warning on standard error.
+	warnf func(format string, args ...any)
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
@@ -306,7 +308,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if err != nil {
 		return nil, &exitError{ExitError, "cannot read the working directory: " + err.Error()}
 	}
-	s := &settings{workDir: wd}
+	s := &settings{workDir: wd, warnf: env.warnf}
 	if s.cfg, err = settingsConfig(c.String("config"), c.Bool("no-config"), wd, c.Args().Slice()); err != nil {
 		return usage(err)
 	}

@@ -41,38 +41,39 @@ func renderFlags() []ucli.Flag {
 }
 
 // renderLimits reads the render limits from the flags, else the
-// configuration; an unset one keeps its default.
+// configuration, which may only lower them (trustedLimit); an unset one
+// keeps its default.
 func (s *settings) renderLimits(c *ucli.Context) (render.Limits, error) {
 	lim := render.DefaultLimits
 	for _, d := range []struct {
 		key, config string
 		dst         *time.Duration
 	}{{"render-cpu", s.cfg.RenderCPU, &lim.CPU}, {"render-timeout", s.cfg.RenderTimeout, &lim.Wall}} {
-		v := firstNonEmpty(c.String(d.key), d.config)
-		if v == "" {
-			continue
+		v, err := trustedLimit(s.cfg, d.key, c.String(d.key), d.config, *d.dst, positiveDuration, time.Duration.String, s.warnf)
+		if err != nil {
+			return lim, &exitError{ExitError, err.Error()}
 		}
-		dur, err := time.ParseDuration(v)
-		if err != nil || dur <= 0 {
-			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: want a positive duration such as 10s or 1m", d.key, textsafe.Quote(v))}
-		}
-		*d.dst = dur
+		*d.dst = v
 	}
 	for _, z := range []struct {
 		key, config string
 		dst         *int64
 	}{{"render-memory", s.cfg.RenderMemory, &lim.Memory}, {"render-max-output", s.cfg.RenderMaxOutput, &lim.Output}} {
-		v := firstNonEmpty(c.String(z.key), z.config)
-		if v == "" {
-			continue
-		}
-		n, err := parseSize(v)
+		v, err := trustedLimit(s.cfg, z.key, c.String(z.key), z.config, *z.dst, parseSize, sizeString, s.warnf)
 		if err != nil {
-			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: %v", z.key, textsafe.Quote(v), err)}
+			return lim, &exitError{ExitError, err.Error()}
 		}
-		*z.dst = n
+		*z.dst = v
 	}
 	return lim, nil
+}
+
+func positiveDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, errors.New("want a positive duration such as 10s or 1m")
+	}
+	return d, nil
 }
 
 // parseSize reads a size in bytes, optionally with a binary unit: 512MiB,
