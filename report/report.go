@@ -422,6 +422,13 @@ func summaryLine(res *finding.Result) string {
 		}
 		tail = "; rendered " + strings.Join(rendered, "; ")
 	}
+	if len(s.NotRendered) > 0 {
+		skipped := make([]string, len(s.NotRendered))
+		for i, r := range s.NotRendered {
+			skipped[i] = textsafe.Escape(r)
+		}
+		tail += "; not rendered, the render budget being spent: " + strings.Join(skipped, "; ")
+	}
 	if e+w+i == 0 {
 		return head + ": no findings" + tail
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
@@ -296,6 +297,7 @@ type settings struct {
 	workDir  string
 	render   bool // render charts and kustomizations
 	renderer *render.Options
+	budget   time.Duration // --render-budget
 	// trace writes a --debug line; nil without --debug.
 	trace func(format string, args ...any)
 	// warnf writes a warning on standard error.
@@ -418,6 +420,10 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 	}
 	if s.render {
 		srcs = render.Plan(srcs)
+		if s.renderer != nil {
+			// One budget per run, spent in the order of the sources.
+			s.renderer.Budget = render.NewBudget(s.budget, srcs)
+		}
 	} else {
 		srcs = render.DropPatches(srcs)
 	}

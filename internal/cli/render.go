@@ -37,6 +37,7 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
 		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + render.DefaultLimits.Wall.String() + ")"},
 		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
+		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + render.DefaultBudget.String() + ")"},
 	}
 }
 
@@ -66,6 +67,14 @@ func (s *settings) renderLimits(c *ucli.Context) (render.Limits, error) {
 		*z.dst = v
 	}
 	return lim, nil
+}
+
+func nonNegativeDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, errors.New("want a duration such as 2m, or 0")
+	}
+	return d, nil
 }
 
 func positiveDuration(v string) (time.Duration, error) {
@@ -135,6 +144,11 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	budget, err := trustedLimit(s.cfg, "render-budget", c.String("render-budget"), s.cfg.RenderBudget, render.DefaultBudget, nonNegativeDuration, time.Duration.String, s.warnf)
+	if err != nil {
+		return &exitError{ExitError, err.Error()}
+	}
+	s.budget = budget
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	release, ns := c.String("release-name"), c.String("namespace")
 	opts := &render.Options{KubeVersion: s.an.Version.String(), Limits: lim, Trace: s.trace, Helm: func(dir string) render.HelmOptions {

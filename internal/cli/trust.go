@@ -34,6 +34,7 @@ var configTrust = map[string]bool{
 	"render-memory":     true,
 	"render-timeout":    true,
 	"render-max-output": true,
+	"render-budget":     true,
 	// What fails the run and what is shown: no cost.
 	"fail-on": false, "kube-version": false, "enable": false, "disable": false, "rules": false,
 	// Only ever fewer files.
