@@ -70,9 +70,6 @@ func NewBudget(total time.Duration, srcs []manifest.Source) *Budget {
 	return b
 }
 
-// Total is the budget as given.
-func (b *Budget) Total() time.Duration { return b.total }
-
 func budgetKey(s manifest.Source) string { return s.Render + "\x00" + s.Path }
 
 // claim reserves the CPU limit for a render of src, perRoot at most. ok is
