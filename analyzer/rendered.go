@@ -42,6 +42,9 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 		}
 	}()
 	sum = finding.Summary{Rendered: []string{r.Label}}
+	if r.NotRendered {
+		sum = finding.Summary{NotRendered: []string{r.Label}}
+	}
 	// Quoted lines and suppression comments come only through the map,
 	// which reads files inside the repository: a problem's file may be a
 	// link out of it (the link guard's own finding is at the link).

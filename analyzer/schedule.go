@@ -281,6 +281,7 @@ func (m *merger) source(k int) bool {
 	sum.Objects += r.sum.Objects
 	sum.Workloads += r.sum.Workloads
 	sum.Rendered = append(sum.Rendered, r.sum.Rendered...)
+	sum.NotRendered = append(sum.NotRendered, r.sum.NotRendered...)
 	if r.err != nil {
 		s.errs = append(s.errs, r.err)
 	}

@@ -221,6 +221,9 @@ type Summary struct {
 	Workloads int      `json:"workloads"`
 	// Rendered names the charts and kustomizations that were rendered.
 	Rendered []string `json:"rendered,omitempty"`
+	// NotRendered names the charts and kustomizations the run's render
+	// budget left unrendered (each also has a finding).
+	NotRendered []string `json:"notRendered,omitempty"`
 	// ConfigFile is the configuration file the run used, "" for none:
 	// reports name it, since a config can turn rules off or exclude paths.
 	ConfigFile string `json:"configFile,omitempty"`

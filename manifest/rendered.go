@@ -23,6 +23,9 @@ type Rendered struct {
 	Problems []RenderProblem
 	// Map places positions and fields of Stream in the source files.
 	Map SourceMap
+	// NotRendered says the root was not rendered because the run's render
+	// budget was spent (its problem says so): the summary lists it apart.
+	NotRendered bool
 }
 
 // RenderProblem is a problem of rendering, at a position in a source file.

@@ -143,23 +143,31 @@ func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
 	return &Rendered{Problems: []Problem{{File: root, Line: 1, Column: 1, Message: fmt.Sprintf("unknown render kind %q", kind)}}}
 }
 
+// childUse is what a render process used: its CPU time (user and
+// system, as the kernel counts it), and whether it was stopped at its CPU
+// limit.
+type childUse struct {
+	cpu    time.Duration
+	cpuHit bool
+}
+
 // renderInChild renders src in a child process within lim.
-func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwork bool) (*Rendered, error) {
+func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwork bool) (*Rendered, childUse, error) {
 	if IsChild() {
 		// A binary that links podlint without dispatching to ChildMain
 		// (a test binary without the TestMain of main_test.go) would
 		// otherwise start itself again and again.
-		return nil, fmt.Errorf("%s: %s is set, so this process is a render child and renders nothing itself; "+
+		return nil, childUse{}, fmt.Errorf("%s: %s is set, so this process is a render child and renders nothing itself; "+
 			"the executable does not dispatch to render.ChildMain", src.Path, ChildEnv)
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
+		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
 	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
 		Readable: readable(src, ho), PanicOnNetwork: panicOnNetwork})
 	if err != nil {
-		return nil, err
+		return nil, childUse{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lim.Wall)
 	defer cancel()
@@ -175,10 +183,10 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	cmd.SysProcAttr = childProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return nil, childUse{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
+		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
 	var reply bytes.Buffer
 	n, _ := io.Copy(&reply, io.LimitReader(stdout, lim.Output+1))
@@ -188,6 +196,10 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	}
 	waitErr := cmd.Wait()
 	forwardLogs(stderr.String())
+	var use childUse
+	if ps := cmd.ProcessState; ps != nil {
+		use.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	limit := ""
 	switch {
 	case overOutput:
@@ -197,23 +209,23 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	case ctx.Err() != nil:
 		limit = "wall"
 	case cpuExhausted(cmd.ProcessState, lim.CPU):
-		limit = "cpu"
+		limit, use.cpuHit = "cpu", true
 	case cmd.ProcessState.ExitCode() == childExitMemory || outOfMemory(stderr.String()):
 		limit = "memory"
 	}
 	if limit != "" {
-		return &Rendered{Problems: []Problem{limitProblem(src, limit, lim)}}, nil
+		return &Rendered{Problems: []Problem{limitProblem(src, limit, lim)}}, use, nil
 	}
 	if waitErr != nil {
-		return crashedChild(src, cmd.ProcessState), nil
+		return crashedChild(src, cmd.ProcessState), use, nil
 	}
 	var w wireRendered
 	if err := gob.NewDecoder(&reply).Decode(&w); err != nil {
-		return crashedChild(src, cmd.ProcessState), nil
+		return crashedChild(src, cmd.ProcessState), use, nil
 	}
 	r := w.rendered()
 	capProblems(src, r)
-	return r, nil
+	return r, use, nil
 }
 
 // maxProblems bounds the problems one root reports. Each is a finding the
@@ -270,8 +282,9 @@ func limitProblem(src manifest.Source, limit string, lim Limits) Problem {
 		Detail: fmt.Sprintf("Nothing of this %s was linted. A template or kustomization that recurses, repeats or expands without end "+
 			"(tpl calling itself, include chains, sprig repeat or until, YAML aliases, archives that unpack to gigabytes, "+
 			"overlays that include a base many times) never finishes or exhausts the CI runner; podlint renders each root "+
-			"in a separate process with limits. If the %s is legitimately this large, raise --%s (%s: in .podlint.yaml).",
-			what, what, flag, flag)}
+			"in a separate process with limits. If the %s is legitimately this large, raise --%s on the command line "+
+			"(a .podlint.yaml may only lower it, since it can come with the pull request being checked).",
+			what, what, flag)}
 }
 
 func crashedChild(src manifest.Source, ps *os.ProcessState) *Rendered {

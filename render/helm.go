@@ -76,6 +76,9 @@ type Rendered struct {
 	// values files in precedence order (chart values.yaml first), as
 	// read for rendering, for related locations.
 	valuesFiles []valuesFile
+	// notRendered: the run's render budget did not render the root
+	// (Budget); Problems says why.
+	notRendered bool
 }
 
 type valuesFile struct {

@@ -33,6 +33,9 @@ type Options struct {
 	// Limits bound the process that renders each root; zero fields take
 	// DefaultLimits.
 	Limits Limits
+	// Budget bounds the CPU time of all renders of a run together; nil
+	// means none (the editor server, which renders one root at a time).
+	Budget *Budget
 	// Trace, when set, is told what rendering does (--debug): the root,
 	// the child process, each rendered document and the file it came from.
 	Trace func(format string, args ...any)
@@ -71,7 +74,7 @@ func (o *Options) opened(src manifest.Source, r *Rendered, label string) *manife
 		o.trace("render %s: problem at %s:%d:%d: %s", src.Path, p.File, p.Line, p.Column, p.Message)
 	}
 	paths := filesRead(src, r)
-	return &manifest.Rendered{Label: label, RootFile: rootFile(src), Stream: stream, Paths: paths, Problems: r.Problems,
+	return &manifest.Rendered{Label: label, RootFile: rootFile(src), Stream: stream, Paths: paths, Problems: r.Problems, NotRendered: r.notRendered,
 		Map: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src), trace: o.Trace}}
 }
 
@@ -89,10 +92,36 @@ func (o *Options) trace(format string, args ...any) {
 }
 
 // render renders one root in a child process bounded by o.Limits
-// (child.go); what the child could not do, a hit limit included, is a
-// problem at the root.
+// (child.go) and by what the run's budget leaves it (budget.go); what the
+// child could not do, a hit limit included, is a problem at the root.
 func (o *Options) render(src manifest.Source) (r *Rendered, label string, err error) {
-	label = src.Path
+	lim := o.limits()
+	perRoot := lim.CPU
+	if b := o.Budget; b != nil {
+		// Claimed before anything can fail, and settled on every way
+		// out: the roots after this one wait for it.
+		slot, cpu, ok := b.claim(src, perRoot)
+		if !ok {
+			o.trace("render %s: not rendered, the render budget of %s of CPU time is spent", src.Path, b.total)
+			b.settle(slot, 0, perRoot, 0, false)
+			return &Rendered{Problems: []Problem{budgetProblem(src, b.total, false)}, notRendered: true}, rootLabel(src), nil
+		}
+		lim.CPU = cpu
+		var use childUse
+		defer func() {
+			if b.settle(slot, cpu, perRoot, use.cpu, use.cpuHit) && err == nil {
+				o.trace("render %s: used %s of CPU time, more than the %s the render budget left it", src.Path, use.cpu, cpu)
+				r = &Rendered{Problems: []Problem{budgetProblem(src, b.total, true)}, notRendered: true}
+			}
+		}()
+		return o.renderLimited(src, lim, &use)
+	}
+	return o.renderLimited(src, lim, &childUse{})
+}
+
+// renderLimited is render within lim; use is what the child used.
+func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) (r *Rendered, label string, err error) {
+	label = rootLabel(src)
 	var ho HelmOptions
 	switch src.Render {
 	case manifest.RenderHelm:
@@ -103,28 +132,38 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 			ho.KubeVersion = o.KubeVersion
 		}
 		ho.Root = src.Root
-		label += " (helm chart)"
 	case manifest.RenderKustomize:
-		label += " (kustomization)"
 	default:
 		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
 	}
-	if len(src.Through) > 0 {
-		label += ", also rendering " + strings.Join(src.Through, ", ")
-	}
 	if o.Trace != nil {
-		lim := o.limits()
 		o.trace("render %s: %s, in a child process of this executable (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
 			src.Path, label, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
 		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
 	}
-	r, err = renderInChild(src, ho, o.limits(), o.panicOnNetwork)
+	r, *use, err = renderInChild(src, ho, lim, o.panicOnNetwork)
 	if err != nil {
 		o.trace("render %s: failed: %v", src.Path, err)
 		return nil, "", err
 	}
 	o.trace("render %s: rendered documents: %d, problems: %d", src.Path, len(r.Docs), len(r.Problems))
 	return r, label, nil
+}
+
+// rootLabel names a root in the run's summary: "charts/shop (helm
+// chart)", "deploy/prod (kustomization), also rendering deploy/base".
+func rootLabel(src manifest.Source) string {
+	label := src.Path
+	switch src.Render {
+	case manifest.RenderHelm:
+		label += " (helm chart)"
+	case manifest.RenderKustomize:
+		label += " (kustomization)"
+	}
+	if len(src.Through) > 0 {
+		label += ", also rendering " + strings.Join(src.Through, ", ")
+	}
+	return label
 }
 
 // limits are o.Limits, each unset one at its default.

@@ -108,6 +108,9 @@ type jsonSummary struct {
 	Rendered []string `json:"rendered"`
 	// ConfigFile is the configuration file used, "" for none.
 	ConfigFile string `json:"configFile"`
+	// NotRendered lists the charts and kustomizations the render budget
+	// left unrendered; absent when none.
+	NotRendered []string `json:"notRendered,omitempty"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -130,7 +133,8 @@ func writeJSON(w sink, res, all *finding.Result) error {
 		return err
 	}
 	e, wn, i := all.Counts()
-	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile}
+	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile,
+		res.Summary.NotRendered}
 	w.WriteString(",\n  \"summary\": ")
 	enc := newJSONEncoder(w, "  ")
 	if err := enc.Encode(sum); err != nil {

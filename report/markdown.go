@@ -27,12 +27,17 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 	buf.WriteString("## podlint\n\n")
 	buf.WriteString(mdEscape(summaryLine(all)))
 	buf.WriteString("\n")
-	if list := renderedList(all.Summary.Rendered); list != nil {
-		buf.WriteString("\n<details><summary>Rendered</summary>\n\n")
-		for _, r := range list {
-			buf.WriteString("- " + mdEscape(r) + "\n")
+	for _, block := range []struct {
+		title string
+		roots []string
+	}{{"Rendered", all.Summary.Rendered}, {"Not rendered, the render budget being spent", all.Summary.NotRendered}} {
+		if list := renderedList(block.roots); list != nil {
+			buf.WriteString("\n<details><summary>" + block.title + "</summary>\n\n")
+			for _, r := range list {
+				buf.WriteString("- " + mdEscape(r) + "\n")
+			}
+			buf.WriteString("\n</details>\n")
 		}
-		buf.WriteString("\n</details>\n")
 	}
 	if len(all.Findings) == 0 {
 		return nil

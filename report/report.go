@@ -429,6 +429,17 @@ func summaryLine(res *finding.Result) string {
 			tail = "; rendered " + strings.Join(rendered, "; ")
 		}
 	}
+	if len(s.NotRendered) > 0 {
+		if list := renderedList(s.NotRendered); list != nil {
+			tail += "; " + plural(len(list), "chart or kustomization", "charts and kustomizations") + " not rendered, the render budget being spent"
+		} else {
+			skipped := make([]string, len(s.NotRendered))
+			for i, r := range s.NotRendered {
+				skipped[i] = textsafe.Escape(r)
+			}
+			tail += "; not rendered, the render budget being spent: " + strings.Join(skipped, "; ")
+		}
+	}
 	if e+w+i == 0 {
 		return head + ": no findings" + tail
 	}
@@ -440,8 +451,9 @@ func summaryLine(res *finding.Result) string {
 // may be and still be named on the tally line.
 const renderedInline = 100
 
-// renderedList returns the rendered roots, escaped, when their names are
-// too long together to go on the tally line, else nil.
+// renderedList returns the roots (rendered, or not rendered), escaped,
+// when their names are too long together to go on the tally line, else
+// nil.
 func renderedList(rendered []string) []string {
 	n := 0
 	for _, r := range rendered {

@@ -390,6 +390,13 @@ func TestSummaryLineScales(t *testing.T) {
 			t.Errorf("a line of %d characters: %q", len(ln), ln)
 		}
 	}
+	skipped := &finding.Result{Summary: finding.Summary{Files: 1, NotRendered: many.Summary.Rendered}}
+	if got, want := summaryLine(skipped), "1 file, 0 objects (0 workloads): no findings; 20 charts and kustomizations not rendered, the render budget being spent"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if text := string(render(t, "text", skipped, Options{})); !strings.Contains(text, "Not rendered, the render budget being spent:\n  operators/o0/") {
+		t.Errorf("the text report does not list the roots not rendered:\n%s", text)
+	}
 	md := string(render(t, "markdown", many, Options{}))
 	if !strings.Contains(md, "<summary>Rendered</summary>") || strings.Count(md, "\n- operators/") != 20 {
 		t.Errorf("the markdown report does not list the 20 roots:\n%s", md)

@@ -97,6 +97,12 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	if res.Summary.ConfigFile != "" {
 		run.Properties = sarif.Properties{"configFile": res.Summary.ConfigFile}
 	}
+	if nr := res.Summary.NotRendered; len(nr) > 0 {
+		if run.Properties == nil {
+			run.Properties = sarif.Properties{}
+		}
+		run.Properties["notRendered"] = nr
+	}
 	if id := automationID(opts.Category); id != "" {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}

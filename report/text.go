@@ -105,12 +105,17 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 		buf.WriteByte('\n')
 	}
 	writeRuleSummary(buf, res, all, p)
-	if list := renderedList(all.Summary.Rendered); list != nil {
-		buf.WriteString("Rendered:\n")
-		for _, r := range list {
-			buf.WriteString(detailIndent + r + "\n")
+	for _, block := range []struct {
+		title string
+		roots []string
+	}{{"Rendered:", all.Summary.Rendered}, {"Not rendered, the render budget being spent:", all.Summary.NotRendered}} {
+		if list := renderedList(block.roots); list != nil {
+			buf.WriteString(block.title + "\n")
+			for _, r := range list {
+				buf.WriteString(detailIndent + r + "\n")
+			}
+			buf.WriteByte('\n')
 		}
-		buf.WriteByte('\n')
 	}
 	buf.WriteString(summaryLine(all))
 	buf.WriteByte('\n')

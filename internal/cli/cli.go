@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
@@ -296,8 +297,11 @@ type settings struct {
 	workDir  string
 	render   bool // render charts and kustomizations
 	renderer *render.Options
+	budget   time.Duration // --render-budget
 	// trace writes a --debug line; nil without --debug.
 	trace func(format string, args ...any)
+	// warnf writes a warning on standard error.
+	warnf func(format string, args ...any)
 }
 
 func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
@@ -306,7 +310,7 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if err != nil {
 		return nil, &exitError{ExitError, "cannot read the working directory: " + err.Error()}
 	}
-	s := &settings{workDir: wd}
+	s := &settings{workDir: wd, warnf: env.warnf}
 	if s.cfg, err = settingsConfig(c.String("config"), c.Bool("no-config"), wd, c.Args().Slice()); err != nil {
 		return usage(err)
 	}
@@ -416,6 +420,10 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 	}
 	if s.render {
 		srcs = render.Plan(srcs)
+		if s.renderer != nil {
+			// One budget per run, spent in the order of the sources.
+			s.renderer.Budget = render.NewBudget(s.budget, srcs)
+		}
 	} else {
 		srcs = render.DropPatches(srcs)
 	}

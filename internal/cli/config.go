@@ -46,6 +46,8 @@ type Config struct {
 	RenderMemory    string `yaml:"render-memory"`     // size
 	RenderTimeout   string `yaml:"render-timeout"`    // duration
 	RenderMaxOutput string `yaml:"render-max-output"` // size
+	// CPU time of all the renders of a run together (duration).
+	RenderBudget string `yaml:"render-budget"`
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative

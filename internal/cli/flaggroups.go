@@ -14,7 +14,7 @@ var flagGroups = map[string][]string{
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
 		"observation-latency", "action-latency"},
 	"Limits": {"max-file-size", "max-documents", "max-depth", "max-nodes",
-		"render-cpu", "render-memory", "render-timeout", "render-max-output"},
+		"render-cpu", "render-memory", "render-timeout", "render-max-output", "render-budget"},
 }
 
 // grouped sets the Category of each flag from flagGroups. urfave/cli lists

@@ -37,42 +37,52 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
 		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + render.DefaultLimits.Wall.String() + ")"},
 		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
+		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + render.DefaultBudget.String() + ")"},
 	}
 }
 
 // renderLimits reads the render limits from the flags, else the
-// configuration; an unset one keeps its default.
+// configuration, which may only lower them (trustedLimit); an unset one
+// keeps its default.
 func (s *settings) renderLimits(c *ucli.Context) (render.Limits, error) {
 	lim := render.DefaultLimits
 	for _, d := range []struct {
 		key, config string
 		dst         *time.Duration
 	}{{"render-cpu", s.cfg.RenderCPU, &lim.CPU}, {"render-timeout", s.cfg.RenderTimeout, &lim.Wall}} {
-		v := firstNonEmpty(c.String(d.key), d.config)
-		if v == "" {
-			continue
+		v, err := trustedLimit(s.cfg, d.key, c.String(d.key), d.config, *d.dst, positiveDuration, time.Duration.String, s.warnf)
+		if err != nil {
+			return lim, &exitError{ExitError, err.Error()}
 		}
-		dur, err := time.ParseDuration(v)
-		if err != nil || dur <= 0 {
-			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: want a positive duration such as 10s or 1m", d.key, textsafe.Quote(v))}
-		}
-		*d.dst = dur
+		*d.dst = v
 	}
 	for _, z := range []struct {
 		key, config string
 		dst         *int64
 	}{{"render-memory", s.cfg.RenderMemory, &lim.Memory}, {"render-max-output", s.cfg.RenderMaxOutput, &lim.Output}} {
-		v := firstNonEmpty(c.String(z.key), z.config)
-		if v == "" {
-			continue
-		}
-		n, err := parseSize(v)
+		v, err := trustedLimit(s.cfg, z.key, c.String(z.key), z.config, *z.dst, parseSize, sizeString, s.warnf)
 		if err != nil {
-			return lim, &exitError{ExitError, fmt.Sprintf("--%s %s: %v", z.key, textsafe.Quote(v), err)}
+			return lim, &exitError{ExitError, err.Error()}
 		}
-		*z.dst = n
+		*z.dst = v
 	}
 	return lim, nil
+}
+
+func nonNegativeDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, errors.New("want a duration such as 2m, or 0")
+	}
+	return d, nil
+}
+
+func positiveDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, errors.New("want a positive duration such as 10s or 1m")
+	}
+	return d, nil
 }
 
 // parseSize reads a size in bytes, optionally with a binary unit: 512MiB,
@@ -134,6 +144,11 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	budget, err := trustedLimit(s.cfg, "render-budget", c.String("render-budget"), s.cfg.RenderBudget, render.DefaultBudget, nonNegativeDuration, time.Duration.String, s.warnf)
+	if err != nil {
+		return &exitError{ExitError, err.Error()}
+	}
+	s.budget = budget
 	flagValues, flagSet := c.StringSlice("values"), c.StringSlice("set")
 	if err := render.CheckCommandLineValues(flagValues, flagSet); err != nil {
 		return &exitError{ExitError, err.Error()}

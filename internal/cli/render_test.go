@@ -423,3 +423,42 @@ func TestRenderLimitFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderBudgetFlag: --render-budget and its configuration key reach
+// the run (0 renders nothing: a finding per root, and the summary counts
+// and lists them), the configuration may lower it but not raise it, and a
+// negative or malformed value is a usage error.
+func TestRenderBudgetFlag(t *testing.T) {
+	tiny := filepath.Join(hostileDir, "render", "many-tiny")
+	code, stdout, stderr := run(t, "", nil, "check", "--no-config", "--color", "never", "--render-budget", "0", tiny)
+	if code != ExitFindings || strings.Count(stdout, "not rendered: the run's render budget of 0s of CPU time was spent") != 3 ||
+		!strings.Contains(stdout, "Not rendered, the render budget being spent:\n  "+filepath.Join(tiny, "chart-1")+" (helm chart)\n") ||
+		!strings.Contains(stdout, "; 3 charts and kustomizations not rendered, the render budget being spent\n") {
+		t.Errorf("--render-budget 0: exit %d, want %d, three findings and the roots counted in the summary line and listed above it:\n%s%s", code, ExitFindings, stdout, stderr)
+	}
+	out, code, _ := checkJSON(t, tiny)
+	if code != ExitOK || len(out.Findings) != 0 {
+		t.Errorf("the default budget: exit %d, %+v", code, out.Findings)
+	}
+	cfg := filepath.Join(t.TempDir(), "podlint.yaml")
+	for _, tc := range []struct {
+		config, warning string
+		rendered        bool
+	}{
+		{"render-budget: 0s\n", "", false},
+		{"render-budget: 100h\n", `render-budget in ` + cfg + `:1: "100h" is above the default 2m0s`, true},
+	} {
+		if err := os.WriteFile(cfg, []byte(tc.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := run(t, "", nil, "check", "--config", cfg, "-f", "json", tiny)
+		if rendered := !strings.Contains(stdout, "notRendered"); rendered != tc.rendered || !strings.Contains(stderr, tc.warning) {
+			t.Errorf("%s: exit %d, rendered %v (want %v), stderr %q (want %q)", tc.config, code, rendered, tc.rendered, stderr, tc.warning)
+		}
+	}
+	for _, v := range []string{"-1s", "lots"} {
+		if code, _, stderr := run(t, "", nil, "check", "--no-config", "--render-budget", v, tiny); code != ExitError || !strings.Contains(stderr, "--render-budget") {
+			t.Errorf("--render-budget %s: exit %d, want %d naming the flag: %s", v, code, ExitError, stderr)
+		}
+	}
+}
