@@ -18,7 +18,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 	flags := append([]ucli.Flag{
 		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "report `FORMAT`: " + strings.Join(report.Formats, ", "), Value: "text"},
 		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning, info or never (default error)"},
-		&ucli.StringFlag{Name: "show", Usage: "print findings at or above `LEVEL`: error, warning or info (default info); the text summary still counts the others"},
+		&ucli.StringFlag{Name: "show", Usage: "print findings at or above `LEVEL`: error, warning or info; the text summary still counts the others (default info)"},
 		&ucli.BoolFlag{Name: "brief", Usage: "text format: print one line per finding, without source line and detail"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},

@@ -132,6 +132,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 		// lists split on commas themselves.
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           false,
+		CustomAppHelpTemplate:     appHelpTemplate,
 		ExitErrHandler:            func(*ucli.Context, error) {},
 		OnUsageError: func(c *ucli.Context, err error, isSubcommand bool) error {
 			return &exitError{code: ExitError, msg: err.Error() + flagSuggestion(c, err) + " (see podlint " + c.Command.Name + " --help)"}
@@ -169,6 +170,20 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 	}
 	return app
 }
+
+// appHelpTemplate is urfave/cli's, with the global options listed without
+// their categories: the help flag is one value shared with the commands,
+// whose grouping gives it the category Output, and podlint --help showed
+// that heading above --help alone.
+var appHelpTemplate = func() string {
+	const grouped = `{{if .VisibleFlagCategories}}
+
+GLOBAL OPTIONS:{{template "visibleFlagCategoryTemplate" .}}{{else if .VisibleFlags}}`
+	if !strings.Contains(ucli.AppHelpTemplate, grouped) {
+		panic("urfave/cli's AppHelpTemplate changed: update appHelpTemplate")
+	}
+	return strings.Replace(ucli.AppHelpTemplate, grouped, "{{if .VisibleFlags}}", 1)
+}()
 
 // reorderArgs moves flags given after paths (`podlint check ./k8s -f json`)
 // in front of them: urfave/cli, like the flag package, stops at the first

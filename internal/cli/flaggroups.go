@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"fmt"
+	"regexp"
+	"strings"
+
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -37,15 +41,48 @@ func grouped(flags []ucli.Flag) []ucli.Flag {
 		switch f := f.(type) {
 		case *ucli.StringFlag:
 			f.Category = g
+			f.Usage, f.DefaultText = defaultText(f.Usage, f.DefaultText, f.Value)
 		case *ucli.BoolFlag:
 			f.Category = g
+			// "(default: false)" on every switch says nothing.
+			f.DisableDefaultText = !f.Value
 		case *ucli.IntFlag:
 			f.Category = g
+			f.Usage, f.DefaultText = defaultText(f.Usage, f.DefaultText, fmt.Sprint(f.Value))
 		case *ucli.Int64Flag:
 			f.Category = g
+			f.Usage, f.DefaultText = defaultText(f.Usage, f.DefaultText, fmt.Sprint(f.Value))
 		case *ucli.StringSliceFlag:
 			f.Category = g
 		}
 	}
 	return flags
+}
+
+// inlineDefault is a default written into a flag's usage in one of the
+// forms flags once used: "… (default 5s)", "…; default 1.37", "…;
+// unknown by default".
+var inlineDefault = regexp.MustCompile(`(?:\s*\(default ([^()]*(?:\([^()]*\)[^()]*)*)\)|;\s*default (\S+)|;?\s*unknown by default)\s*$`)
+
+// defaultText gives every flag's default one style, urfave/cli's
+// "(default: X)" at the end of the line, unquoted: a default stated in the
+// usage moves there, "unknown by default" becomes "(default: unknown)",
+// and a flag's own value is shown without Go's quotes. It returns the
+// usage and the default text.
+func defaultText(usage, text, value string) (string, string) {
+	if text != "" {
+		return usage, text
+	}
+	if m := inlineDefault.FindStringSubmatchIndex(usage); m != nil {
+		switch {
+		case m[2] >= 0:
+			text = usage[m[2]:m[3]]
+		case m[4] >= 0:
+			text = usage[m[4]:m[5]]
+		default:
+			text = "unknown"
+		}
+		return strings.TrimSpace(usage[:m[0]]), text
+	}
+	return usage, value
 }

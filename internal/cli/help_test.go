@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -62,6 +64,40 @@ func TestHelpInPlainWords(t *testing.T) {
 			if strings.HasPrefix(strings.TrimSpace(line), "--start-time") && !strings.Contains(line, "--expected-startup") {
 				t.Errorf("--start-time does not say how it differs from --expected-startup: %s", line)
 			}
+		}
+	}
+}
+
+// TestHelpDefaultsOneStyle: every default in --help reads "(default: X)" at
+// the end of its line, once, unquoted; no switch says "(default: false)";
+// and podlint --help lists its global options without a category heading
+// (the help flag shared with the commands once carried "Output" there).
+func TestHelpDefaultsOneStyle(t *testing.T) {
+	for _, cmd := range []string{"check", "fix", "timeline", "lsp"} {
+		var out, errb bytes.Buffer
+		Run([]string{"podlint", cmd, "--help"}, strings.NewReader(""), &out, &errb)
+		for _, line := range strings.Split(out.String(), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+				continue
+			}
+			n := strings.Count(line, "(default")
+			switch {
+			case n > 1 || (n == 1 && !regexp.MustCompile(`\(default: [^"]\S*( [^"][^)]*)?\)$`).MatchString(line)):
+				t.Errorf("podlint %s --help: %q states its default in another style than (default: X) at the end", cmd, line)
+			case strings.Contains(line, "(default: false)") || strings.Contains(line, "; default ") || strings.Contains(line, "unknown by default"):
+				t.Errorf("podlint %s --help: %q", cmd, line)
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	Run([]string{"podlint", "--help"}, strings.NewReader(""), &out, &errb)
+	_, global, ok := strings.Cut(out.String(), "GLOBAL OPTIONS:\n")
+	if !ok || !strings.Contains(global, "--help") || !strings.Contains(global, "--version") {
+		t.Fatalf("podlint --help has no global options:\n%s", out.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(global), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			t.Errorf("podlint --help: %q among the global options", line)
 		}
 	}
 }

@@ -31,13 +31,13 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "render", Usage: "`MODE` auto renders Helm charts and kustomizations found in the paths; never lints their files one by one", Value: "auto"},
 		&ucli.StringSliceFlag{Name: "values", Usage: "Helm values `FILE` for every chart (repeatable; later files win)"},
 		&ucli.StringSliceFlag{Name: "set", Usage: "Helm value `KEY=VALUE` for every chart (repeatable)"},
-		&ucli.StringFlag{Name: "release-name", Usage: "Helm release `NAME` (default release-name, as helm template)"},
+		&ucli.StringFlag{Name: "release-name", Usage: "Helm release `NAME`, as helm template names it (default release-name)"},
 		&ucli.StringFlag{Name: "namespace", Usage: "Helm release `NAMESPACE` (default default)"},
-		&ucli.StringFlag{Name: "render-cpu", Usage: "stop rendering a chart or kustomization after `DURATION` of CPU time (default " + render.DefaultLimits.CPU.String() + ")"},
+		&ucli.StringFlag{Name: "render-cpu", Usage: "stop rendering a chart or kustomization after `DURATION` of CPU time (default " + shortDuration(render.DefaultLimits.CPU) + ")"},
 		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
-		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + render.DefaultLimits.Wall.String() + ")"},
+		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + shortDuration(render.DefaultLimits.Wall) + ")"},
 		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
-		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + render.DefaultBudget.String() + ")"},
+		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + shortDuration(render.DefaultBudget) + ")"},
 	}
 }
 
@@ -172,6 +172,19 @@ func (s *settings) renderSetup(c *ucli.Context) error {
 	s.an.Open = opts.Open
 	s.renderer = opts
 	return nil
+}
+
+// shortDuration writes a default duration as a user would type it: 2m,
+// not Go's 2m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func absPath(p string) string {

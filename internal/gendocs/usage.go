@@ -71,8 +71,8 @@ func usageMarkdown() string {
 				}
 			}
 			def := ""
-			if f.TakesValue() && f.GetValue() != "" {
-				def = "`" + strings.Trim(f.GetValue(), `"`) + "`"
+			if f.TakesValue() && f.GetDefaultText() != "" {
+				def = "`" + strings.Trim(f.GetDefaultText(), `"`) + "`"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.Join(names, ", "), def, mdCell(usage))
 		}
