@@ -190,7 +190,63 @@ func yamlProblem(err error, c chunk) Problem {
 			line = 1 + countLines(c.data[:i])
 		}
 	}
+	if blockError.MatchString(msg) {
+		if stray := strayLine(c.data, line, msg); stray > line {
+			return Problem{Rule: RuleInvalidYAML, Line: stray + c.line - 1, Column: firstNonBlank(c.data, stray),
+				Message: fmt.Sprintf("%s: line %d is not indented like the block that starts at line %d; kubectl cannot read this document", msg, stray+c.line-1, line+c.line-1)}
+		}
+	}
 	return Problem{Rule: RuleInvalidYAML, Line: line + c.line - 1, Column: firstNonBlank(c.data, line), Message: msg + "; kubectl cannot read this document"}
+}
+
+// blockError is the error of a block whose next line is indented unlike
+// it: yaml.v3 names the line where the block starts (libyaml's context
+// mark), not the line that breaks it.
+var blockError = regexp.MustCompile(`did not find expected (key|'-' indicator)$`)
+
+// strayLine finds the line that breaks the block starting at line from:
+// the first line whose prefix of the document no longer parses, found by
+// bisection (a prefix cut at a line break parses whenever everything up to
+// it does). It returns from when the prefix that fails does not fail with
+// msg (a cut inside a flow collection or a quoted scalar, say), so a guess
+// never replaces what the parser said.
+func strayLine(data []byte, from int, msg string) int {
+	starts := []int{0} // byte offset of each line, 1-based line n at starts[n-1]
+	for rest := data; len(rest) > 0; {
+		_, next := cutLine(rest)
+		if len(next) == 0 {
+			break
+		}
+		starts = append(starts, len(data)-len(next))
+		rest = next
+	}
+	prefix := func(n int) []byte {
+		if n >= len(starts) {
+			return data
+		}
+		return data[:starts[n]]
+	}
+	parses := func(n int) error {
+		var node yaml.Node
+		return parseYAML(prefix(n), &node)
+	}
+	if from >= len(starts) || parses(from) != nil {
+		return from
+	}
+	lo, hi := from, len(starts) // parses(lo) == nil; the whole document fails
+	for lo+1 < hi {
+		if mid := (lo + hi) / 2; parses(mid) != nil {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if err := parses(hi); err == nil {
+		return from
+	} else if _, got := yamlErrorLine(err); got != msg {
+		return from
+	}
+	return hi
 }
 
 // firstNonBlank returns the column of the first character of 1-based line
