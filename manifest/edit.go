@@ -68,7 +68,7 @@ func (d *Document) Edit(op Op) (finding.Edit, error) {
 	}
 	switch op.Kind {
 	case OpSet:
-		_, _, v, err := d.walk(segs)
+		parent, _, v, err := d.walk(segs)
 		if err != nil {
 			return finding.Edit{}, err
 		}
@@ -77,6 +77,9 @@ func (d *Document) Edit(op Op) (finding.Edit, error) {
 			return finding.Edit{}, err
 		}
 		text, err := scalarText(op.Value, v.Style)
+		if v.Style == 0 && jsonStyle(parent) {
+			text, err = jsonScalar(op.Value)
+		}
 		if err != nil {
 			return finding.Edit{}, err
 		}
@@ -389,6 +392,13 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		_, end, err := d.scalarRange(sv)
 		if err != nil {
 			return finding.Edit{}, err
+		}
+		if jsonStyle(m) {
+			text, err := jsonScalar(op.Value)
+			if err != nil {
+				return finding.Edit{}, err
+			}
+			return d.edit(end, end, ", "+strconv.Quote(key)+": "+text), nil
 		}
 		text, err := scalarText(op.Value, 0)
 		if err != nil {
