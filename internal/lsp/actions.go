@@ -11,7 +11,7 @@ import (
 func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 	s.mu.Lock()
 	d := s.docs[p.TextDocument.URI]
-	enc, width := s.enc, s.hoverWidth
+	enc, width, kind := s.enc, s.hoverWidth, s.hoverKind
 	s.mu.Unlock()
 	if d == nil {
 		return nil
@@ -19,13 +19,17 @@ func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 	s.mu.Lock()
 	t, path := d.text, d.path
 	s.mu.Unlock()
-	md, from, to := s.opts.Engine.Hover(path, t.data, t.offset(p.Position, enc), width)
-	if md == "" {
+	chart, from, to := s.opts.Engine.Hover(path, t.data, t.offset(p.Position, enc), width)
+	if chart == "" {
 		return nil
+	}
+	if kind == markupMarkdown {
+		// A code block: the chart's characters are not Markdown.
+		chart = "```text\n" + chart + "```\n"
 	}
 	fl, fc := t.lineOf(from)
 	tl, tc := t.lineOf(to)
-	return &hoverResult{Contents: markupContent{Kind: "markdown", Value: md},
+	return &hoverResult{Contents: markupContent{Kind: kind, Value: chart},
 		Range: &Range{Start: t.position(fl, fc, enc), End: t.position(tl, tc, enc)}}
 }
 

@@ -322,11 +322,9 @@ func (p *Podlint) Hover(path string, text []byte, off, width int) (string, int, 
 	item := plot.Item{File: filepath.Base(path), Line: pos.Line, APIVersion: obj.Ref.APIVersion, Kind: obj.Ref.Kind,
 		Namespace: obj.Ref.Namespace, Name: obj.Ref.Name, Timeline: tl}
 	var b bytes.Buffer
-	b.WriteString("```text\n")
 	if ok, _ := plot.Hover(&b, item, topic, container, width); !ok {
 		return "", 0, 0
 	}
-	b.WriteString("```\n")
 	kl := key.Line + obj.Doc.LineOffset - 1
 	from := t.starts[min(kl, len(t.starts)-1)] + manifest.ByteColumn(t.line(kl), key.Column) - 1
 	return b.String(), from, from + len(key.Value)

@@ -26,6 +26,12 @@ type Location struct {
 	Range Range  `json:"range"`
 }
 
+// Markup kinds.
+const (
+	markupMarkdown  = "markdown"
+	markupPlainText = "plaintext"
+)
+
 const (
 	encodingUTF8  = "utf-8"
 	encodingUTF16 = "utf-16"
@@ -39,6 +45,13 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		TextDocument struct {
+			Hover struct {
+				// ContentFormat lists the markup kinds the client
+				// shows, preferred first.
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+		} `json:"textDocument"`
 	} `json:"capabilities"`
 	WorkspaceFolders      []workspaceFolder `json:"workspaceFolders"`
 	InitializationOptions *InitOptions      `json:"initializationOptions"`

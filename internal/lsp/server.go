@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -37,10 +36,10 @@ type Engine interface {
 	// those check reports for that file, with the other objects of the
 	// workspace for the cross-object rules.
 	Lint(path string, text []byte) []finding.Finding
-	// Hover describes the lifecycle field at byte offset off of text, in
-	// Markdown fitted to width columns, and returns the byte range of the
-	// field's key; md is "" when there is nothing to show.
-	Hover(path string, text []byte, off, width int) (md string, from, to int)
+	// Hover describes the lifecycle field at byte offset off of text, as
+	// plain text fitted to width columns (a chart), and returns the byte
+	// range of the field's key; chart is "" when there is nothing to show.
+	Hover(path string, text []byte, off, width int) (chart string, from, to int)
 	// Saved tells that path was saved: the workspace's objects are read
 	// again, and a Helm chart or kustomization that holds path is rendered.
 	// It returns the findings of rendered roots by file, for every file
@@ -79,6 +78,7 @@ type Server struct {
 	state       int // stateNew, stateRunning, stateShutdown
 	enc         string
 	hoverWidth  int
+	hoverKind   string               // markupMarkdown or markupPlainText
 	docs        map[string]*document // by URI as the client sent it
 	rendered    map[string][]finding.Finding
 	inflight    map[string]context.CancelFunc // requests by id
@@ -129,7 +129,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 }
 
 func newServer(opts Options) *Server {
-	s := &Server{opts: opts, debounce: opts.Debounce, enc: encodingUTF16, hoverWidth: 60,
+	s := &Server{opts: opts, debounce: opts.Debounce, enc: encodingUTF16, hoverWidth: 60, hoverKind: markupMarkdown,
 		docs: map[string]*document{}, rendered: map[string][]finding.Finding{}, inflight: map[string]context.CancelFunc{},
 		exited: make(chan struct{})}
 	if s.debounce == 0 {
@@ -325,9 +325,14 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.codeActions(&p), nil })
 		return nil, errAsync
 	}
-	if req.Notif || strings.HasPrefix(req.Method, "$/") {
-		return nil, nil // optional notifications may be ignored
+	if req.Notif {
+		// Unknown notifications are dropped: those starting with "$/"
+		// may be ignored, as the LSP says, and a reply to any other is
+		// not allowed.
+		return nil, nil
 	}
+	// The LSP: "If a server or client receives a request starting with
+	// '$/' it must error the request with error code MethodNotFound".
 	return nil, rpcError(codeMethodNotFound, "method %q is not supported", req.Method)
 }
 
@@ -408,8 +413,17 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 			roots = append(roots, filepath.Clean(p.RootPath))
 		}
 	}
+	hoverKind := markupMarkdown
+	for _, k := range p.Capabilities.TextDocument.Hover.ContentFormat {
+		// The first kind the server can write, as the client prefers it.
+		if k == markupMarkdown || k == markupPlainText {
+			hoverKind = k
+			break
+		}
+	}
 	s.mu.Lock()
 	s.enc = enc
+	s.hoverKind = hoverKind
 	if o := p.InitializationOptions; o != nil && o.HoverWidth > 0 {
 		s.hoverWidth = max(o.HoverWidth, 40)
 	}

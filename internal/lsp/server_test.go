@@ -331,6 +331,13 @@ func TestMalformedMessages(t *testing.T) {
 			r.send(`{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":"x","position":1}}`)
 		}, 4.0, codeInvalidParams},
 		{"unknown method", func() { r.send(`{"jsonrpc":"2.0","id":5,"method":"textDocument/formatting","params":{}}`) }, 5.0, codeMethodNotFound},
+		// The LSP: a request starting with "$/" must get MethodNotFound;
+		// a notification starting with "$/" is ignored (no reply: the next
+		// reply read is the request's).
+		{"unknown $/ request after an unknown $/ notification", func() {
+			r.send(`{"jsonrpc":"2.0","method":"$/podlintNothing","params":{}}`)
+			r.send(`{"jsonrpc":"2.0","id":"d","method":"$/podlintNothing","params":{}}`)
+		}, "d", codeMethodNotFound},
 		{"a panic in the engine", func() { r.send(hover(6)) }, 6.0, codeInternalError},
 	} {
 		tc.send()
@@ -362,6 +369,9 @@ func TestHoverLivenessProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := h.Contents.Value
+		if h.Contents.Kind != markupMarkdown || !strings.HasPrefix(v, "```text\n") || !strings.HasSuffix(v, "```\n") {
+			t.Errorf("a client that says nothing of hover formats gets kind %q, want markdown with a code block:\n%s", h.Contents.Kind, v)
+		}
 		for _, want := range []string{"Deployment web", "liveness kill if unhealthy", "first probe", "at the earliest", "at the latest", "start-up budget", "├"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("hover lacks %q:\n%s", want, v)
@@ -380,6 +390,41 @@ func TestHoverLivenessProbe(t *testing.T) {
 	var res json.RawMessage
 	if err := c.call("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{3, 4}}, &res); err != nil || string(res) != "null" {
 		t.Errorf("hover on metadata.name: %s, %v", res, err)
+	}
+}
+
+// TestHoverPlainText: a client whose hover shows only plain text
+// (contentFormat ["plaintext"]) gets the chart as plain text, without
+// Markdown's code fence, which it would show as it is.
+func TestHoverPlainText(t *testing.T) {
+	for _, tc := range []struct {
+		formats []string
+		kind    string
+	}{
+		{[]string{"plaintext"}, markupPlainText},
+		{[]string{"plaintext", "markdown"}, markupPlainText},
+		{[]string{"markdown", "plaintext"}, markupMarkdown},
+	} {
+		e, dir := newEngine(t)
+		c := startServer(t, e, -1, nil)
+		var res initializeResult
+		params := map[string]any{"processId": nil, "rootUri": pathURI(dir), "capabilities": map[string]any{
+			"general":      map[string]any{"positionEncodings": []string{"utf-8"}},
+			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": tc.formats}}}}
+		if err := c.call("initialize", params, &res); err != nil {
+			t.Fatal(err)
+		}
+		c.notify("initialized", map[string]any{})
+		uri := c.open(filepath.Join(dir, "web.yaml"), webYAML, 1)
+		c.waitDiags(uri)
+		var h hoverResult
+		if err := c.call("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{11, 52}}, &h); err != nil {
+			t.Fatal(err)
+		}
+		fenced := strings.Contains(h.Contents.Value, "```")
+		if h.Contents.Kind != tc.kind || fenced != (tc.kind == markupMarkdown) || !strings.Contains(h.Contents.Value, "liveness kill if unhealthy") {
+			t.Errorf("contentFormat %q: kind %q (want %q), code fence %v:\n%s", tc.formats, h.Contents.Kind, tc.kind, fenced, h.Contents.Value)
+		}
 	}
 }
 
