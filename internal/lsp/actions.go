@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
 )
 
 func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
@@ -33,9 +35,18 @@ func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 		Range: &Range{Start: t.position(fl, fc, enc), End: t.position(tl, tc, enc)}}
 }
 
-// Rules whose findings a suppression comment cannot usefully hide: those
-// about suppressions themselves.
-var unsuppressible = map[string]bool{"PL010": true, "PL011": true, "config": true, "render": true}
+// unsuppressible reports whether a suppression comment cannot usefully
+// hide the findings of rule id: those about suppressions themselves, and
+// the server's own problems, which are not rules. Rules are named by
+// their values, never by literal IDs (a literal once named PL010, the
+// duplicate container, for PL008).
+func unsuppressible(id string) bool {
+	switch id {
+	case rules.UnusedSuppression.ID, rules.SuppressionMissingReason.ID, problemConfig, problemRender:
+		return true
+	}
+	return false
+}
 
 // codeActions offers, for the findings on the lines of the range, their
 // fixes and a suppression comment, and a "fix all" of the file's safe
@@ -88,6 +99,9 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 			}
 		}
 	}
+	// JSON has no comments: a suppression comment would break the file
+	// for kubectl.
+	commentable := !manifest.IsJSON(path, t.data)
 	if wantQuick {
 		for i := range fs {
 			f := &fs[i]
@@ -96,7 +110,7 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 			}
 			diag := s.diagnostic(f, t, enc)
 			actions = append(actions, s.fixActions(f, fixes[i], diag, t, d.uri, enc)...)
-			if unsuppressible[f.RuleID] || f.Rendered != nil {
+			if !commentable || unsuppressible(f.RuleID) || f.Rendered != nil {
 				continue
 			}
 			actions = append(actions, codeAction{

@@ -167,10 +167,17 @@ func (p *Podlint) Lint(path string, text []byte) []finding.Finding {
 	return ws.Lint(&an, path, text)
 }
 
+// The codes of the server's own problems, shown as diagnostics like
+// findings: they are not rules.
+const (
+	problemConfig = "config"
+	problemRender = "render"
+)
+
 // configProblem shows a configuration that cannot be read on the file it
 // would apply to: nothing is linted until it is fixed.
 func configProblem(path string, err error) finding.Finding {
-	return finding.Finding{RuleID: "config", Severity: finding.Error,
+	return finding.Finding{RuleID: problemConfig, Severity: finding.Error,
 		Location: finding.Location{File: path, Line: 1, Column: 1},
 		Message:  "podlint's configuration cannot be used, so this file was not linted", Detail: err.Error()}
 }
@@ -208,7 +215,7 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 			byFile[f.File] = append(byFile[f.File], f)
 		}
 		for _, e := range errs {
-			byFile[path] = append(byFile[path], finding.Finding{RuleID: "render", Severity: finding.Error,
+			byFile[path] = append(byFile[path], finding.Finding{RuleID: problemRender, Severity: finding.Error,
 				Location: finding.Location{File: path, Line: 1, Column: 1},
 				Message:  "rendering " + filepath.Base(key) + " failed", Detail: e.Error()})
 		}

@@ -474,6 +474,106 @@ func TestSuppressHere(t *testing.T) {
 	}
 }
 
+// dupYAML has a duplicate container name (PL010) and a suppression that
+// matches nothing (PL008).
+const dupYAML = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+    - name: app
+      image: nginx
+    # podlint:ignore PL113 no probe here to be wrong
+    - name: app
+      image: nginx
+`
+
+// TestSuppressHereByRule: a duplicate container (PL010) can be suppressed
+// here; an unused suppression (PL008) and a missing reason (PL011) cannot
+// (suppressing a suppression's finding with another suppression is
+// pointless). The actions once named PL010 where they meant PL008.
+func TestSuppressHereByRule(t *testing.T) {
+	e, dir := newEngine(t)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir, "utf-8")
+	uri := c.open(filepath.Join(dir, "pod.yaml"), dupYAML, 1)
+	diags := c.waitDiags(uri).Diagnostics
+	for _, want := range []struct {
+		code     string
+		suppress bool
+	}{{"PL010", true}, {"PL008", false}} {
+		d := findDiag(diags, want.code)
+		if d == nil {
+			t.Fatalf("no %s among %+v", want.code, diags)
+		}
+		var actions []codeAction
+		if err := c.call("textDocument/codeAction", codeActionParams{TextDocument: textDocumentIdentifier{uri}, Range: Range{d.Range.Start, d.Range.Start}}, &actions); err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, a := range actions {
+			if strings.HasPrefix(a.Title, "Suppress "+want.code+" ") {
+				got = true
+			}
+		}
+		if got != want.suppress {
+			t.Errorf("%s: a suppress-here action: %v, want %v (actions %+v)", want.code, got, want.suppress, actions)
+		}
+	}
+}
+
+// probeJSON is a Pod in JSON whose liveness probe times out after its
+// period (PL106, whose fixes set or insert a field).
+const probeJSON = `{
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {"name": "web"},
+  "spec": {
+    "containers": [
+      {"name": "web", "image": "nginx:1.27",
+       "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "timeoutSeconds": 20},
+       "readinessProbe": {"httpGet": {"path": "/ready", "port": 8080}}}
+    ]
+  }
+}
+`
+
+// TestJSONCodeActions: in a .json manifest every code action leaves JSON
+// (checked with encoding/json on the edited text): the quick fixes and
+// the fix-all, and no "suppress here", since JSON has no comments.
+func TestJSONCodeActions(t *testing.T) {
+	e, dir := newEngine(t)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir, "utf-8")
+	uri := c.open(filepath.Join(dir, "pod.json"), probeJSON, 1)
+	d := findDiag(c.waitDiags(uri).Diagnostics, "PL106")
+	if d == nil {
+		t.Fatal("no PL106")
+	}
+	var actions []codeAction
+	if err := c.call("textDocument/codeAction", codeActionParams{TextDocument: textDocumentIdentifier{uri}, Range: Range{d.Range.Start, d.Range.Start}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	fixes := 0
+	for _, a := range actions {
+		if strings.HasPrefix(a.Title, "Suppress") {
+			t.Errorf("%q offered in a JSON file", a.Title)
+		}
+		if a.Edit == nil {
+			continue
+		}
+		fixes++
+		fixed := apply(t, probeJSON, a.Edit.Changes[uri])
+		var v map[string]any
+		if err := json.Unmarshal([]byte(fixed), &v); err != nil {
+			t.Errorf("%s: the edited file is not JSON: %v\n%s", a.Title, err, fixed)
+		}
+	}
+	if fixes < 2 {
+		t.Errorf("%d actions with edits, want PL106's two fixes at least: %+v", fixes, actions)
+	}
+}
+
 func TestTokenEnd(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{`  livenessProbe:`, "livenessProbe"},
