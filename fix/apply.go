@@ -64,20 +64,7 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 	reasons := map[key]string{}
 	findings, _ := cfg.File(path, data, true)
 	for pass := 0; pass < MaxPasses; pass++ {
-		var cands []Candidate
-		for i := range findings {
-			if x := Choose(&findings[i], max); x != nil {
-				cands = append(cands, Candidate{&findings[i], x})
-			}
-		}
-		var ok []candidate
-		for i, err := range VerifyAll(cfg, path, res.Data, findings, cands) {
-			if err != nil {
-				reasons[keyOf(cands[i].Finding)] = "verification failed: " + err.Error()
-				continue
-			}
-			ok = append(ok, candidate{cands[i].Finding, cands[i].Fix})
-		}
+		ok := verifiedChoices(cfg, path, res.Data, findings, max, reasons)
 		var taken []candidate
 		var edits []finding.Edit
 		for _, c := range ok {
@@ -124,6 +111,53 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 		res.Skipped = append(res.Skipped, Skipped{Finding: *f, Fix: *x, Reason: reason})
 	}
 	return res
+}
+
+// verifiedChoices returns, in finding order, the fix File applies to each
+// finding of data: its first fix at safety max that passes verification.
+// The alternatives of a finding are verified only when the fixes before
+// them failed (a finding's first fix is the one its rule prefers), and the
+// first failure is recorded in reasons.
+func verifiedChoices(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, reasons map[key]string) []candidate {
+	chosen := make([]*finding.Fix, len(findings))
+	next := make([]int, len(findings)) // the index of the finding's next fix to try
+	failed := make([]bool, len(findings))
+	for {
+		var cands []Candidate
+		var of []int
+		for i := range findings {
+			f := &findings[i]
+			for chosen[i] == nil && next[i] < len(f.Fixes) {
+				j := next[i]
+				next[i]++
+				if f.Fixes[j].Safety <= max {
+					cands = append(cands, Candidate{f, &f.Fixes[j]})
+					of = append(of, i)
+					break
+				}
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		for k, err := range VerifyAll(cfg, path, data, findings, cands) {
+			if err != nil {
+				if !failed[of[k]] {
+					failed[of[k]] = true
+					reasons[keyOf(cands[k].Finding)] = "verification failed: " + err.Error()
+				}
+				continue
+			}
+			chosen[of[k]] = cands[k].Fix
+		}
+	}
+	var ok []candidate
+	for i, x := range chosen {
+		if x != nil {
+			ok = append(ok, candidate{&findings[i], x})
+		}
+	}
+	return ok
 }
 
 // applyAll applies edits (of the fixes taken) and checks the result as
