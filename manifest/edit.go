@@ -516,13 +516,42 @@ func (d *Document) edit(start, end int, text string) finding.Edit {
 // duplicate is the earlier of two pairs with one key in a mapping.
 type duplicate struct {
 	key, value *yaml.Node
-	equal      bool // both values are the same scalar
+	equal      bool // both values are the same (sameValue)
 }
 
-// sameScalar reports whether a and b are scalars with the same tag and
-// value (so either pair of a duplicate key gives the same object).
-func sameScalar(a, b *yaml.Node) bool {
-	return a != nil && b != nil && a.Kind == yaml.ScalarNode && b.Kind == yaml.ScalarNode && a.Tag == b.Tag && a.Value == b.Value
+// sameValue reports whether a and b are the same value: scalars with the
+// same tag and value, or mappings and sequences of the same values, keys
+// in the same order, written in any style, so either pair of a duplicate
+// key gives the same object. Anything with an anchor, an alias or a merge
+// key is not compared (it is not the same), nor past a depth of 100 or a
+// budget of nodes.
+func sameValue(a, b *yaml.Node) bool {
+	budget := 10000
+	return sameNode(a, b, 0, &budget)
+}
+
+func sameNode(a, b *yaml.Node, depth int, budget *int) bool {
+	if *budget--; *budget < 0 || depth > 100 || a == nil || b == nil {
+		return false
+	}
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.Value == b.Value && a.Value != "<<"
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !sameNode(a.Content[i], b.Content[i], depth+1, budget) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // duplicateFixes deletes the earlier pair of a duplicate key: kubectl reads
