@@ -357,7 +357,15 @@ func (d *Document) deleteEdit(parent, k, v *yaml.Node) (finding.Edit, error) {
 	}
 	start := d.lineStart(off)
 	seq := k != nil && v.Kind == yaml.SequenceNode && !isFlow(v)
-	return d.edit(start, d.extentEnd(off, indent, seq), ""), nil
+	end := d.extentEnd(off, indent, seq)
+	if b := d.File.Data; end == len(b) && start > 0 && breakLen(b[d.lineStart(end):end]) == 0 && d.lineStart(end) != end {
+		// The last line of a file without a final line break: the break
+		// before the entry goes with it, so the file still ends without
+		// one, and a key inserted at the end (which starts with a line
+		// break then) leaves no blank line behind.
+		start = d.breakBefore(start)
+	}
+	return d.edit(start, end, ""), nil
 }
 
 func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, error) {
@@ -425,7 +433,12 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		}
 		sb.WriteString(pad + key + ": " + text + brk)
 	} else {
-		unit := d.indentUnit(m)
+		// The step of the sibling the value goes after (a probe after a
+		// probe), else the file's.
+		unit := d.stepOf(sk, sv)
+		if unit <= 0 {
+			unit = d.indentUnit(m)
+		}
 		sb.WriteString(pad + key + ":" + brk)
 		for _, l := range op.Lines {
 			t := strings.TrimLeft(l, " ")
@@ -459,6 +472,38 @@ func (d *Document) indentUnit(m *yaml.Node) int {
 	return 2
 }
 
+// stepOf returns how many spaces deeper than key k the first key of its
+// block mapping value v is, or 0.
+func (d *Document) stepOf(k, v *yaml.Node) int {
+	if v == nil || v.Kind != yaml.MappingNode || isFlow(v) || len(v.Content) == 0 {
+		return 0
+	}
+	ko, err1 := d.offset(k)
+	co, err2 := d.offset(v.Content[0])
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	ki, ok1 := d.indentOf(ko)
+	ci, ok2 := d.indentOf(co)
+	if ok1 && ok2 && ci > ki {
+		return ci - ki
+	}
+	return 0
+}
+
+// breakBefore returns the offset of the line break that ends the line
+// before the one starting at ls (ls when there is none).
+func (d *Document) breakBefore(ls int) int {
+	b := d.File.Data
+	if ls >= 2 && b[ls-2] == '\r' && b[ls-1] == '\n' {
+		return ls - 2
+	}
+	if ls >= 1 && (b[ls-1] == '\n' || b[ls-1] == '\r') {
+		return ls - 1
+	}
+	return ls
+}
+
 // stepIn returns the indentation step below the first block mapping key
 // of n that has a block mapping value, or 0.
 func (d *Document) stepIn(n *yaml.Node, depth int) int {
@@ -478,16 +523,8 @@ func (d *Document) stepIn(n *yaml.Node, depth int) int {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if v.Kind == yaml.MappingNode && !isFlow(v) && len(v.Content) > 0 {
-				ko, err1 := d.offset(k)
-				co, err2 := d.offset(v.Content[0])
-				if err1 == nil && err2 == nil {
-					ki, ok1 := d.indentOf(ko)
-					ci, ok2 := d.indentOf(co)
-					if ok1 && ok2 && ci > ki {
-						return ci - ki
-					}
-				}
+			if u := d.stepOf(k, v); u > 0 {
+				return u
 			}
 			if u := d.stepIn(v, depth+1); u > 0 {
 				return u
