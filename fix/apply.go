@@ -3,6 +3,7 @@ package fix
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -76,6 +77,15 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 			edits = append(edits, c.x.Edits...)
 		}
 		if len(taken) == 0 {
+			if p := firstPair(cfg, path, res.Data, findings, max, reasons); p != nil {
+				res.Applied = append(res.Applied, p.applied...)
+				for _, a := range p.applied {
+					delete(reasons, keyOf(&a.Finding))
+				}
+				res.Data, findings = p.out, p.after
+				res.Passes++
+				continue
+			}
 			break
 		}
 		out, after, err := applyAll(cfg, path, res.Data, findings, edits, taken)
@@ -199,4 +209,97 @@ func overlaps(a, b []finding.Edit) bool {
 type candidate struct {
 	f *finding.Finding
 	x *finding.Fix
+}
+
+// pair is a fix applied together with the fixes of the findings it adds.
+type pair struct {
+	out     []byte
+	after   []finding.Finding
+	applied []Applied
+}
+
+// firstPair returns the first fix of the findings of data that failed
+// verification only because it adds findings that have fixes of their
+// own, applied with those fixes and verified as one fix; nil when there is
+// none. A startup probe PL103 adds can make a readiness
+// initialDelaySeconds pointless (PL104), whose fix removes it: either
+// alone is refused, the two together are what the user wants.
+func firstPair(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, reasons map[key]string) *pair {
+	for i := range findings {
+		f := &findings[i]
+		if !strings.HasPrefix(reasons[keyOf(f)], "verification failed: the fix adds finding") {
+			continue
+		}
+		for j := range f.Fixes {
+			if f.Fixes[j].Safety > max {
+				continue
+			}
+			if p := pairOf(cfg, path, data, findings, f, &f.Fixes[j], max); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// pairOf applies x, the fix of f, then the first fix at safety max of each
+// finding x adds, and checks the result as Verify checks one fix: the
+// documents differ only at the fixes' paths, f and the added findings are
+// gone and no finding is new.
+func pairOf(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix, max finding.FixSafety) *pair {
+	c := newChecker(cfg, path, data, before)
+	if _, _, err := c.local(x); err != nil {
+		return nil
+	}
+	edits, err := sorted(x.Edits)
+	if err != nil {
+		return nil
+	}
+	mid, err := finding.ApplyEdits(data, edits)
+	if err != nil {
+		return nil
+	}
+	midFindings, _ := cfg.File(path, mid, true)
+	added := newFindings(before, midFindings)
+	if len(added) == 0 {
+		return nil
+	}
+	var cands []Candidate
+	for i := range added {
+		y := Choose(&added[i], max)
+		if y == nil {
+			return nil
+		}
+		cands = append(cands, Candidate{&added[i], y})
+	}
+	var second []finding.Edit
+	paths := slices.Clone(x.Paths)
+	for k, err := range VerifyAll(cfg, path, mid, midFindings, cands) {
+		if err != nil || overlaps(second, cands[k].Fix.Edits) {
+			return nil
+		}
+		second = append(second, cands[k].Fix.Edits...)
+		paths = append(paths, cands[k].Fix.Paths...)
+	}
+	if second, err = sorted(second); err != nil {
+		return nil
+	}
+	out, err := finding.ApplyEdits(mid, second)
+	if err != nil || c.stillJSON(out) != nil || sameExceptAt(data, out, paths) != nil {
+		return nil
+	}
+	after, _ := cfg.File(path, out, true)
+	if len(newFindings(before, after)) > 0 {
+		return nil
+	}
+	for i := range after {
+		if sameFinding(&after[i], f) {
+			return nil
+		}
+	}
+	p := &pair{out: out, after: after, applied: []Applied{{Finding: *f, Fix: *x}}}
+	for _, cand := range cands {
+		p.applied = append(p.applied, Applied{Finding: *cand.Finding, Fix: *cand.Fix})
+	}
+	return p
 }
