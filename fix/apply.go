@@ -61,11 +61,22 @@ func Choose(f *finding.Finding, max finding.FixSafety) *finding.Fix {
 // text), and applied together; when the fixes taken together do not verify,
 // only the first is applied.
 func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety) *Result {
+	return FileOnly(cfg, path, data, max, nil)
+}
+
+// FileOnly is File applying only the fixes of the findings fixable
+// accepts (all when it is nil): `podlint fix --select` and the
+// configuration's rules that are never fixed. The others are neither
+// applied nor listed as skipped.
+func FileOnly(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety, fixable func(*finding.Finding) bool) *Result {
+	if fixable == nil {
+		fixable = func(*finding.Finding) bool { return true }
+	}
 	res := &Result{Data: data}
 	reasons := map[key]string{}
 	findings, _ := cfg.File(path, data, true)
 	for pass := 0; pass < MaxPasses; pass++ {
-		ok := verifiedChoices(cfg, path, res.Data, findings, max, reasons)
+		ok := verifiedChoices(cfg, path, res.Data, findings, max, fixable, reasons)
 		var taken []candidate
 		var edits []finding.Edit
 		for _, c := range ok {
@@ -77,7 +88,7 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 			edits = append(edits, c.x.Edits...)
 		}
 		if len(taken) == 0 {
-			if p := firstPair(cfg, path, res.Data, findings, max, reasons); p != nil {
+			if p := firstPair(cfg, path, res.Data, findings, max, fixable, reasons); p != nil {
 				res.Applied = append(res.Applied, p.applied...)
 				for _, a := range p.applied {
 					delete(reasons, keyOf(&a.Finding))
@@ -111,7 +122,7 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 	for i := range findings {
 		f := &findings[i]
 		x := Choose(f, max)
-		if x == nil {
+		if x == nil || !fixable(f) {
 			continue
 		}
 		reason := reasons[keyOf(f)]
@@ -128,7 +139,7 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 // The alternatives of a finding are verified only when the fixes before
 // them failed (a finding's first fix is the one its rule prefers), and the
 // first failure is recorded in reasons.
-func verifiedChoices(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, reasons map[key]string) []candidate {
+func verifiedChoices(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, fixable func(*finding.Finding) bool, reasons map[key]string) []candidate {
 	chosen := make([]*finding.Fix, len(findings))
 	next := make([]int, len(findings)) // the index of the finding's next fix to try
 	failed := make([]bool, len(findings))
@@ -137,6 +148,9 @@ func verifiedChoices(cfg *analyzer.Linter, path string, data []byte, findings []
 		var of []int
 		for i := range findings {
 			f := &findings[i]
+			if !fixable(f) {
+				continue
+			}
 			for chosen[i] == nil && next[i] < len(f.Fixes) {
 				j := next[i]
 				next[i]++
@@ -224,17 +238,17 @@ type pair struct {
 // none. A startup probe PL103 adds can make a readiness
 // initialDelaySeconds pointless (PL104), whose fix removes it: either
 // alone is refused, the two together are what the user wants.
-func firstPair(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, reasons map[key]string) *pair {
+func firstPair(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, fixable func(*finding.Finding) bool, reasons map[key]string) *pair {
 	for i := range findings {
 		f := &findings[i]
-		if !strings.HasPrefix(reasons[keyOf(f)], "verification failed: the fix adds finding") {
+		if !fixable(f) || !strings.HasPrefix(reasons[keyOf(f)], "verification failed: the fix adds finding") {
 			continue
 		}
 		for j := range f.Fixes {
 			if f.Fixes[j].Safety > max {
 				continue
 			}
-			if p := pairOf(cfg, path, data, findings, f, &f.Fixes[j], max); p != nil {
+			if p := pairOf(cfg, path, data, findings, f, &f.Fixes[j], max, fixable); p != nil {
 				return p
 			}
 		}
@@ -246,7 +260,7 @@ func firstPair(cfg *analyzer.Linter, path string, data []byte, findings []findin
 // finding x adds, and checks the result as Verify checks one fix: the
 // documents differ only at the fixes' paths, f and the added findings are
 // gone and no finding is new.
-func pairOf(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix, max finding.FixSafety) *pair {
+func pairOf(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix, max finding.FixSafety, fixable func(*finding.Finding) bool) *pair {
 	c := newChecker(cfg, path, data, before)
 	if _, _, err := c.local(x); err != nil {
 		return nil
@@ -267,7 +281,7 @@ func pairOf(cfg *analyzer.Linter, path string, data []byte, before []finding.Fin
 	var cands []Candidate
 	for i := range added {
 		y := Choose(&added[i], max)
-		if y == nil {
+		if y == nil || !fixable(&added[i]) {
 			return nil
 		}
 		cands = append(cands, Candidate{&added[i], y})

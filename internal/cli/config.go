@@ -46,6 +46,8 @@ type Config struct {
 	RenderMemory    string `yaml:"render-memory"`     // size
 	RenderTimeout   string `yaml:"render-timeout"`    // duration
 	RenderMaxOutput string `yaml:"render-max-output"` // size
+	// What podlint fix may do.
+	Fix FixConfig `yaml:"fix"`
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative
@@ -53,6 +55,14 @@ type Config struct {
 	dir string
 	// root is the file's top-level mapping, for the lines of its keys.
 	root *yaml.Node
+}
+
+// FixConfig is the fix section of .podlint.yaml.
+type FixConfig struct {
+	// Never lists the rules (ID or name) whose findings podlint fix never
+	// fixes, whatever --select says. A repository's configuration can
+	// only take fixes away with it, never add one.
+	Never []string `yaml:"never"`
 }
 
 // checkKeys reports the first key of mapping n that struct type t (or, for
@@ -78,6 +88,11 @@ func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
 		ft, ok := fields[k.Value]
 		if !ok {
 			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), path, k.Line, didYouMean(k.Value, names))
+		}
+		if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[yaml.Node]() {
+			if err := checkKeys(path, v, ft, prefix+k.Value+"."); err != nil {
+				return err
+			}
 		}
 		if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
