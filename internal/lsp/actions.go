@@ -35,6 +35,32 @@ func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 		Range: &Range{Start: t.position(fl, fc, enc), End: t.position(tl, tc, enc)}}
 }
 
+// inlayHints are the timeline notes on the lines of the range, for the
+// document's current text.
+func (s *Server) inlayHints(p *inlayHintParams) []inlayHint {
+	s.mu.Lock()
+	d := s.docs[p.TextDocument.URI]
+	enc := s.enc
+	var t *text
+	var path string
+	if d != nil {
+		t, path = d.text, d.path
+	}
+	s.mu.Unlock()
+	out := []inlayHint{}
+	if d == nil {
+		return out
+	}
+	for _, h := range s.opts.Engine.InlayHints(path, t.data) {
+		l, c := t.lineOf(h.Off)
+		if l < p.Range.Start.Line || l > p.Range.End.Line {
+			continue
+		}
+		out = append(out, inlayHint{Position: t.position(l, c, enc), Label: h.Label, PaddingLeft: true})
+	}
+	return out
+}
+
 // unsuppressible reports whether a suppression comment cannot usefully
 // hide the findings of rule id: those about suppressions themselves, and
 // the server's own problems, which are not rules. Rules are named by

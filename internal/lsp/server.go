@@ -53,6 +53,10 @@ type Engine interface {
 	// FixAll returns text with every safe fix applied as podlint fix
 	// applies them, and how many were; 0 and nil when none applies.
 	FixAll(path string, text []byte) ([]byte, int)
+	// InlayHints returns the computed timeline of the lifecycle fields of
+	// text, as notes at byte offsets (probe, preStop and grace period
+	// lines).
+	InlayHints(path string, text []byte) []Hint
 }
 
 // Options configure a server.
@@ -79,6 +83,7 @@ type Server struct {
 	enc         string
 	hoverWidth  int
 	hoverKind   string               // markupMarkdown or markupPlainText
+	hintRefresh bool                 // the client takes workspace/inlayHint/refresh
 	docs        map[string]*document // by URI as the client sent it
 	rendered    map[string][]finding.Finding
 	inflight    map[string]context.CancelFunc // requests by id
@@ -317,6 +322,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.hover(&p), nil })
 		return nil, errAsync
+	case "textDocument/inlayHint":
+		var p inlayHintParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.inlayHints(&p), nil })
+		return nil, errAsync
 	case "textDocument/codeAction":
 		var p codeActionParams
 		if err := decode(&p); err != nil {
@@ -424,6 +436,7 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 	s.mu.Lock()
 	s.enc = enc
 	s.hoverKind = hoverKind
+	s.hintRefresh = p.Capabilities.Workspace.InlayHint.RefreshSupport
 	if o := p.InitializationOptions; o != nil && o.HoverWidth > 0 {
 		s.hoverWidth = max(o.HoverWidth, 40)
 	}
@@ -435,6 +448,7 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 	c.PositionEncoding = enc
 	c.TextDocumentSync = textDocumentSync{OpenClose: true, Change: 1, Save: saveOptions{IncludeText: false}}
 	c.HoverProvider = true
+	c.InlayHintProvider = true
 	c.CodeActionProvider.CodeActionKinds = []string{kindQuickFix, kindSourceFix}
 	return res
 }
@@ -534,9 +548,31 @@ func (s *Server) lint(uri string) {
 	s.mu.Unlock()
 	v := version
 	s.notify("textDocument/publishDiagnostics", &publishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: s.diagnostics(all, t, enc)})
+	s.refreshHints()
 	if hook != nil {
 		hook(uri, version, true)
 	}
+}
+
+// refreshHints asks a client that supports it to request the inlay hints
+// again: the timeline changes with the text, and a client may otherwise
+// keep showing the hints of the text before the edit. The reply is not
+// waited for.
+func (s *Server) refreshHints() {
+	s.mu.Lock()
+	ok := s.hintRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	conn := s.connection()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := conn.Call(ctx, "workspace/inlayHint/refresh", nil, nil); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+			s.log.Printf("workspace/inlayHint/refresh: %v", err)
+		}
+	}()
 }
 
 func (s *Server) notify(method string, params any) {
