@@ -345,3 +345,36 @@ func TestFixStdin(t *testing.T) {
 		t.Errorf("clean input: exit %d, output %q", code, out)
 	}
 }
+
+// TestFixUnsafeNoteKeepsItsPromise: the safe run's "N more with --unsafe"
+// counts what an --unsafe run applies, not fixes that would then fail
+// verification (on the corpus it said 35, and --unsafe fixed 31). Here
+// PL103's only fix adds a PL501 finding, so --unsafe fixes nothing.
+func TestFixUnsafeNoteKeepsItsPromise(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"web.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.27
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            initialDelaySeconds: 600
+          readinessProbe:
+            httpGet: {path: /ready, port: 8080}
+`, "two.yaml": fixable})
+	_, _, errs := run(t, dir, nil, "fix", "--no-config", "--diff", "web.yaml", "two.yaml")
+	if !strings.Contains(errs, "would fix 1 finding(s) in 1 file(s) (1 more with --unsafe)") {
+		t.Errorf("safe run's tally, want PL113 fixed and only two.yaml's PL106 promised:\n%s", errs)
+	}
+	_, _, errs = run(t, dir, nil, "fix", "--no-config", "--diff", "--unsafe", "web.yaml", "two.yaml")
+	if !strings.Contains(errs, "would fix 2 finding(s) in 1 file(s); 1 fix(es) skipped") {
+		t.Errorf("--unsafe run's tally:\n%s", errs)
+	}
+}
