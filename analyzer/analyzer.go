@@ -17,6 +17,7 @@ package analyzer
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/podlint/podlint/crossobject"
@@ -142,6 +143,10 @@ type batch struct {
 	sup      []*suppression
 	part     crossobject.Part
 	sum      finding.Summary
+	// unparsed are the line ranges [first, next) of the documents that
+	// did not parse: whether a comment suppression there matches
+	// anything cannot be known.
+	unparsed [][2]int
 }
 
 // lintDocs loads and lints documents [from, to) of a file one at a time:
@@ -157,8 +162,17 @@ func (l *Linter) lintDocs(sp *manifest.Split, from, to int) *batch {
 		res.Objects, res.Problems = res.Objects[:0], res.Problems[:0]
 		sp.Load(i, l.Limits, &res)
 		start := len(fl.findings)
-		for i := range res.Problems {
-			fl.addFinding(l.problem(&res.Problems[i]))
+		for j := range res.Problems {
+			fl.addFinding(l.problem(&res.Problems[j]))
+			if res.Problems[j].Rule == manifest.RuleInvalidYAML && len(res.Objects) == 0 {
+				next := math.MaxInt
+				if i+1 < sp.Docs() {
+					next = sp.DocLine(i + 1)
+				}
+				if n := len(b.unparsed); n == 0 || b.unparsed[n-1][0] != sp.DocLine(i) {
+					b.unparsed = append(b.unparsed, [2]int{sp.DocLine(i), next})
+				}
+			}
 		}
 		for _, o := range res.Objects {
 			b.sum.Objects++
@@ -200,6 +214,9 @@ type assembly struct {
 	byLine map[int][]*suppression    // the comment suppressions, by the line they cover
 	byRule map[string][]*suppression // the same, by the ID of the rule they name
 	sum    finding.Summary
+	// unparsed are the line ranges of the documents that did not parse
+	// (batch.unparsed).
+	unparsed [][2]int
 }
 
 // newAssembly starts a file: its comment suppressions and the findings of
@@ -229,6 +246,7 @@ func (l *Linter) newAssembly(sp *manifest.Split, data []byte, explicit bool) *as
 func (a *assembly) add(b *batch) *crossobject.Part {
 	a.fl.findings = append(a.fl.findings, b.findings...)
 	a.fl.sup = append(a.fl.sup, b.sup...)
+	a.unparsed = append(a.unparsed, b.unparsed...)
 	// The part stays for the cross-object view; the rest is garbage now.
 	b.findings, b.sup = nil, nil
 	a.sum.Objects += b.sum.Objects
@@ -264,11 +282,28 @@ func (a *assembly) take() []finding.Finding {
 	return out
 }
 
+// inUnparsed reports whether line is in a document that did not parse.
+func (a *assembly) inUnparsed(line int) bool {
+	for _, r := range a.unparsed {
+		if r[0] <= line && line < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // finish reports the suppressions of the file that matched nothing; every
 // batch was added and taken.
 func (a *assembly) finish() []finding.Finding {
 	fl := a.fl
 	for _, s := range fl.sup {
+		if s.line > 0 && (a.inUnparsed(s.line) || a.inUnparsed(s.pos.Line)) {
+			// A comment in or over a document that did not parse: the
+			// findings it would hide are unknown until it does, so it is
+			// neither used nor unused (every suppression there was
+			// reported unused while a quote was left open).
+			s.unjudged = true
+		}
 		fl.checkSuppression(s)
 	}
 	fl.detach(0)
@@ -474,6 +509,9 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		fl.addFinding(fl.lint.newFinding(rules.SuppressionMissingReason, s.obj, loc,
 			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
 			"Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."))
+	}
+	if s.unjudged {
+		return
 	}
 	if isRelease(s.rule) {
 		fl.deferSuppression(s) // used or not is known at the end of the run

@@ -26,6 +26,9 @@ type suppression struct {
 	obj    *finding.ObjectRef // for annotations: the object it covers
 	objAt  crossobject.Pos    // for annotations: that object in the cross-object view
 	used   bool
+	// unjudged is set for a comment in a document that did not parse:
+	// neither used nor unused.
+	unjudged bool
 	// nearest is, for a comment, the kept finding of its rule in the same
 	// file whose line is closest to the line the comment covers (the
 	// earlier on a tie); its Line is 0 while there is none.

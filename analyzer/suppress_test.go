@@ -49,3 +49,48 @@ spec:
 		}
 	}
 }
+
+// TestUnparsedDocumentSuppressions: the comment suppressions of a document
+// that does not parse (an unclosed quote, as while typing) are neither
+// used nor unused: no PL008, since what they would hide is unknown. Those
+// of a document that parses are judged as before.
+func TestUnparsedDocumentSuppressions(t *testing.T) {
+	t.Parallel()
+	const file = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+    - name: web
+      image: "nginx
+      # podlint:ignore PL201 the app drains in 5s
+      lifecycle:
+        preStop:
+          exec:
+            command: ["/bin/sh", "-c", "sleep 45"]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: other}
+spec:
+  containers:
+    - name: other
+      image: nginx # podlint:ignore PL010 left over
+`
+	cfg := config(rules.InvalidYAML, rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression)
+	fs, _ := cfg.File("pod.yaml", []byte(file), true)
+	var got []string
+	invalid := false
+	for _, f := range fs {
+		if f.RuleID == rules.UnusedSuppression.ID {
+			got = append(got, f.Message)
+		}
+		invalid = invalid || f.RuleID == rules.InvalidYAML.ID
+	}
+	if !invalid {
+		t.Fatal("the first document parsed: the test needs it not to")
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "PL010") {
+		t.Fatalf("unused suppressions %q, want only the PL010 of the document that parses", got)
+	}
+}

@@ -3,6 +3,7 @@ package fix
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -60,24 +61,22 @@ func Choose(f *finding.Finding, max finding.FixSafety) *finding.Fix {
 // text), and applied together; when the fixes taken together do not verify,
 // only the first is applied.
 func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety) *Result {
+	return FileOnly(cfg, path, data, max, nil)
+}
+
+// FileOnly is File applying only the fixes of the findings fixable
+// accepts (all when it is nil): `podlint fix --select` and the
+// configuration's rules that are never fixed. The others are neither
+// applied nor listed as skipped.
+func FileOnly(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety, fixable func(*finding.Finding) bool) *Result {
+	if fixable == nil {
+		fixable = func(*finding.Finding) bool { return true }
+	}
 	res := &Result{Data: data}
 	reasons := map[key]string{}
 	findings, _ := cfg.File(path, data, true)
 	for pass := 0; pass < MaxPasses; pass++ {
-		var cands []Candidate
-		for i := range findings {
-			if x := Choose(&findings[i], max); x != nil {
-				cands = append(cands, Candidate{&findings[i], x})
-			}
-		}
-		var ok []candidate
-		for i, err := range VerifyAll(cfg, path, res.Data, findings, cands) {
-			if err != nil {
-				reasons[keyOf(cands[i].Finding)] = "verification failed: " + err.Error()
-				continue
-			}
-			ok = append(ok, candidate{cands[i].Finding, cands[i].Fix})
-		}
+		ok := verifiedChoices(cfg, path, res.Data, findings, max, fixable, reasons)
 		var taken []candidate
 		var edits []finding.Edit
 		for _, c := range ok {
@@ -89,6 +88,15 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 			edits = append(edits, c.x.Edits...)
 		}
 		if len(taken) == 0 {
+			if p := firstPair(cfg, path, res.Data, findings, max, fixable, reasons); p != nil {
+				res.Applied = append(res.Applied, p.applied...)
+				for _, a := range p.applied {
+					delete(reasons, keyOf(&a.Finding))
+				}
+				res.Data, findings = p.out, p.after
+				res.Passes++
+				continue
+			}
 			break
 		}
 		out, after, err := applyAll(cfg, path, res.Data, findings, edits, taken)
@@ -114,7 +122,7 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 	for i := range findings {
 		f := &findings[i]
 		x := Choose(f, max)
-		if x == nil {
+		if x == nil || !fixable(f) {
 			continue
 		}
 		reason := reasons[keyOf(f)]
@@ -124,6 +132,56 @@ func File(cfg *analyzer.Linter, path string, data []byte, max finding.FixSafety)
 		res.Skipped = append(res.Skipped, Skipped{Finding: *f, Fix: *x, Reason: reason})
 	}
 	return res
+}
+
+// verifiedChoices returns, in finding order, the fix File applies to each
+// finding of data: its first fix at safety max that passes verification.
+// The alternatives of a finding are verified only when the fixes before
+// them failed (a finding's first fix is the one its rule prefers), and the
+// first failure is recorded in reasons.
+func verifiedChoices(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, fixable func(*finding.Finding) bool, reasons map[key]string) []candidate {
+	chosen := make([]*finding.Fix, len(findings))
+	next := make([]int, len(findings)) // the index of the finding's next fix to try
+	failed := make([]bool, len(findings))
+	for {
+		var cands []Candidate
+		var of []int
+		for i := range findings {
+			f := &findings[i]
+			if !fixable(f) {
+				continue
+			}
+			for chosen[i] == nil && next[i] < len(f.Fixes) {
+				j := next[i]
+				next[i]++
+				if f.Fixes[j].Safety <= max {
+					cands = append(cands, Candidate{f, &f.Fixes[j]})
+					of = append(of, i)
+					break
+				}
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		for k, err := range VerifyAll(cfg, path, data, findings, cands) {
+			if err != nil {
+				if !failed[of[k]] {
+					failed[of[k]] = true
+					reasons[keyOf(cands[k].Finding)] = "verification failed: " + err.Error()
+				}
+				continue
+			}
+			chosen[of[k]] = cands[k].Fix
+		}
+	}
+	var ok []candidate
+	for i, x := range chosen {
+		if x != nil {
+			ok = append(ok, candidate{&findings[i], x})
+		}
+	}
+	return ok
 }
 
 // applyAll applies edits (of the fixes taken) and checks the result as
@@ -165,4 +223,97 @@ func overlaps(a, b []finding.Edit) bool {
 type candidate struct {
 	f *finding.Finding
 	x *finding.Fix
+}
+
+// pair is a fix applied together with the fixes of the findings it adds.
+type pair struct {
+	out     []byte
+	after   []finding.Finding
+	applied []Applied
+}
+
+// firstPair returns the first fix of the findings of data that failed
+// verification only because it adds findings that have fixes of their
+// own, applied with those fixes and verified as one fix; nil when there is
+// none. A startup probe PL103 adds can make a readiness
+// initialDelaySeconds pointless (PL104), whose fix removes it: either
+// alone is refused, the two together are what the user wants.
+func firstPair(cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding, max finding.FixSafety, fixable func(*finding.Finding) bool, reasons map[key]string) *pair {
+	for i := range findings {
+		f := &findings[i]
+		if !fixable(f) || !strings.HasPrefix(reasons[keyOf(f)], "verification failed: the fix adds finding") {
+			continue
+		}
+		for j := range f.Fixes {
+			if f.Fixes[j].Safety > max {
+				continue
+			}
+			if p := pairOf(cfg, path, data, findings, f, &f.Fixes[j], max, fixable); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// pairOf applies x, the fix of f, then the first fix at safety max of each
+// finding x adds, and checks the result as Verify checks one fix: the
+// documents differ only at the fixes' paths, f and the added findings are
+// gone and no finding is new.
+func pairOf(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, f *finding.Finding, x *finding.Fix, max finding.FixSafety, fixable func(*finding.Finding) bool) *pair {
+	c := newChecker(cfg, path, data, before)
+	if _, _, err := c.local(x); err != nil {
+		return nil
+	}
+	edits, err := sorted(x.Edits)
+	if err != nil {
+		return nil
+	}
+	mid, err := finding.ApplyEdits(data, edits)
+	if err != nil {
+		return nil
+	}
+	midFindings, _ := cfg.File(path, mid, true)
+	added := newFindings(before, midFindings)
+	if len(added) == 0 {
+		return nil
+	}
+	var cands []Candidate
+	for i := range added {
+		y := Choose(&added[i], max)
+		if y == nil || !fixable(&added[i]) {
+			return nil
+		}
+		cands = append(cands, Candidate{&added[i], y})
+	}
+	var second []finding.Edit
+	paths := slices.Clone(x.Paths)
+	for k, err := range VerifyAll(cfg, path, mid, midFindings, cands) {
+		if err != nil || overlaps(second, cands[k].Fix.Edits) {
+			return nil
+		}
+		second = append(second, cands[k].Fix.Edits...)
+		paths = append(paths, cands[k].Fix.Paths...)
+	}
+	if second, err = sorted(second); err != nil {
+		return nil
+	}
+	out, err := finding.ApplyEdits(mid, second)
+	if err != nil || c.stillJSON(out) != nil || sameExceptAt(data, out, paths) != nil {
+		return nil
+	}
+	after, _ := cfg.File(path, out, true)
+	if len(newFindings(before, after)) > 0 {
+		return nil
+	}
+	for i := range after {
+		if sameFinding(&after[i], f) {
+			return nil
+		}
+	}
+	p := &pair{out: out, after: after, applied: []Applied{{Finding: *f, Fix: *x}}}
+	for _, cand := range cands {
+		p.applied = append(p.applied, Applied{Finding: *cand.Finding, Fix: *cand.Fix})
+	}
+	return p
 }

@@ -58,10 +58,14 @@ type checker struct {
 	lines  []int           // the line each document starts on
 	alone  map[int]docLint // by document, linted alone
 	plain  map[int][]any   // by document, decoded (decoded)
+	// json is set for a JSON file, whose fixes must leave JSON (kubectl
+	// decodes a .json file as JSON, not YAML).
+	json bool
 }
 
 func newChecker(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding) *checker {
 	c := &checker{cfg: cfg, path: path, data: data, before: before, alone: map[int]docLint{}, plain: map[int][]any{}}
+	c.json = manifest.IsJSON(path, data)
 	sp := manifest.SplitFile(path, data, cfg.Limits)
 	if sp.File.Base >= 0 {
 		for i := range sp.Docs() {
@@ -121,6 +125,9 @@ func (c *checker) local(x *finding.Fix) (d int, doc []byte, err error) {
 		if err != nil {
 			return -1, nil, err
 		}
+		if err := c.stillJSON(out); err != nil {
+			return -1, nil, err
+		}
 		return -1, nil, sameExceptAt(c.data, out, x.Paths)
 	}
 	s, e := c.docs[d][0], c.docs[d][1]
@@ -131,6 +138,9 @@ func (c *checker) local(x *finding.Fix) (d int, doc []byte, err error) {
 	doc, err = finding.ApplyEdits(c.data[s:e], edits)
 	if err != nil {
 		return -1, nil, err
+	}
+	if err := c.stillJSON(doc); err != nil {
+		return -1, nil, fmt.Errorf("%v (document %d of the file)", err, d+1)
 	}
 	if err := sameAs(original, doc, x.Paths); err != nil {
 		return -1, nil, fmt.Errorf("%v (document %d of the file)", err, d+1)
@@ -203,4 +213,16 @@ func (c *checker) inDocument(f *finding.Finding, d int, doc []byte) (whole bool,
 		return false, fmt.Errorf("the fix adds finding %s (%s) at line %d: %s", n[0].RuleID, n[0].RuleName, line, n[0].Message)
 	}
 	return false, nil
+}
+
+// stillJSON fails when the file is JSON and its edited text (or that of
+// one of its documents) is not.
+func (c *checker) stillJSON(edited []byte) error {
+	if !c.json {
+		return nil
+	}
+	if err := manifest.ValidJSON(edited); err != nil {
+		return fmt.Errorf("the fixed file is no longer JSON: %v", err)
+	}
+	return nil
 }

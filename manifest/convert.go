@@ -290,7 +290,7 @@ func (c *converter) pair(k, v *yaml.Node, direct bool) bool {
 		e := &es.list[j]
 		if direct && e.direct {
 			c.report(k, RuleDuplicateKey, "key %q is defined more than once in this mapping; only the last value is used, and kubectl with --validate=strict rejects the file; remove one of them", key)
-			c.problems[len(c.problems)-1].dup = &duplicate{key: e.keyN, value: e.value, equal: sameScalar(e.value, v)}
+			c.problems[len(c.problems)-1].dup = &duplicate{key: e.keyN, value: e.value, equal: sameValue(e.value, v)}
 		}
 		e.value, e.keyN = v, k
 		e.direct = e.direct || direct

@@ -68,7 +68,7 @@ func (d *Document) Edit(op Op) (finding.Edit, error) {
 	}
 	switch op.Kind {
 	case OpSet:
-		_, _, v, err := d.walk(segs)
+		parent, _, v, err := d.walk(segs)
 		if err != nil {
 			return finding.Edit{}, err
 		}
@@ -77,6 +77,9 @@ func (d *Document) Edit(op Op) (finding.Edit, error) {
 			return finding.Edit{}, err
 		}
 		text, err := scalarText(op.Value, v.Style)
+		if v.Style == 0 && jsonStyle(parent) {
+			text, err = jsonScalar(op.Value)
+		}
 		if err != nil {
 			return finding.Edit{}, err
 		}
@@ -354,7 +357,15 @@ func (d *Document) deleteEdit(parent, k, v *yaml.Node) (finding.Edit, error) {
 	}
 	start := d.lineStart(off)
 	seq := k != nil && v.Kind == yaml.SequenceNode && !isFlow(v)
-	return d.edit(start, d.extentEnd(off, indent, seq), ""), nil
+	end := d.extentEnd(off, indent, seq)
+	if b := d.File.Data; end == len(b) && start > 0 && breakLen(b[d.lineStart(end):end]) == 0 && d.lineStart(end) != end {
+		// The last line of a file without a final line break: the break
+		// before the entry goes with it, so the file still ends without
+		// one, and a key inserted at the end (which starts with a line
+		// break then) leaves no blank line behind.
+		start = d.breakBefore(start)
+	}
+	return d.edit(start, end, ""), nil
 }
 
 func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, error) {
@@ -390,6 +401,13 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		if err != nil {
 			return finding.Edit{}, err
 		}
+		if jsonStyle(m) {
+			text, err := jsonScalar(op.Value)
+			if err != nil {
+				return finding.Edit{}, err
+			}
+			return d.edit(end, end, ", "+strconv.Quote(key)+": "+text), nil
+		}
 		text, err := scalarText(op.Value, 0)
 		if err != nil {
 			return finding.Edit{}, err
@@ -415,7 +433,12 @@ func (d *Document) insertEdit(m *yaml.Node, key string, op Op) (finding.Edit, er
 		}
 		sb.WriteString(pad + key + ": " + text + brk)
 	} else {
-		unit := d.indentUnit(m)
+		// The step of the sibling the value goes after (a probe after a
+		// probe), else the file's.
+		unit := d.stepOf(sk, sv)
+		if unit <= 0 {
+			unit = d.indentUnit(m)
+		}
 		sb.WriteString(pad + key + ":" + brk)
 		for _, l := range op.Lines {
 			t := strings.TrimLeft(l, " ")
@@ -449,6 +472,38 @@ func (d *Document) indentUnit(m *yaml.Node) int {
 	return 2
 }
 
+// stepOf returns how many spaces deeper than key k the first key of its
+// block mapping value v is, or 0.
+func (d *Document) stepOf(k, v *yaml.Node) int {
+	if v == nil || v.Kind != yaml.MappingNode || isFlow(v) || len(v.Content) == 0 {
+		return 0
+	}
+	ko, err1 := d.offset(k)
+	co, err2 := d.offset(v.Content[0])
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	ki, ok1 := d.indentOf(ko)
+	ci, ok2 := d.indentOf(co)
+	if ok1 && ok2 && ci > ki {
+		return ci - ki
+	}
+	return 0
+}
+
+// breakBefore returns the offset of the line break that ends the line
+// before the one starting at ls (ls when there is none).
+func (d *Document) breakBefore(ls int) int {
+	b := d.File.Data
+	if ls >= 2 && b[ls-2] == '\r' && b[ls-1] == '\n' {
+		return ls - 2
+	}
+	if ls >= 1 && (b[ls-1] == '\n' || b[ls-1] == '\r') {
+		return ls - 1
+	}
+	return ls
+}
+
 // stepIn returns the indentation step below the first block mapping key
 // of n that has a block mapping value, or 0.
 func (d *Document) stepIn(n *yaml.Node, depth int) int {
@@ -468,16 +523,8 @@ func (d *Document) stepIn(n *yaml.Node, depth int) int {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if v.Kind == yaml.MappingNode && !isFlow(v) && len(v.Content) > 0 {
-				ko, err1 := d.offset(k)
-				co, err2 := d.offset(v.Content[0])
-				if err1 == nil && err2 == nil {
-					ki, ok1 := d.indentOf(ko)
-					ci, ok2 := d.indentOf(co)
-					if ok1 && ok2 && ci > ki {
-						return ci - ki
-					}
-				}
+			if u := d.stepOf(k, v); u > 0 {
+				return u
 			}
 			if u := d.stepIn(v, depth+1); u > 0 {
 				return u
@@ -506,13 +553,42 @@ func (d *Document) edit(start, end int, text string) finding.Edit {
 // duplicate is the earlier of two pairs with one key in a mapping.
 type duplicate struct {
 	key, value *yaml.Node
-	equal      bool // both values are the same scalar
+	equal      bool // both values are the same (sameValue)
 }
 
-// sameScalar reports whether a and b are scalars with the same tag and
-// value (so either pair of a duplicate key gives the same object).
-func sameScalar(a, b *yaml.Node) bool {
-	return a != nil && b != nil && a.Kind == yaml.ScalarNode && b.Kind == yaml.ScalarNode && a.Tag == b.Tag && a.Value == b.Value
+// sameValue reports whether a and b are the same value: scalars with the
+// same tag and value, or mappings and sequences of the same values, keys
+// in the same order, written in any style, so either pair of a duplicate
+// key gives the same object. Anything with an anchor, an alias or a merge
+// key is not compared (it is not the same), nor past a depth of 100 or a
+// budget of nodes.
+func sameValue(a, b *yaml.Node) bool {
+	budget := 10000
+	return sameNode(a, b, 0, &budget)
+}
+
+func sameNode(a, b *yaml.Node, depth int, budget *int) bool {
+	if *budget--; *budget < 0 || depth > 100 || a == nil || b == nil {
+		return false
+	}
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Anchor != "" || b.Anchor != "" || a.Kind == yaml.AliasNode {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.Value == b.Value && a.Value != "<<"
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !sameNode(a.Content[i], b.Content[i], depth+1, budget) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // duplicateFixes deletes the earlier pair of a duplicate key: kubectl reads

@@ -10,8 +10,9 @@ import (
 var ProbeTimeoutExceedsPeriod = &Rule{
 	ID: "PL106", Name: "probe-timeout-exceeds-period", Title: "probe timeoutSeconds is longer than periodSeconds",
 	Severity: finding.Warning,
-	Fix: &FixDoc{Safety: finding.Unsafe, Text: "Lowers timeoutSeconds to periodSeconds, or, as the alternative, raises periodSeconds to timeoutSeconds " +
-		"(unsafe: a slow answer that passed may now fail, or a hang is detected later)."},
+	Fix: &FixDoc{Safety: finding.Unsafe, Text: "For a liveness or startup probe, raises periodSeconds to timeoutSeconds (no answer that passes today fails, so no kill is added), " +
+		"or, as the alternative, lowers timeoutSeconds to periodSeconds (an answer slower than the period now fails: restarts can be added); " +
+		"for a readiness probe, lowers timeoutSeconds first. Unsafe either way: a failure that does not hang is detected later, or a slow answer that passed now fails."},
 	Check: func(p *Pass) {
 		for _, pr := range p.Probes() {
 			v := defaulted(pr.P)
@@ -49,17 +50,27 @@ func suggested(v probeValues) string {
 	return dur(v.FT*v.P) + " (" + equation(term{fmt.Sprintf("failureThreshold %s × periodSeconds %s", number(v.FT), secs(v.P)), v.FT * v.P}) + ")"
 }
 
-// timeoutPeriodFixes lower the timeout to the period or, as the
-// alternative, raise the period to the timeout: both change when a probe
-// fails, so neither is safe.
+// timeoutPeriodFixes lower the timeout to the period or raise the period
+// to the timeout. Both change when a probe fails, so neither is safe; the
+// first is the one podlint fix applies, chosen by what it does at run
+// time. For a liveness or startup probe a failure is a kill: raising the
+// period fails no answer that passes today (against a hang, probes already
+// start every timeout), while lowering the timeout fails the answers that
+// take longer than the period, and can add restarts. For a readiness
+// probe a failure only takes the Pod out of Service endpoints, and the
+// shorter timeout finds a hang sooner.
 func timeoutPeriodFixes(p *Pass, pr ProbeRef, t, period float64) []Fix {
 	if t != float64(int64(t)) || period != float64(int64(period)) {
 		return nil
 	}
-	return []Fix{
-		{Title: fmt.Sprintf("Lower timeoutSeconds to %d, the period", int64(period)), Safety: finding.Unsafe,
-			Ops: []manifest.Op{p.setOrInsert(pr.Field("timeoutSeconds"), fmt.Sprint(int64(period)))}},
-		{Title: fmt.Sprintf("Raise periodSeconds to %d, the timeout", int64(t)), Safety: finding.Unsafe,
-			Ops: []manifest.Op{p.setOrInsert(pr.Field("periodSeconds"), fmt.Sprint(int64(t)))}},
+	lower := Fix{Safety: finding.Unsafe, Ops: []manifest.Op{p.setOrInsert(pr.Field("timeoutSeconds"), fmt.Sprint(int64(period)))}}
+	raise := Fix{Safety: finding.Unsafe, Ops: []manifest.Op{p.setOrInsert(pr.Field("periodSeconds"), fmt.Sprint(int64(t)))}}
+	if pr.Kind == "readinessProbe" {
+		lower.Title = fmt.Sprintf("Lower timeoutSeconds to %d, the period (a hang takes the Pod out of endpoints sooner; an answer slower than %ds now marks it not ready)", int64(period), int64(period))
+		raise.Title = fmt.Sprintf("Raise periodSeconds to %d, the timeout (readiness is checked every %ds, as it is against a hang today)", int64(t), int64(t))
+		return []Fix{lower, raise}
 	}
+	raise.Title = fmt.Sprintf("Raise periodSeconds to %d, the timeout (adds no kills: every answer that passes today still passes)", int64(t))
+	lower.Title = fmt.Sprintf("Lower timeoutSeconds to %d, the period (an answer slower than %ds now fails: can add restarts)", int64(period), int64(period))
+	return []Fix{raise, lower}
 }

@@ -109,7 +109,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
+		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff|--check] [--select RULE] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart

@@ -48,6 +48,8 @@ type Config struct {
 	RenderMaxOutput string `yaml:"render-max-output"` // size
 	// CPU time of all the renders of a run together (duration).
 	RenderBudget string `yaml:"render-budget"`
+	// What podlint fix may do.
+	Fix FixConfig `yaml:"fix"`
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative
@@ -55,6 +57,14 @@ type Config struct {
 	dir string
 	// root is the file's top-level mapping, for the lines of its keys.
 	root *yaml.Node
+}
+
+// FixConfig is the fix section of .podlint.yaml.
+type FixConfig struct {
+	// Never lists the rules (ID or name) whose findings podlint fix never
+	// fixes, whatever --select says. A repository's configuration can
+	// only take fixes away with it, never add one.
+	Never []string `yaml:"never"`
 }
 
 // checkKeys reports the first key of mapping n that struct type t (or, for
@@ -83,6 +93,11 @@ func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
 		}
 		if err := checkType(path, prefix+k.Value, k.Line, v, ft); err != nil {
 			return err
+		}
+		if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[yaml.Node]() {
+			if err := checkKeys(path, v, ft, prefix+k.Value+"."); err != nil {
+				return err
+			}
 		}
 		if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
@@ -114,6 +129,9 @@ var configExamples = map[string]string{
 	"render-memory":     "render-memory: 1GiB",
 	"render-timeout":    "render-timeout: 1m",
 	"render-max-output": "render-max-output: 64MiB",
+	"render-budget":     "render-budget: 1m",
+	"fix":               "fix: {never: [PL106]}",
+	"never":             "never: [PL106]",
 	"values":            "values: [ci/prod-values.yaml]",
 	"set":               "set: [replicaCount=2]",
 	"release-name":      "release-name: shop",
@@ -142,6 +160,8 @@ func checkType(path, key string, line int, v *yaml.Node, t reflect.Type) error {
 		for _, item := range v.Content {
 			ok = ok && item.Kind == yaml.ScalarNode
 		}
+	case reflect.Struct:
+		want, ok = "a mapping", v.Kind == yaml.MappingNode
 	case reflect.Map:
 		want, ok = "a mapping", v.Kind == yaml.MappingNode
 		if ok && t.Elem().Kind() == reflect.String {

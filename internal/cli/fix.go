@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,20 +14,26 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
+	"github.com/podlint/podlint/rules"
 	ucli "github.com/urfave/cli/v2"
 )
 
 func fixCommand(env *runEnv) *ucli.Command {
 	flags := append([]ucli.Flag{
 		&ucli.BoolFlag{Name: "unsafe", Usage: "also apply fixes that change behaviour or are one of several answers (each rule's page says which)"},
-		&ucli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff and write nothing"},
+		&ucli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff and write nothing; exit 1 when there is a change"},
+		&ucli.BoolFlag{Name: "check", Usage: "write nothing and print no diff, only which files would change; exit 1 when one would"},
+		&ucli.StringSliceFlag{Name: "select", Usage: "fix only the findings of `RULE` (ID or name; repeat or separate with commas); the other rules still run and report"},
+		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` of the report: text, or json (what was fixed, what was skipped and why, and check's JSON report of what remains)", Value: "text"},
 		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding at or above `LEVEL` remains after the fixes: error, warning, info or never (default error)"},
 		&ucli.StringFlag{Name: "show", Usage: "print remaining findings at or above `LEVEL`: error, warning or info (default info)"},
 		&ucli.BoolFlag{Name: "brief", Usage: "print one line per remaining finding, without source line and detail"},
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
+		&ucli.BoolFlag{Name: preCommitFlag, Usage: "the arguments end with file names from pre-commit: given first, it makes an argument that names an existing file a path even when it starts with -"},
 	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{
 		Name:      "fix",
@@ -35,20 +43,35 @@ func fixCommand(env *runEnv) *ucli.Command {
 unsafe ones too) to the files they are in, then prints the findings that
 remain as check would. A fix edits only the bytes that must change (comments,
 quoting, flow style and blank lines stay) and is applied only after it was
-verified: the edited file parses, its objects differ only at the fixed
-fields, the finding is gone and no new finding appears. Fixes whose edits
-overlap are applied in later passes (at most 5) or reported as skipped.
+verified: the edited file parses (a JSON file stays JSON), its objects
+differ only at the fixed fields, the finding is gone and no new finding
+appears. Fixes whose edits overlap are applied in later passes (at most 5)
+or reported as skipped.
 
 With --diff nothing is written: the changes are printed as a unified diff on
-standard output and the tally on standard error. Files are written
-atomically (a temporary file in the same folder, renamed over the file) and
-keep their mode; a symbolic link is reported, never edited through.
-Standard input, Helm charts and kustomizations (rendered output) get no
-fixes. The exit status is check's, for the findings that remain.`,
+standard output and the tally on standard error. --check writes and prints
+no change, only the files that would change, on standard error. Files are
+written atomically (a temporary file in the same folder, renamed over the
+file) and keep their mode; a symbolic link is reported, never edited through.
+
+--enable and --disable choose the rules that run, as for check; --select
+then chooses, among them, the rules whose findings are fixed (the others
+still report). The configuration's fix.never lists rules that are never
+fixed, whatever --select says.
+
+PATH - reads standard input and writes the fixed text to standard output
+(the diff with --diff, nothing with --check), the report to standard error.
+Helm charts and kustomizations (rendered output) get no fixes.
+
+Exit status:
+  0  nothing to change, and no finding at or above --fail-on remains
+  1  --diff or --check: a fix would change a file; or a finding at or
+     above --fail-on remains after the fixes
+  2  usage, configuration or I/O error`,
 		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
-				return &exitError{ExitError, "fix needs at least one PATH (a file or a directory)"}
+				return &exitError{ExitError, "fix needs at least one PATH (a file, a directory, or - for standard input)"}
 			}
 			s, err := loadSettings(c, env, false)
 			if err != nil {
@@ -57,29 +80,37 @@ fixes. The exit status is check's, for the findings that remain.`,
 			if err := s.renderSetup(c); err != nil {
 				return err
 			}
+			run := fixRun{env: env, s: s, diff: c.Bool("diff"), check: c.Bool("check"), format: c.String("format")}
+			if run.format != "text" && run.format != "json" {
+				return &exitError{ExitError, fmt.Sprintf("fix: unknown format %s: text or json", textsafe.Quote(run.format))}
+			}
+			if run.fixable, err = fixableRules(c.StringSlice("select"), s.cfg); err != nil {
+				return &exitError{ExitError, err.Error()}
+			}
+			run.safety = finding.Safe
+			if c.Bool("unsafe") {
+				run.safety = finding.Unsafe
+			}
 			s.format = "text"
 			srcs, hints, errs := s.sources(c, env)
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}
-			safety := finding.Safe
-			if c.Bool("unsafe") {
-				safety = finding.Unsafe
-			}
-			diff := c.Bool("diff")
-			var diffOut io.Writer = env.stdout
-			var tally fixTally
+			stdin := false
 			for i := range srcs {
 				src := &srcs[i]
+				var fixed []byte
+				var err error
 				switch {
-				case src.Data != nil:
-					env.warnf("%s: standard input is not fixed", src.Path)
-					continue
 				case src.Render != "":
 					env.warnf("%s: rendered (a Helm chart or kustomization); its files get no fixes", src.Path)
 					continue
+				case src.Data != nil:
+					stdin = true
+					fixed, err = run.fixStdin(src)
+				default:
+					fixed, err = run.fixFile(src)
 				}
-				fixed, err := fixFile(&s.an, src, safety, diff, diffOut, env, &tally)
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -91,34 +122,160 @@ fixes. The exit status is check's, for the findings that remain.`,
 			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
+			t := &run.tally
 			verb := "fixed"
-			if diff {
+			if run.diff || run.check {
 				verb = "would fix"
 			}
-			env.warnf("%s %d finding(s) in %d file(s)%s; %d fix(es) skipped", verb, tally.applied, tally.files, tally.unsafeNote(safety), tally.skipped)
-			if !diff {
+			env.warnf("%s %d finding(s) in %d file(s)%s; %d fix(es) skipped", verb, t.applied, t.files, t.unsafeNote(run.safety), t.skipped)
+			var errTexts []string
+			for _, e := range errs {
+				errTexts = append(errTexts, e.Error())
+			}
+			opts := report.Options{Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+				Width: s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts}
+			switch {
+			case run.format == "json":
+				w, finish := io.Writer(env.stderr), func(err error) error { return err }
+				if !stdin {
+					out, err := openOutput(c, env, srcs)
+					if err != nil {
+						return err
+					}
+					w, finish = out.w, out.finish
+				}
+				if werr := finish(run.writeJSON(w, res, opts)); werr != nil {
+					return &exitError{ExitError, "writing the report: " + werr.Error()}
+				}
+			case run.diff || run.check:
+				env.warnf("%s", report.SummaryLine(res))
+			case stdin:
+				// Standard output holds the fixed text.
+				if werr := report.Write(env.stderr, "text", res, opts); werr != nil {
+					return &exitError{ExitError, "writing the report: " + werr.Error()}
+				}
+			default:
 				out, err := openOutput(c, env, srcs)
 				if err != nil {
 					return err
 				}
-				var errTexts []string
-				for _, e := range errs {
-					errTexts = append(errTexts, e.Error())
-				}
-				werr := out.finish(report.Write(out.w, "text", res, report.Options{
-					Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
-					Width: s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
-				}))
-				if werr != nil {
+				if werr := out.finish(report.Write(out.w, "text", res, opts)); werr != nil {
 					return &exitError{ExitError, "writing the report: " + werr.Error()}
 				}
-			} else {
-				env.warnf("%s", report.SummaryLine(res))
 			}
 			env.finish(res, errs, s.failOn)
+			if (run.diff || run.check) && t.files > 0 && env.code == ExitOK {
+				env.code = ExitFindings // the gate: a fix would change a file
+			}
 			return nil
 		},
 	}
+}
+
+// fixableRules returns which findings podlint fix may fix: those of the
+// rules of sel (all when empty), except the configuration's fix.never.
+func fixableRules(sel []string, cfg *Config) (func(*finding.Finding) bool, error) {
+	lookup := func(names []string, where string) (map[string]bool, error) {
+		out := map[string]bool{}
+		for _, n := range names {
+			for _, part := range strings.Split(n, ",") {
+				part = strings.TrimSpace(part)
+				if part == "" {
+					continue
+				}
+				r := rules.Lookup(part)
+				if r == nil {
+					return nil, fmt.Errorf("%s: unknown rule %s%s; run podlint rules for the list", where, textsafe.Quote(part), didYouMean(part, ruleNames()))
+				}
+				out[r.ID] = true
+			}
+		}
+		return out, nil
+	}
+	selected, err := lookup(sel, "--select")
+	if err != nil {
+		return nil, err
+	}
+	var never map[string]bool
+	if cfg != nil {
+		if never, err = lookup(cfg.Fix.Never, "config "+cfg.path+": fix.never"); err != nil {
+			return nil, err
+		}
+	}
+	if len(selected) == 0 && len(never) == 0 {
+		return nil, nil
+	}
+	return func(f *finding.Finding) bool {
+		return !never[f.RuleID] && (len(selected) == 0 || selected[f.RuleID])
+	}, nil
+}
+
+// fixRun is one run of podlint fix.
+type fixRun struct {
+	env         *runEnv
+	s           *settings
+	safety      finding.FixSafety
+	diff, check bool
+	format      string
+	fixable     func(*finding.Finding) bool // nil: all
+	tally       fixTally
+	// what the JSON report lists
+	applied, skipped []fixEntry
+	diffs            strings.Builder
+}
+
+// fixEntry is a fix of the JSON report: one applied, or one skipped and why.
+type fixEntry struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Title  string `json:"title"`
+	Safety string `json:"safety"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func newFixEntry(f *finding.Finding, x *finding.Fix, reason string) fixEntry {
+	safety := "safe"
+	if x.Safety != finding.Safe {
+		safety = "unsafe"
+	}
+	return fixEntry{File: f.File, Line: f.Line, Column: f.Column, ID: f.RuleID, Name: f.RuleName, Title: x.Title, Safety: safety, Reason: reason}
+}
+
+// writeJSON writes the JSON report of a run: what was fixed (or would
+// be), what was skipped and why, the diff with --diff, and check's JSON
+// report of the findings that remain.
+func (r *fixRun) writeJSON(w io.Writer, res *finding.Result, opts report.Options) error {
+	var rep bytes.Buffer
+	if err := report.Write(&rep, "json", res, opts); err != nil {
+		return err
+	}
+	mode := "write"
+	switch {
+	case r.check:
+		mode = "check"
+	case r.diff:
+		mode = "diff"
+	}
+	out := struct {
+		Mode    string          `json:"mode"`
+		Changed int             `json:"filesChanged"`
+		Applied []fixEntry      `json:"applied"`
+		Skipped []fixEntry      `json:"skipped"`
+		Diff    string          `json:"diff,omitempty"`
+		Report  json.RawMessage `json:"report"`
+	}{mode, r.tally.files, r.applied, r.skipped, r.diffs.String(), rep.Bytes()}
+	if out.Applied == nil {
+		out.Applied = []fixEntry{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []fixEntry{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // fixTally counts what a fix run did.
@@ -133,9 +290,98 @@ func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
 	return ""
 }
 
+// fixText fixes the text of one file (or of standard input) and records
+// what was applied and skipped; nil when nothing changed.
+func (r *fixRun) fixText(path string, data []byte) *fix.Result {
+	env, t := r.env, &r.tally
+	cfg := &r.s.an
+	res := fix.FileOnly(cfg, path, data, r.safety, r.fixable)
+	for _, s := range res.Skipped {
+		t.skipped++
+		env.warnf("%s:%d:%d: %s not fixed (%s): %s", path, s.Finding.Line, s.Finding.Column, s.Finding.RuleID, s.Fix.Title, s.Reason)
+		r.skipped = append(r.skipped, newFixEntry(&s.Finding, &s.Fix, s.Reason))
+	}
+	unsafeOnly := false
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		x := fix.Choose(f, finding.Unsafe)
+		switch {
+		case x == nil:
+		case r.fixable != nil && !r.fixable(f):
+			r.skipped = append(r.skipped, newFixEntry(f, x, "not fixed: the rule is not selected (--select) or is listed in the configuration's fix.never"))
+		case r.safety == finding.Safe && fix.Choose(f, finding.Safe) == nil:
+			unsafeOnly = true
+			r.skipped = append(r.skipped, newFixEntry(f, x, "unsafe: applied only with --unsafe"))
+		}
+	}
+	if unsafeOnly {
+		// What --unsafe would fix beyond this run: fixed by the same
+		// passes, so that the note is a promise the next run keeps.
+		if more := fix.FileOnly(cfg, path, data, finding.Unsafe, r.fixable); len(more.Applied) > len(res.Applied) {
+			t.unsafeLeft += len(more.Applied) - len(res.Applied)
+		}
+	}
+	if !res.Changed() {
+		return nil
+	}
+	t.files++
+	t.applied += len(res.Applied)
+	for _, a := range res.Applied {
+		r.applied = append(r.applied, newFixEntry(&a.Finding, &a.Fix, ""))
+		switch {
+		case r.check:
+			env.warnf("%s:%d:%d: %s would be fixed: %s", path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
+		case !r.diff:
+			env.warnf("%s:%d:%d: %s fixed: %s", path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
+		}
+	}
+	return res
+}
+
+// showDiff prints (or, for the JSON report, keeps) the diff of a file.
+func (r *fixRun) showDiff(path string, old, new []byte) error {
+	d := fix.Diff(strings.TrimPrefix(filepath.ToSlash(path), "/"), old, new)
+	if r.format == "json" {
+		r.diffs.WriteString(d)
+		return nil
+	}
+	_, err := io.WriteString(r.env.stdout, d)
+	return err
+}
+
+// fixStdin fixes standard input and writes the fixed text (or its diff,
+// or nothing with --check) to standard output, unchanged when there is
+// nothing to fix: an editor or formatter that pipes a buffer through
+// podlint fix - gets the buffer back.
+func (r *fixRun) fixStdin(src *manifest.Source) ([]byte, error) {
+	res := r.fixText(src.Path, src.Data)
+	fixed := src.Data
+	if res != nil {
+		fixed = res.Data
+	}
+	var err error
+	switch {
+	case r.check:
+	case r.diff:
+		if res != nil {
+			err = r.showDiff(src.Path, src.Data, fixed)
+		}
+	default:
+		_, err = r.env.stdout.Write(fixed)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("writing the fixed text: %v", err)
+	}
+	if res == nil {
+		return nil, nil
+	}
+	return fixed, nil
+}
+
 // fixFile fixes one file and writes it (or its diff). It returns the fixed
 // bytes, or nil when nothing changed.
-func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafety, diff bool, diffOut io.Writer, env *runEnv, t *fixTally) ([]byte, error) {
+func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
+	env := r.env
 	fi, err := os.Lstat(src.Path)
 	switch {
 	case err != nil:
@@ -146,34 +392,19 @@ func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafet
 	case !fi.Mode().IsRegular():
 		return nil, nil
 	}
-	data, tooBig, err := src.Read(cfg.Limits.MaxFileSize)
+	data, tooBig, err := src.Read(r.s.an.Limits.MaxFileSize)
 	if err != nil || tooBig {
 		return nil, err // too big: check's run reports it
 	}
-	res := fix.File(cfg, src.Path, data, safety)
-	for _, s := range res.Skipped {
-		t.skipped++
-		env.warnf("%s:%d:%d: %s not fixed (%s): %s", src.Path, s.Finding.Line, s.Finding.Column, s.Finding.RuleID, s.Fix.Title, s.Reason)
-	}
-	if safety == finding.Safe {
-		for i := range res.Findings {
-			if fix.Choose(&res.Findings[i], finding.Safe) == nil && fix.Choose(&res.Findings[i], finding.Unsafe) != nil {
-				t.unsafeLeft++
-			}
-		}
-	}
-	if !res.Changed() {
+	res := r.fixText(src.Path, data)
+	if res == nil {
 		return nil, nil
 	}
-	t.files++
-	t.applied += len(res.Applied)
-	for _, a := range res.Applied {
-		if !diff {
-			env.warnf("%s:%d:%d: %s fixed: %s", src.Path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
-		}
-	}
-	if diff {
-		if _, err := io.WriteString(diffOut, fix.Diff(strings.TrimPrefix(filepath.ToSlash(src.Path), "/"), data, res.Data)); err != nil {
+	switch {
+	case r.check:
+		return res.Data, nil
+	case r.diff:
+		if err := r.showDiff(src.Path, data, res.Data); err != nil {
 			return nil, err
 		}
 		return res.Data, nil

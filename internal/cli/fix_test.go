@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,8 +84,8 @@ func TestFixWritesSafeFixesKeepingMode(t *testing.T) {
 func TestFixUnsafeDiff(t *testing.T) {
 	dir, path := writeFixture(t, 0o644)
 	code, out, errs := run(t, dir, nil, "fix", "--no-config", "--unsafe", "--diff", "web.yaml")
-	if code != 0 {
-		t.Errorf("exit %d, want 0\nstderr:\n%s", code, errs)
+	if code != ExitFindings {
+		t.Errorf("exit %d, want 1 (the diff is not empty)\nstderr:\n%s", code, errs)
 	}
 	want := `--- a/web.yaml
 +++ b/web.yaml
@@ -207,5 +209,172 @@ func TestRulesListFixes(t *testing.T) {
 	_, page, _ := run(t, "", nil, "rules", "PL201")
 	if !strings.Contains(page, "unsafe (podlint fix --unsafe)") {
 		t.Errorf("the PL201 page does not describe its fix:\n%s", page)
+	}
+}
+
+// TestFixGate: the exit status of fix as a CI or pre-commit gate. --diff
+// and --check exit 1 when a fix would change a file (--diff exited 0 when
+// the only error was one it would fix), 0 when nothing would change and no
+// finding at --fail-on remains, 2 on an error; --check writes and prints
+// nothing to standard output. fix --help shows the table.
+func TestFixGate(t *testing.T) {
+	dir, path := writeFixture(t, 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--diff"}, ExitFindings},
+		{[]string{"--check"}, ExitFindings},
+		{[]string{"--check", "--select", "PL106"}, ExitFindings}, // nothing would change (PL106's fix is unsafe), but PL113, an error, remains
+		{[]string{"--check", "no-such.yaml"}, ExitError},
+	} {
+		args := append([]string{"fix", "--no-config"}, tc.args...)
+		if len(tc.args) == 1 || tc.args[1] != "no-such.yaml" {
+			args = append(args, "web.yaml")
+		}
+		code, out, errs := run(t, dir, nil, args...)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d\nstderr:\n%s", tc.args, code, tc.code, errs)
+		}
+		if tc.args[0] == "--check" && out != "" {
+			t.Errorf("%q printed to standard output:\n%s", tc.args, out)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != fixable {
+		t.Fatal("--diff or --check changed the file")
+	}
+	if code, _, errs := run(t, dir, nil, "fix", "--no-config", "web.yaml"); code != ExitOK {
+		t.Fatalf("fix: exit %d\n%s", code, errs)
+	}
+	if code, out, errs := run(t, dir, nil, "fix", "--no-config", "--diff", "web.yaml"); code != ExitOK || out != "" {
+		t.Errorf("--diff after the fix: exit %d, want 0 (nothing to change, a warning left)\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if code, _, _ := run(t, dir, nil, "fix", "--no-config", "--diff", "--fail-on", "warning", "web.yaml"); code != ExitFindings {
+		t.Errorf("--diff --fail-on warning with a warning left: exit %d, want 1", code)
+	}
+	_, help, _ := run(t, dir, nil, "fix", "--help")
+	for _, want := range []string{"Exit status:", "0  nothing to change", "1  --diff or --check: a fix would change a file", "2  usage"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("fix --help lacks %q:\n%s", want, help)
+		}
+	}
+}
+
+// TestFixSelectAndNever: --select fixes only the rules it names; the
+// configuration's fix.never is never fixed, --select or not; an unknown
+// rule is a usage error.
+func TestFixSelectAndNever(t *testing.T) {
+	dir, path := writeFixture(t, 0o644)
+	code, out, errs := run(t, dir, nil, "fix", "--no-config", "--unsafe", "--diff", "--select", "probe-timeout-exceeds-period", "web.yaml")
+	if code != ExitFindings || !strings.Contains(out, "+            timeoutSeconds: 5") || strings.Contains(out, "successThreshold") {
+		t.Errorf("--select PL106: exit %d, diff:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	writeFiles(t, dir, map[string]string{".podlint.yaml": "fix:\n  never: [PL113]\n"})
+	code, out, errs = run(t, dir, nil, "fix", "--unsafe", "--diff", "web.yaml")
+	if code != ExitFindings || strings.Contains(out, "successThreshold") || !strings.Contains(out, "timeoutSeconds: 5") {
+		t.Errorf("fix.never PL113: exit %d, diff:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, dir, nil, "fix", "--unsafe", "--diff", "--select", "PL113", "web.yaml")
+	if out != "" || code != ExitFindings { // PL113 (an error) remains
+		t.Errorf("--select PL113 with fix.never PL113: exit %d, diff:\n%s", code, out)
+	}
+	if code, _, errs := run(t, dir, nil, "fix", "--select", "PL999", "web.yaml"); code != ExitError || !strings.Contains(errs, "unknown rule") {
+		t.Errorf("--select PL999: exit %d\n%s", code, errs)
+	}
+	if got, _ := os.ReadFile(path); string(got) != fixable {
+		t.Fatal("--diff changed the file")
+	}
+}
+
+// TestFixJSONReport: fix -f json says what was fixed, what was skipped and
+// why, and holds check's JSON report of what remains.
+func TestFixJSONReport(t *testing.T) {
+	dir, _ := writeFixture(t, 0o644)
+	code, out, errs := run(t, dir, nil, "fix", "--no-config", "--diff", "-f", "json", "web.yaml")
+	if code != ExitFindings {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	var rep struct {
+		Mode    string
+		Applied []struct{ ID, Title, Safety string }
+		Skipped []struct{ ID, Reason string }
+		Diff    string
+		Report  struct{ Findings []struct{ ID string } }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if rep.Mode != "diff" || len(rep.Applied) != 1 || rep.Applied[0].ID != "PL113" || rep.Applied[0].Safety != "safe" {
+		t.Errorf("applied %+v (mode %q), want PL113's safe fix", rep.Applied, rep.Mode)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].ID != "PL106" || !strings.Contains(rep.Skipped[0].Reason, "--unsafe") {
+		t.Errorf("skipped %+v, want PL106, unsafe", rep.Skipped)
+	}
+	if !strings.Contains(rep.Diff, "+            successThreshold: 1") {
+		t.Errorf("diff %q", rep.Diff)
+	}
+	var left []string
+	for _, f := range rep.Report.Findings {
+		left = append(left, f.ID)
+	}
+	if !slices.Contains(left, "PL106") || slices.Contains(left, "PL113") {
+		t.Errorf("remaining findings %q, want PL106 and not PL113", left)
+	}
+	if code, _, errs := run(t, dir, nil, "fix", "--no-config", "-f", "sarif", "web.yaml"); code != ExitError {
+		t.Errorf("-f sarif: exit %d, want 2\n%s", code, errs)
+	}
+}
+
+// TestFixStdin: fix - reads standard input and writes the fixed text to
+// standard output, the report to standard error.
+func TestFixStdin(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := run(t, dir, strings.NewReader(fixable), "fix", "--no-config", "-")
+	if code != ExitOK {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	if want := strings.Replace(fixable, "successThreshold: 3", "successThreshold: 1", 1); out != want {
+		t.Errorf("standard output:\n%s\nwant the fixed text:\n%s", out, want)
+	}
+	if !strings.Contains(errs, "PL106") || !strings.Contains(errs, "fixed 1 finding(s)") {
+		t.Errorf("standard error lacks the report:\n%s", errs)
+	}
+	// Nothing to fix: the text comes back as it was.
+	clean := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+	if code, out, _ := run(t, dir, strings.NewReader(clean), "fix", "--no-config", "-"); code != ExitOK || out != clean {
+		t.Errorf("clean input: exit %d, output %q", code, out)
+	}
+}
+
+// TestFixUnsafeNoteKeepsItsPromise: the safe run's "N more with --unsafe"
+// counts what an --unsafe run applies, not fixes that would then fail
+// verification (on the corpus it said 35, and --unsafe fixed 31). Here
+// PL103's only fix adds a PL501 finding, so --unsafe fixes nothing.
+func TestFixUnsafeNoteKeepsItsPromise(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"web.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.27
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            initialDelaySeconds: 600
+          readinessProbe:
+            httpGet: {path: /ready, port: 8080}
+`, "two.yaml": fixable})
+	_, _, errs := run(t, dir, nil, "fix", "--no-config", "--diff", "web.yaml", "two.yaml")
+	if !strings.Contains(errs, "would fix 1 finding(s) in 1 file(s) (1 more with --unsafe)") {
+		t.Errorf("safe run's tally, want PL113 fixed and only two.yaml's PL106 promised:\n%s", errs)
+	}
+	_, _, errs = run(t, dir, nil, "fix", "--no-config", "--diff", "--unsafe", "web.yaml", "two.yaml")
+	if !strings.Contains(errs, "would fix 2 finding(s) in 1 file(s); 1 fix(es) skipped") {
+		t.Errorf("--unsafe run's tally:\n%s", errs)
 	}
 }

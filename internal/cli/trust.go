@@ -48,6 +48,8 @@ var configTrust = map[string]bool{
 	// repository (valuesInRepo); --set values and names are text the
 	// render limits already bound.
 	"charts": false,
+	// fix.never only takes fixes away.
+	"fix": false,
 }
 
 // trustedLimit is one limit of a run: the flag's value when given (the

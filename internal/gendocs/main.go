@@ -114,6 +114,13 @@ func generate() (map[string][]byte, error) {
 	if files["CONTRIBUTING.md"], err = contributingArchitecture(guide, pkgs); err != nil {
 		return nil, err
 	}
+	fixGuide, err := os.ReadFile("docs/fix.md")
+	if err != nil {
+		return nil, err
+	}
+	if files["docs/fix.md"], err = fixDoc(fixGuide, rules.All); err != nil {
+		return nil, err
+	}
 	svg, err := podlint("timeline --no-config -f svg testdata/examples/web-deployment.yaml")
 	if err != nil {
 		return nil, err

@@ -1,8 +1,12 @@
 package gendocs
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/rules"
 )
 
 // TestPackageTable checks what the generated table makes of go list's
@@ -63,5 +67,40 @@ func TestChangedFiles(t *testing.T) {
 	after := map[string][32]byte{"a": h("1"), "b": h("changed"), "d": h("new")}
 	if got := strings.Join(changedFiles(before, after), " "); got != "b c d" {
 		t.Errorf("changedFiles = %q, want \"b c d\"", got)
+	}
+}
+
+// TestFixTableListsEveryFix: docs/fix.md's table has a row for every rule
+// that offers a fix, with the safety of its default fix (a table written by
+// hand once left out PL104).
+func TestFixTableListsEveryFix(t *testing.T) {
+	inRoot(t)
+	doc, err := os.ReadFile("docs/fix.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rules.All {
+		if r.Fix == nil {
+			continue
+		}
+		n++
+		safety := "| safe |"
+		if r.Fix.Safety != finding.Safe {
+			safety = "| unsafe |"
+		}
+		row := "| [" + r.ID + "](rules/" + r.ID + ".md) " + r.Name + " |"
+		i := strings.Index(string(doc), row)
+		if i < 0 {
+			t.Errorf("docs/fix.md has no row for %s (%s), which has a fix", r.ID, r.Name)
+			continue
+		}
+		line, _, _ := strings.Cut(string(doc[i:]), "\n")
+		if !strings.HasSuffix(line, safety) {
+			t.Errorf("docs/fix.md row of %s does not end in %q: %s", r.ID, safety, line)
+		}
+	}
+	if n < 7 {
+		t.Fatalf("%d rules with fixes; the table test needs them", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,5 +289,48 @@ func TestPreCommitSystemHook(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), fmt.Sprintf("k8s/api.yaml:%d:", badPodLine)) {
 		t.Errorf("the system hook's command: %v, want exit 1 with the finding in k8s/api.yaml:\n%s", err, out)
+	}
+}
+
+// TestPreCommitFixHook: the podlint-fix hook runs podlint fix on the staged
+// files: it writes the safe fixes (pre-commit then fails the commit, since
+// the hook changed a file) and exits as the fix gate does. Played with the
+// binary on the PATH, as TestPreCommitSystemHook plays its hook.
+func TestPreCommitFixHook(t *testing.T) {
+	t.Parallel() // runs programs in folders of its own
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []preCommitHook
+	if err := yaml.Unmarshal(raw, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	var hook *preCommitHook
+	for i := range hooks {
+		if hooks[i].ID == "podlint-fix" {
+			hook = &hooks[i]
+		}
+	}
+	if hook == nil || !strings.HasPrefix(hook.Entry, "podlint fix --pre-commit") || !hook.RequireSerial || !slices.Contains(hook.Types, "yaml") {
+		t.Fatalf("want a hook podlint-fix running podlint fix --pre-commit on YAML files, serially: %+v", hook)
+	}
+	if cfg := snippet(t, "pre-commit-fix"); !strings.Contains(cfg, "id: podlint-fix") {
+		t.Errorf("the docs/ci.md snippet does not use podlint-fix:\n%s", cfg)
+	}
+	const fixable = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n    - name: app\n      image: nginx\n      livenessProbe:\n        httpGet: {path: /healthz, port: 8080}\n        successThreshold: 3\n      readinessProbe:\n        httpGet: {path: /ready, port: 8080}\n"
+	bin := podlintBinary(t)
+	project := t.TempDir()
+	writeFiles(t, project, map[string]string{"k8s/pod.yaml": fixable})
+	entry := strings.Fields(hook.Entry)
+	cmd := exec.Command(filepath.Join(filepath.Dir(bin), entry[0]), append(entry[1:], "k8s/pod.yaml")...)
+	cmd.Dir = project
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("the fix hook's command: %v, want exit 0 (the only error is fixed):\n%s", err, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(project, "k8s", "pod.yaml"))
+	if want := strings.Replace(fixable, "successThreshold: 3", "successThreshold: 1", 1); string(got) != want {
+		t.Errorf("the hook left:\n%s\nwant:\n%s", got, want)
 	}
 }

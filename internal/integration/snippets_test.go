@@ -23,6 +23,7 @@ var snippetTests = map[string]string{
 	"pre-commit":        "TestPreCommit",
 	"pre-commit-all":    "TestPreCommit",
 	"pre-commit-system": "TestPreCommitSystemHook",
+	"pre-commit-fix":    "TestPreCommitFixHook",
 	"helm":              "TestCIDocHelm",
 	"kustomize":         "TestCIDocKustomize",
 }

@@ -6,12 +6,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/rules"
 )
 
 func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 	s.mu.Lock()
 	d := s.docs[p.TextDocument.URI]
-	enc, width := s.enc, s.hoverWidth
+	enc, width, kind := s.enc, s.hoverWidth, s.hoverKind
 	s.mu.Unlock()
 	if d == nil {
 		return nil
@@ -19,19 +21,58 @@ func (s *Server) hover(p *textDocumentPositionParams) *hoverResult {
 	s.mu.Lock()
 	t, path := d.text, d.path
 	s.mu.Unlock()
-	md, from, to := s.opts.Engine.Hover(path, t.data, t.offset(p.Position, enc), width)
-	if md == "" {
+	chart, from, to := s.opts.Engine.Hover(path, t.data, t.offset(p.Position, enc), width)
+	if chart == "" {
 		return nil
+	}
+	if kind == markupMarkdown {
+		// A code block: the chart's characters are not Markdown.
+		chart = "```text\n" + chart + "```\n"
 	}
 	fl, fc := t.lineOf(from)
 	tl, tc := t.lineOf(to)
-	return &hoverResult{Contents: markupContent{Kind: "markdown", Value: md},
+	return &hoverResult{Contents: markupContent{Kind: kind, Value: chart},
 		Range: &Range{Start: t.position(fl, fc, enc), End: t.position(tl, tc, enc)}}
 }
 
-// Rules whose findings a suppression comment cannot usefully hide: those
-// about suppressions themselves.
-var unsuppressible = map[string]bool{"PL010": true, "PL011": true, "config": true, "render": true}
+// inlayHints are the timeline notes on the lines of the range, for the
+// document's current text.
+func (s *Server) inlayHints(p *inlayHintParams) []inlayHint {
+	s.mu.Lock()
+	d := s.docs[p.TextDocument.URI]
+	enc := s.enc
+	var t *text
+	var path string
+	if d != nil {
+		t, path = d.text, d.path
+	}
+	s.mu.Unlock()
+	out := []inlayHint{}
+	if d == nil {
+		return out
+	}
+	for _, h := range s.opts.Engine.InlayHints(path, t.data) {
+		l, c := t.lineOf(h.Off)
+		if l < p.Range.Start.Line || l > p.Range.End.Line {
+			continue
+		}
+		out = append(out, inlayHint{Position: t.position(l, c, enc), Label: h.Label, PaddingLeft: true})
+	}
+	return out
+}
+
+// unsuppressible reports whether a suppression comment cannot usefully
+// hide the findings of rule id: those about suppressions themselves, and
+// the server's own problems, which are not rules. Rules are named by
+// their values, never by literal IDs (a literal once named PL010, the
+// duplicate container, for PL008).
+func unsuppressible(id string) bool {
+	switch id {
+	case rules.UnusedSuppression.ID, rules.SuppressionMissingReason.ID, problemConfig, problemRender:
+		return true
+	}
+	return false
+}
 
 // codeActions offers, for the findings on the lines of the range, their
 // fixes and a suppression comment, and a "fix all" of the file's safe
@@ -84,6 +125,9 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 			}
 		}
 	}
+	// JSON has no comments: a suppression comment would break the file
+	// for kubectl.
+	commentable := !manifest.IsJSON(path, t.data)
 	if wantQuick {
 		for i := range fs {
 			f := &fs[i]
@@ -92,7 +136,7 @@ func (s *Server) codeActions(p *codeActionParams) []codeAction {
 			}
 			diag := s.diagnostic(f, t, enc)
 			actions = append(actions, s.fixActions(f, fixes[i], diag, t, d.uri, enc)...)
-			if unsuppressible[f.RuleID] || f.Rendered != nil {
+			if !commentable || unsuppressible(f.RuleID) || f.Rendered != nil {
 				continue
 			}
 			actions = append(actions, codeAction{

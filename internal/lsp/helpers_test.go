@@ -32,17 +32,27 @@ func defaultConfig(string) (*Config, error) {
 
 // client is an editor talking to an in-process server over pipes.
 type client struct {
-	t      testing.TB
-	srv    *Server
-	conn   *jsonrpc2.Conn
-	diags  chan publishDiagnosticsParams
-	done   chan int // Serve's exit code
-	cancel context.CancelFunc
+	t     testing.TB
+	srv   *Server
+	conn  *jsonrpc2.Conn
+	diags chan publishDiagnosticsParams
+	// refreshes receives the server's workspace/inlayHint/refresh requests.
+	refreshes chan struct{}
+	done      chan int // Serve's exit code
+	cancel    context.CancelFunc
 }
 
 type clientHandler struct{ c *client }
 
 func (h clientHandler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Method == "workspace/inlayHint/refresh" {
+		select {
+		case h.c.refreshes <- struct{}{}:
+		default:
+		}
+		_ = conn.Reply(ctx, req.ID, nil)
+		return
+	}
 	if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
 		var p publishDiagnosticsParams
 		if err := json.Unmarshal(*req.Params, &p); err == nil {
@@ -63,7 +73,7 @@ func startServer(t testing.TB, e Engine, debounce time.Duration, setup func(*Ser
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{t: t, diags: make(chan publishDiagnosticsParams, 10000), done: make(chan int, 1), cancel: cancel}
+	c := &client{t: t, diags: make(chan publishDiagnosticsParams, 10000), refreshes: make(chan struct{}, 100), done: make(chan int, 1), cancel: cancel}
 	s := newServer(Options{Engine: e, Debounce: debounce, Version: "test"})
 	if setup != nil {
 		setup(s)

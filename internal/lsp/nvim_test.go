@@ -50,45 +50,7 @@ func TestNeovim(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o755); err != nil { // the repository root: no config above it
 		t.Fatal(err)
 	}
-	outFile := filepath.Join(dir, "out.json")
-	script, err := filepath.Abs("testdata/e2e.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-c", "luafile "+script)
-	cmd.Dir = ws
-	cmd.Env = append(os.Environ(), "PODLINT_BIN="+bin, "PODLINT_FILE="+file, "PODLINT_OUT="+outFile,
-		"PODLINT_ACTION=Set successThreshold to 1", "PODLINT_GONE=PL113", "HOME="+dir, "XDG_STATE_HOME="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("nvim: %v\n%s", err, out)
-	}
-	data, err := os.ReadFile(outFile)
-	if err != nil {
-		t.Fatalf("the script wrote nothing: %v", err)
-	}
-	var got struct {
-		Error       string
-		Encoding    string
-		Diagnostics []struct {
-			Code      string
-			Lnum, Col int
-			EndCol    int `json:"end_col"`
-			Severity  int
-			Message   string
-		}
-		Hover   string
-		Actions []string
-		Lines   []string
-		After   []string
-	}
-	if err := json.Unmarshal(data, &got); err != nil {
-		t.Fatalf("%v: %s", err, data)
-	}
-	if got.Error != "" {
-		t.Fatalf("the script failed: %s\n%s", got.Error, data)
-	}
+	got := runNvim(t, nvim, bin, dir, file, "PL101", "Set successThreshold to 1", "PL113")
 	if got.Encoding != "utf-16" {
 		t.Errorf("negotiated %q; Neovim 0.7 offers utf-16 only", got.Encoding)
 	}
@@ -129,4 +91,74 @@ func TestNeovim(t *testing.T) {
 	if slices.Contains(got.After, "PL113") || !slices.Contains(got.After, "PL101") {
 		t.Errorf("diagnostics after the quick fix: %v; want PL101 and no PL113", got.After)
 	}
+
+	// A JSON manifest: the quick fix Neovim applies leaves JSON, and no
+	// action inserts a comment.
+	jsonFile := filepath.Join(ws, "pod.json")
+	writeFile(t, jsonFile, probeJSON)
+	got = runNvim(t, nvim, bin, dir, jsonFile, "PL106", "Raise periodSeconds to 20, the timeout (adds no kills: every answer that passes today still passes) (unsafe: changes behaviour)", "PL106")
+	text := strings.Join(got.Lines, "\n") + "\n"
+	var v map[string]any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Errorf("the JSON buffer after the quick fix is not JSON: %v\n%s", err, text)
+	}
+	if want := strings.Replace(probeJSON, `"timeoutSeconds": 20}`, `"timeoutSeconds": 20, "periodSeconds": 20}`, 1); text != want {
+		t.Errorf("JSON buffer after the quick fix:\n%s\nwant:\n%s", text, want)
+	}
+	for _, a := range got.Actions {
+		if strings.HasPrefix(a, "Suppress") {
+			t.Errorf("code action %q in a JSON file", a)
+		}
+	}
+}
+
+// nvimResult is what testdata/e2e.lua saw.
+type nvimResult struct {
+	Error       string
+	Encoding    string
+	Diagnostics []struct {
+		Code      string
+		Lnum, Col int
+		EndCol    int `json:"end_col"`
+		Severity  int
+		Message   string
+	}
+	Hover   string
+	Actions []string
+	Lines   []string
+	After   []string
+}
+
+// runNvim runs testdata/e2e.lua in a headless Neovim on file: it waits
+// for a diagnostic of code, hovers it, applies the code action titled
+// action and waits until no diagnostic of gone is left.
+func runNvim(t *testing.T, nvim, bin, dir, file, code, action, gone string) nvimResult {
+	t.Helper()
+	outFile := filepath.Join(dir, "out.json")
+	os.Remove(outFile)
+	script, err := filepath.Abs("testdata/e2e.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Dir = filepath.Dir(file)
+	cmd.Env = append(os.Environ(), "PODLINT_BIN="+bin, "PODLINT_FILE="+file, "PODLINT_OUT="+outFile, "PODLINT_CODE="+code,
+		"PODLINT_ACTION="+action, "PODLINT_GONE="+gone, "HOME="+dir, "XDG_STATE_HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nvim: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatalf("the script wrote nothing: %v", err)
+	}
+	var got nvimResult
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if got.Error != "" {
+		t.Fatalf("the script failed on %s: %s\n%s", filepath.Base(file), got.Error, data)
+	}
+	return got
 }

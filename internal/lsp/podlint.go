@@ -167,10 +167,17 @@ func (p *Podlint) Lint(path string, text []byte) []finding.Finding {
 	return ws.Lint(&an, path, text)
 }
 
+// The codes of the server's own problems, shown as diagnostics like
+// findings: they are not rules.
+const (
+	problemConfig = "config"
+	problemRender = "render"
+)
+
 // configProblem shows a configuration that cannot be read on the file it
 // would apply to: nothing is linted until it is fixed.
 func configProblem(path string, err error) finding.Finding {
-	return finding.Finding{RuleID: "config", Severity: finding.Error,
+	return finding.Finding{RuleID: problemConfig, Severity: finding.Error,
 		Location: finding.Location{File: path, Line: 1, Column: 1},
 		Message:  "podlint's configuration cannot be used, so this file was not linted", Detail: err.Error()}
 }
@@ -208,7 +215,7 @@ func (p *Podlint) Saved(path string) map[string][]finding.Finding {
 			byFile[f.File] = append(byFile[f.File], f)
 		}
 		for _, e := range errs {
-			byFile[path] = append(byFile[path], finding.Finding{RuleID: "render", Severity: finding.Error,
+			byFile[path] = append(byFile[path], finding.Finding{RuleID: problemRender, Severity: finding.Error,
 				Location: finding.Location{File: path, Line: 1, Column: 1},
 				Message:  "rendering " + filepath.Base(key) + " failed", Detail: e.Error()})
 		}
@@ -322,11 +329,9 @@ func (p *Podlint) Hover(path string, text []byte, off, width int) (string, int, 
 	item := plot.Item{File: filepath.Base(path), Line: pos.Line, APIVersion: obj.Ref.APIVersion, Kind: obj.Ref.Kind,
 		Namespace: obj.Ref.Namespace, Name: obj.Ref.Name, Timeline: tl}
 	var b bytes.Buffer
-	b.WriteString("```text\n")
 	if ok, _ := plot.Hover(&b, item, topic, container, width); !ok {
 		return "", 0, 0
 	}
-	b.WriteString("```\n")
 	kl := key.Line + obj.Doc.LineOffset - 1
 	from := t.starts[min(kl, len(t.starts)-1)] + manifest.ByteColumn(t.line(kl), key.Column) - 1
 	return b.String(), from, from + len(key.Value)

@@ -26,6 +26,12 @@ type Location struct {
 	Range Range  `json:"range"`
 }
 
+// Markup kinds.
+const (
+	markupMarkdown  = "markdown"
+	markupPlainText = "plaintext"
+)
+
 const (
 	encodingUTF8  = "utf-8"
 	encodingUTF16 = "utf-16"
@@ -39,6 +45,18 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		Workspace struct {
+			InlayHint struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"inlayHint"`
+		} `json:"workspace"`
+		TextDocument struct {
+			Hover struct {
+				// ContentFormat lists the markup kinds the client
+				// shows, preferred first.
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+		} `json:"textDocument"`
 	} `json:"capabilities"`
 	WorkspaceFolders      []workspaceFolder `json:"workspaceFolders"`
 	InitializationOptions *InitOptions      `json:"initializationOptions"`
@@ -70,6 +88,7 @@ type serverCapabilities struct {
 	PositionEncoding   string             `json:"positionEncoding"`
 	TextDocumentSync   textDocumentSync   `json:"textDocumentSync"`
 	HoverProvider      bool               `json:"hoverProvider"`
+	InlayHintProvider  bool               `json:"inlayHintProvider"`
 	CodeActionProvider codeActionProvider `json:"codeActionProvider"`
 }
 
@@ -214,3 +233,14 @@ const (
 	codeServerNotInitialized = -32002
 	codeRequestCancelled     = -32800
 )
+
+type inlayHintParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+}
+
+type inlayHint struct {
+	Position    Position `json:"position"`
+	Label       string   `json:"label"`
+	PaddingLeft bool     `json:"paddingLeft,omitempty"`
+}

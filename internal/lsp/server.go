@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -37,10 +36,10 @@ type Engine interface {
 	// those check reports for that file, with the other objects of the
 	// workspace for the cross-object rules.
 	Lint(path string, text []byte) []finding.Finding
-	// Hover describes the lifecycle field at byte offset off of text, in
-	// Markdown fitted to width columns, and returns the byte range of the
-	// field's key; md is "" when there is nothing to show.
-	Hover(path string, text []byte, off, width int) (md string, from, to int)
+	// Hover describes the lifecycle field at byte offset off of text, as
+	// plain text fitted to width columns (a chart), and returns the byte
+	// range of the field's key; chart is "" when there is nothing to show.
+	Hover(path string, text []byte, off, width int) (chart string, from, to int)
 	// Saved tells that path was saved: the workspace's objects are read
 	// again, and a Helm chart or kustomization that holds path is rendered.
 	// It returns the findings of rendered roots by file, for every file
@@ -54,6 +53,10 @@ type Engine interface {
 	// FixAll returns text with every safe fix applied as podlint fix
 	// applies them, and how many were; 0 and nil when none applies.
 	FixAll(path string, text []byte) ([]byte, int)
+	// InlayHints returns the computed timeline of the lifecycle fields of
+	// text, as notes at byte offsets (probe, preStop and grace period
+	// lines).
+	InlayHints(path string, text []byte) []Hint
 }
 
 // Options configure a server.
@@ -79,6 +82,8 @@ type Server struct {
 	state       int // stateNew, stateRunning, stateShutdown
 	enc         string
 	hoverWidth  int
+	hoverKind   string               // markupMarkdown or markupPlainText
+	hintRefresh bool                 // the client takes workspace/inlayHint/refresh
 	docs        map[string]*document // by URI as the client sent it
 	rendered    map[string][]finding.Finding
 	inflight    map[string]context.CancelFunc // requests by id
@@ -129,7 +134,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 }
 
 func newServer(opts Options) *Server {
-	s := &Server{opts: opts, debounce: opts.Debounce, enc: encodingUTF16, hoverWidth: 60,
+	s := &Server{opts: opts, debounce: opts.Debounce, enc: encodingUTF16, hoverWidth: 60, hoverKind: markupMarkdown,
 		docs: map[string]*document{}, rendered: map[string][]finding.Finding{}, inflight: map[string]context.CancelFunc{},
 		exited: make(chan struct{})}
 	if s.debounce == 0 {
@@ -317,6 +322,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.hover(&p), nil })
 		return nil, errAsync
+	case "textDocument/inlayHint":
+		var p inlayHintParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.inlayHints(&p), nil })
+		return nil, errAsync
 	case "textDocument/codeAction":
 		var p codeActionParams
 		if err := decode(&p); err != nil {
@@ -325,9 +337,14 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.async(ctx, req, func(ctx context.Context) (any, error) { return s.codeActions(&p), nil })
 		return nil, errAsync
 	}
-	if req.Notif || strings.HasPrefix(req.Method, "$/") {
-		return nil, nil // optional notifications may be ignored
+	if req.Notif {
+		// Unknown notifications are dropped: those starting with "$/"
+		// may be ignored, as the LSP says, and a reply to any other is
+		// not allowed.
+		return nil, nil
 	}
+	// The LSP: "If a server or client receives a request starting with
+	// '$/' it must error the request with error code MethodNotFound".
 	return nil, rpcError(codeMethodNotFound, "method %q is not supported", req.Method)
 }
 
@@ -408,8 +425,18 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 			roots = append(roots, filepath.Clean(p.RootPath))
 		}
 	}
+	hoverKind := markupMarkdown
+	for _, k := range p.Capabilities.TextDocument.Hover.ContentFormat {
+		// The first kind the server can write, as the client prefers it.
+		if k == markupMarkdown || k == markupPlainText {
+			hoverKind = k
+			break
+		}
+	}
 	s.mu.Lock()
 	s.enc = enc
+	s.hoverKind = hoverKind
+	s.hintRefresh = p.Capabilities.Workspace.InlayHint.RefreshSupport
 	if o := p.InitializationOptions; o != nil && o.HoverWidth > 0 {
 		s.hoverWidth = max(o.HoverWidth, 40)
 	}
@@ -421,6 +448,7 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 	c.PositionEncoding = enc
 	c.TextDocumentSync = textDocumentSync{OpenClose: true, Change: 1, Save: saveOptions{IncludeText: false}}
 	c.HoverProvider = true
+	c.InlayHintProvider = true
 	c.CodeActionProvider.CodeActionKinds = []string{kindQuickFix, kindSourceFix}
 	return res
 }
@@ -520,9 +548,31 @@ func (s *Server) lint(uri string) {
 	s.mu.Unlock()
 	v := version
 	s.notify("textDocument/publishDiagnostics", &publishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: s.diagnostics(all, t, enc)})
+	s.refreshHints()
 	if hook != nil {
 		hook(uri, version, true)
 	}
+}
+
+// refreshHints asks a client that supports it to request the inlay hints
+// again: the timeline changes with the text, and a client may otherwise
+// keep showing the hints of the text before the edit. The reply is not
+// waited for.
+func (s *Server) refreshHints() {
+	s.mu.Lock()
+	ok := s.hintRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	conn := s.connection()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := conn.Call(ctx, "workspace/inlayHint/refresh", nil, nil); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+			s.log.Printf("workspace/inlayHint/refresh: %v", err)
+		}
+	}()
 }
 
 func (s *Server) notify(method string, params any) {

@@ -331,6 +331,13 @@ func TestMalformedMessages(t *testing.T) {
 			r.send(`{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":"x","position":1}}`)
 		}, 4.0, codeInvalidParams},
 		{"unknown method", func() { r.send(`{"jsonrpc":"2.0","id":5,"method":"textDocument/formatting","params":{}}`) }, 5.0, codeMethodNotFound},
+		// The LSP: a request starting with "$/" must get MethodNotFound;
+		// a notification starting with "$/" is ignored (no reply: the next
+		// reply read is the request's).
+		{"unknown $/ request after an unknown $/ notification", func() {
+			r.send(`{"jsonrpc":"2.0","method":"$/podlintNothing","params":{}}`)
+			r.send(`{"jsonrpc":"2.0","id":"d","method":"$/podlintNothing","params":{}}`)
+		}, "d", codeMethodNotFound},
 		{"a panic in the engine", func() { r.send(hover(6)) }, 6.0, codeInternalError},
 	} {
 		tc.send()
@@ -362,6 +369,9 @@ func TestHoverLivenessProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := h.Contents.Value
+		if h.Contents.Kind != markupMarkdown || !strings.HasPrefix(v, "```text\n") || !strings.HasSuffix(v, "```\n") {
+			t.Errorf("a client that says nothing of hover formats gets kind %q, want markdown with a code block:\n%s", h.Contents.Kind, v)
+		}
 		for _, want := range []string{"Deployment web", "liveness kill if unhealthy", "first probe", "at the earliest", "at the latest", "start-up budget", "├"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("hover lacks %q:\n%s", want, v)
@@ -380,6 +390,41 @@ func TestHoverLivenessProbe(t *testing.T) {
 	var res json.RawMessage
 	if err := c.call("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{3, 4}}, &res); err != nil || string(res) != "null" {
 		t.Errorf("hover on metadata.name: %s, %v", res, err)
+	}
+}
+
+// TestHoverPlainText: a client whose hover shows only plain text
+// (contentFormat ["plaintext"]) gets the chart as plain text, without
+// Markdown's code fence, which it would show as it is.
+func TestHoverPlainText(t *testing.T) {
+	for _, tc := range []struct {
+		formats []string
+		kind    string
+	}{
+		{[]string{"plaintext"}, markupPlainText},
+		{[]string{"plaintext", "markdown"}, markupPlainText},
+		{[]string{"markdown", "plaintext"}, markupMarkdown},
+	} {
+		e, dir := newEngine(t)
+		c := startServer(t, e, -1, nil)
+		var res initializeResult
+		params := map[string]any{"processId": nil, "rootUri": pathURI(dir), "capabilities": map[string]any{
+			"general":      map[string]any{"positionEncodings": []string{"utf-8"}},
+			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": tc.formats}}}}
+		if err := c.call("initialize", params, &res); err != nil {
+			t.Fatal(err)
+		}
+		c.notify("initialized", map[string]any{})
+		uri := c.open(filepath.Join(dir, "web.yaml"), webYAML, 1)
+		c.waitDiags(uri)
+		var h hoverResult
+		if err := c.call("textDocument/hover", textDocumentPositionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{11, 52}}, &h); err != nil {
+			t.Fatal(err)
+		}
+		fenced := strings.Contains(h.Contents.Value, "```")
+		if h.Contents.Kind != tc.kind || fenced != (tc.kind == markupMarkdown) || !strings.Contains(h.Contents.Value, "liveness kill if unhealthy") {
+			t.Errorf("contentFormat %q: kind %q (want %q), code fence %v:\n%s", tc.formats, h.Contents.Kind, tc.kind, fenced, h.Contents.Value)
+		}
 	}
 }
 
@@ -426,6 +471,106 @@ func TestSuppressHere(t *testing.T) {
 	}
 	if got := strings.Join(ids, " "); strings.Contains(got, "PL101") || !strings.Contains(got, "PL011") {
 		t.Fatalf("after the suppression: %s; want PL011 (the reason to write) and no PL101", got)
+	}
+}
+
+// dupYAML has a duplicate container name (PL010) and a suppression that
+// matches nothing (PL008).
+const dupYAML = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+    - name: app
+      image: nginx
+    # podlint:ignore PL113 no probe here to be wrong
+    - name: app
+      image: nginx
+`
+
+// TestSuppressHereByRule: a duplicate container (PL010) can be suppressed
+// here; an unused suppression (PL008) and a missing reason (PL011) cannot
+// (suppressing a suppression's finding with another suppression is
+// pointless). The actions once named PL010 where they meant PL008.
+func TestSuppressHereByRule(t *testing.T) {
+	e, dir := newEngine(t)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir, "utf-8")
+	uri := c.open(filepath.Join(dir, "pod.yaml"), dupYAML, 1)
+	diags := c.waitDiags(uri).Diagnostics
+	for _, want := range []struct {
+		code     string
+		suppress bool
+	}{{"PL010", true}, {"PL008", false}} {
+		d := findDiag(diags, want.code)
+		if d == nil {
+			t.Fatalf("no %s among %+v", want.code, diags)
+		}
+		var actions []codeAction
+		if err := c.call("textDocument/codeAction", codeActionParams{TextDocument: textDocumentIdentifier{uri}, Range: Range{d.Range.Start, d.Range.Start}}, &actions); err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, a := range actions {
+			if strings.HasPrefix(a.Title, "Suppress "+want.code+" ") {
+				got = true
+			}
+		}
+		if got != want.suppress {
+			t.Errorf("%s: a suppress-here action: %v, want %v (actions %+v)", want.code, got, want.suppress, actions)
+		}
+	}
+}
+
+// probeJSON is a Pod in JSON whose liveness probe times out after its
+// period (PL106, whose fixes set or insert a field).
+const probeJSON = `{
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {"name": "web"},
+  "spec": {
+    "containers": [
+      {"name": "web", "image": "nginx:1.27",
+       "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "timeoutSeconds": 20},
+       "readinessProbe": {"httpGet": {"path": "/ready", "port": 8080}}}
+    ]
+  }
+}
+`
+
+// TestJSONCodeActions: in a .json manifest every code action leaves JSON
+// (checked with encoding/json on the edited text): the quick fixes and
+// the fix-all, and no "suppress here", since JSON has no comments.
+func TestJSONCodeActions(t *testing.T) {
+	e, dir := newEngine(t)
+	c := startServer(t, e, -1, nil)
+	c.initializeIn(dir, "utf-8")
+	uri := c.open(filepath.Join(dir, "pod.json"), probeJSON, 1)
+	d := findDiag(c.waitDiags(uri).Diagnostics, "PL106")
+	if d == nil {
+		t.Fatal("no PL106")
+	}
+	var actions []codeAction
+	if err := c.call("textDocument/codeAction", codeActionParams{TextDocument: textDocumentIdentifier{uri}, Range: Range{d.Range.Start, d.Range.Start}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	fixes := 0
+	for _, a := range actions {
+		if strings.HasPrefix(a.Title, "Suppress") {
+			t.Errorf("%q offered in a JSON file", a.Title)
+		}
+		if a.Edit == nil {
+			continue
+		}
+		fixes++
+		fixed := apply(t, probeJSON, a.Edit.Changes[uri])
+		var v map[string]any
+		if err := json.Unmarshal([]byte(fixed), &v); err != nil {
+			t.Errorf("%s: the edited file is not JSON: %v\n%s", a.Title, err, fixed)
+		}
+	}
+	if fixes < 2 {
+		t.Errorf("%d actions with edits, want PL106's two fixes at least: %+v", fixes, actions)
 	}
 }
 

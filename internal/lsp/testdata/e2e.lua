@@ -1,6 +1,7 @@
 -- Neovim end-to-end test of `podlint lsp` (run by TestNeovim): only APIs
 -- that Neovim 0.7 has. It opens PODLINT_FILE, waits for podlint's
--- diagnostics, hovers the liveness probe, applies a code action through
+-- diagnostics (PODLINT_CODE's among them), hovers the field that finding
+-- points at, applies a code action through
 -- Neovim's own edit code and waits for the diagnostics of the edited
 -- buffer; it writes what it saw as JSON to PODLINT_OUT.
 local out = {}
@@ -15,6 +16,7 @@ end
 local ok, err = pcall(function()
   local file = os.getenv('PODLINT_FILE')
   local action_title = os.getenv('PODLINT_ACTION')
+  local code = os.getenv('PODLINT_CODE')
   local client_id = vim.lsp.start_client({
     name = 'podlint',
     cmd = { os.getenv('PODLINT_BIN'), 'lsp' },
@@ -30,7 +32,7 @@ local ok, err = pcall(function()
     for _, d in ipairs(vim.diagnostic.get(buf)) do seen[d.code] = d end
     return seen
   end
-  assert(vim.wait(60000, function() return codes()['PL101'] ~= nil end, 20), 'no PL101 diagnostic')
+  assert(vim.wait(60000, function() return codes()[code] ~= nil end, 20), 'no ' .. code .. ' diagnostic')
   local client = vim.lsp.get_client_by_id(client_id)
   out.encoding = client.offset_encoding
   out.diagnostics = {}
@@ -39,8 +41,8 @@ local ok, err = pcall(function()
       severity = d.severity, message = d.message })
   end
 
-  -- Hover on the livenessProbe key: its line and the key's byte column.
-  local d = codes()['PL101']
+  -- Hover on the finding's key: its line and the key's byte column.
+  local d = codes()[code]
   local line = vim.api.nvim_buf_get_lines(buf, d.lnum, d.lnum + 1, false)[1]
   local character = vim.str_utfindex(line, d.col + 2) -- inside the key, in UTF-16
   local pos = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = d.lnum, character = character } }
