@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/podlint/podlint/finding"
+)
+
+// savedEngine reports, on every save, one finding at line 1 column 1 of
+// each of its files, as a chart's render refusing a link reports one at
+// the link; the first also has a related location in each of the others.
+type savedEngine struct {
+	Engine
+	files []string
+}
+
+func (e savedEngine) Saved(string) map[string][]finding.Finding {
+	out := map[string][]finding.Finding{}
+	for i, f := range e.files {
+		fd := finding.Finding{RuleID: "chart-render-error", Severity: finding.Error,
+			Location: finding.Location{File: f, Line: 1, Column: 1}, Message: "refused"}
+		if i == 0 {
+			for _, o := range e.files[1:] {
+				fd.Related = append(fd.Related, finding.Location{File: o, Line: 1, Column: 1, Message: "here"})
+			}
+		}
+		out[f] = []finding.Finding{fd}
+	}
+	return out
+}
+
+// TestRenderedFindingsReadNoDevice: the files named by the findings of a
+// render are read for their positions only as check reads a derived file.
+// A FIFO in the chart is never opened (inotify sees every open), and a link
+// to /dev/zero, /proc/self/environ or a file outside the repository gives
+// no text: the diagnostic sits at the start of the file, where reading the
+// target would have stretched its range over the target's first token.
+// Before, the FIFO's open never returned and /dev/zero was read until
+// memory ran out.
+func TestRenderedFindingsReadNoDevice(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	tpl := filepath.Join(repo, "chart", "templates")
+	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(base, "secret.yaml"), "hunter2hunter2hunter2\n")
+	ok := filepath.Join(tpl, "ok.yaml")
+	writeFile(t, ok, "kind: Pod\n")
+	fifo := filepath.Join(tpl, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{"zero.yaml": "/dev/zero", "environ.yaml": "/proc/self/environ", "outside.yaml": "../../../secret.yaml"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(tpl, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skip("no inotify:", err)
+	}
+	defer syscall.Close(in)
+	if _, err := syscall.InotifyAddWatch(in, fifo, syscall.IN_OPEN); err != nil {
+		t.Fatal(err)
+	}
+
+	files := []string{ok, fifo}
+	for name := range links {
+		files = append(files, filepath.Join(tpl, name))
+	}
+	e, _ := newEngine(t)
+	c := startServer(t, savedEngine{e, files}, -1, nil)
+	c.initializeIn(repo)
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": pathURI(ok)}})
+	got := map[string]publishDiagnosticsParams{}
+	// The guard only turns a hang (the FIFO's open) into a failure.
+	guard := time.After(2 * time.Minute)
+	for len(got) < len(files) {
+		select {
+		case p := <-c.diags:
+			got[p.URI] = p
+		case <-guard:
+			t.Fatalf("diagnostics of %d of %d files published: reading one blocked", len(got), len(files))
+		}
+	}
+
+	// The regular file of the chart is still read: its range covers "kind".
+	if p := got[pathURI(ok)]; len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.End.Character != 4 {
+		t.Fatalf("ok.yaml: %+v; want one diagnostic over \"kind\"", p.Diagnostics)
+	}
+	related := got[pathURI(ok)].Diagnostics[0].RelatedInformation
+	if len(related) != len(files)-1 {
+		t.Fatalf("related locations %+v, want %d", related, len(files)-1)
+	}
+	empty := Range{}
+	for _, r := range related {
+		if r.Location.Range != empty {
+			t.Errorf("related location %s at %+v: its target was read", r.Location.URI, r.Location.Range)
+		}
+	}
+	for _, f := range files[1:] {
+		p := got[pathURI(f)]
+		if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range != empty {
+			t.Errorf("%s: %+v; want one diagnostic at 0:0-0:0 (nothing read)", filepath.Base(f), p.Diagnostics)
+		}
+	}
+	buf := make([]byte, 4096)
+	if n, err := syscall.Read(in, buf); n > 0 || !errors.Is(err, syscall.EAGAIN) {
+		t.Errorf("the FIFO was opened (inotify read %d bytes, %v)", n, err)
+	}
+}
