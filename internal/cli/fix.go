@@ -42,7 +42,8 @@ overlap are applied in later passes (at most 5) or reported as skipped.
 With --diff nothing is written: the changes are printed as a unified diff on
 standard output and the tally on standard error. Files are written
 atomically (a temporary file in the same folder, renamed over the file) and
-keep their mode; a symbolic link is reported, never edited through.
+keep their mode, owner and group; a read-only file is reported, not fixed,
+and a symbolic link is reported, never edited through.
 Standard input, Helm charts and kustomizations (rendered output) get no
 fixes. The exit status is check's, for the findings that remain.`,
 		Flags: grouped(flags),
@@ -165,6 +166,11 @@ func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafet
 	if !res.Changed() {
 		return nil, nil
 	}
+	if !diff && !mayWrite(src.Path, fi) {
+		// Replacing it by a rename would succeed (the folder is
+		// writable), but a read-only file says it is not to be changed.
+		return nil, fmt.Errorf("%s: read-only (mode %04o); not fixed: podlint fix does not replace a file you may not write (make it writable, or see the changes with --diff)", src.Path, fi.Mode().Perm())
+	}
 	t.files++
 	t.applied += len(res.Applied)
 	for _, a := range res.Applied {
@@ -185,20 +191,24 @@ func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafet
 }
 
 // writeAtomic replaces the regular file at path (fi, from Lstat) with data:
-// a temporary file in the same folder, with the file's mode, synced and
-// renamed over it. A path that became a symbolic link since fi was read is
-// refused; rename replaces a link itself, never what it points at.
+// a temporary file in the same folder, with the file's owner, group and
+// mode (setuid, setgid and sticky bits included), synced and renamed over
+// it. A path that became a symbolic link since fi was read is refused;
+// rename replaces a link itself, never what it points at.
 func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := createTemp(dir, base)
 	if err != nil {
 		return unwrapPathErr(err)
 	}
 	name := tmp.Name()
-	werr := tmp.Chmod(fi.Mode().Perm())
+	werr := keepOwner(tmp, fi)
+	if werr == nil {
+		werr = tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+	}
 	if werr == nil {
 		_, werr = tmp.Write(data)
 	}
@@ -214,10 +224,10 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 		}
 	}
 	if werr == nil {
-		werr = os.Rename(name, path)
+		werr = renameTemp(name, path)
 	}
 	if werr != nil {
-		os.Remove(name)
+		renameTemp(name, "")
 	}
 	return werr
 }

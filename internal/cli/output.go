@@ -66,7 +66,7 @@ func createOutput(path, flag string, srcs []manifest.Source) (*output, error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := createTemp(dir, base)
 	if err != nil {
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
 	}
@@ -77,7 +77,7 @@ func createOutput(path, flag string, srcs []manifest.Source) (*output, error) {
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		renameTemp(tmp.Name(), "")
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
 	}
 	return &output{w: tmp, tmp: tmp, path: path}, nil
@@ -100,10 +100,10 @@ func (o *output) finish(werr error) error {
 	if werr == nil {
 		// The target may have become a link since it was checked; rename
 		// replaces the link itself, never what it points at.
-		werr = os.Rename(name, o.path)
+		werr = renameTemp(name, o.path)
 	}
 	if werr != nil {
-		os.Remove(name)
+		renameTemp(name, "")
 	}
 	return werr
 }

@@ -1,0 +1,136 @@
+//go:build unix
+
+package cli
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestFixKeepsSpecialBitsAndOwner: the file fix rewrites keeps its
+// setuid, setgid and sticky bits (docs/fix.md promises the mode) and its
+// owner and group. Before, the rewritten file had mode 0755 and the
+// owner and group of the user running podlint.
+func TestFixKeepsSpecialBitsAndOwner(t *testing.T) {
+	dir, path := writeFixture(t, 0o755|os.ModeSetgid|os.ModeSetuid)
+	var owner *syscall.Stat_t
+	if os.Geteuid() == 0 {
+		// Only root may give a file away; then fix must give it back.
+		if err := os.Chown(path, 4321, 8765); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, 0o755|os.ModeSetgid|os.ModeSetuid); err != nil { // chown cleared them
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.Stat(path)
+	owner = before.Sys().(*syscall.Stat_t)
+	if code, _, errs := run(t, dir, nil, "fix", "--no-config", "web.yaml"); code != 0 || !strings.Contains(errs, "PL113 fixed") {
+		t.Fatalf("fix: exit %d, stderr:\n%s", code, errs)
+	}
+	after, _ := os.Stat(path)
+	if os.SameFile(before, after) {
+		t.Fatal("the file was not replaced")
+	}
+	if want := 0o755 | os.ModeSetgid | os.ModeSetuid; after.Mode() != want {
+		t.Errorf("mode after the fix %v, want %v", after.Mode(), want)
+	}
+	st := after.Sys().(*syscall.Stat_t)
+	if st.Uid != owner.Uid || st.Gid != owner.Gid {
+		t.Errorf("owner after the fix %d:%d, want %d:%d", st.Uid, st.Gid, owner.Uid, owner.Gid)
+	}
+	if os.Geteuid() != 0 {
+		t.Log("not root: the owner kept is the user's own; the case of another owner needs root")
+	}
+}
+
+// TestFixRefusesReadOnlyFiles: a read-only file (0444) is not replaced,
+// even though the folder would let a rename do it: exit 2 with a message
+// naming the file, and the other file of the run is still fixed. --diff
+// still shows its changes. Before, the file was rewritten (and made 0444
+// again).
+func TestFixRefusesReadOnlyFiles(t *testing.T) {
+	dir, ro := writeFixture(t, 0o444)
+	rw := filepath.Join(dir, "other.yaml")
+	if err := os.WriteFile(rw, []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, dir, nil, "fix", "--no-config", "web.yaml", "other.yaml")
+	if code != ExitError || !strings.Contains(errs, "web.yaml: read-only (mode 0444); not fixed") {
+		t.Errorf("fix: exit %d, want 2 and the read-only file named; stderr:\n%s", code, errs)
+	}
+	if got, _ := os.ReadFile(ro); string(got) != fixable {
+		t.Errorf("the read-only file was changed:\n%s", got)
+	}
+	if got, _ := os.ReadFile(rw); !strings.Contains(string(got), "successThreshold: 1") {
+		t.Errorf("the writable file was not fixed:\n%s", got)
+	}
+	if code, out, _ := run(t, dir, nil, "fix", "--diff", "--no-config", "web.yaml"); code != 0 || !strings.Contains(out, "+            successThreshold: 1") {
+		t.Errorf("fix --diff of the read-only file: exit %d, diff:\n%s", code, out)
+	}
+}
+
+// stopBeforeRename, set in the environment of the test binary, makes it
+// run as podlint (TestMain) and print its temporary file's name and wait,
+// forever, just before the rename: the test then signals it at that point.
+const stopBeforeRename = "PODLINT_TEST_STOP_BEFORE_RENAME"
+
+// TestSignalRemovesTheTemporaryFile: podlint fix stopped by SIGTERM (or
+// SIGINT) between writing its temporary file and renaming it leaves no
+// ".web.yaml.*.tmp" in the folder, the file as it was, and exits as a
+// shell reports a command the signal killed (143, 130). The run is stopped at that point by a hook, not by timing.
+// Before, the temporary file stayed in the repository.
+func TestSignalRemovesTheTemporaryFile(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		dir, path := writeFixture(t, 0o644)
+		cmd := exec.Command(os.Args[0], "fix", "--no-config", "web.yaml")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), stopBeforeRename+"=1")
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		tmp := ""
+		for sc.Scan() {
+			if name, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
+				tmp = name
+				break
+			}
+		}
+		if tmp == "" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("%v: podlint ended before the rename", sig)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tmp)); err != nil {
+			t.Fatalf("%v: the temporary file %s is not there at the rename: %v", sig, tmp, err)
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+			t.Errorf("%v: podlint ended with %v, want exit status %d", sig, err, 128+int(sig))
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%v: files left in the folder: %v", sig, names)
+		}
+		if got, _ := os.ReadFile(path); string(got) != fixable {
+			t.Errorf("%v: the file changed", sig)
+		}
+	}
+}
