@@ -12,6 +12,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
@@ -179,7 +180,11 @@ func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafet
 		}
 	}
 	if diff {
-		if _, err := io.WriteString(diffOut, fix.Diff(strings.TrimPrefix(filepath.ToSlash(src.Path), "/"), data, res.Data)); err != nil {
+		// The name is escaped as in every other output: a file named
+		// "x\n+++ b/y" or holding ESC or U+202E must not forge a diff
+		// line, a workflow command or a terminal sequence.
+		name := textsafe.Escape(strings.TrimPrefix(filepath.ToSlash(src.Path), "/"))
+		if _, err := io.WriteString(diffOut, fix.Diff(name, data, res.Data)); err != nil {
 			return nil, err
 		}
 		return res.Data, nil

@@ -134,3 +134,37 @@ func TestSignalRemovesTheTemporaryFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFixDiffEscapesFileNames: the "--- a/" and "+++ b/" lines of
+// `podlint fix --diff` show a file name escaped as every other output does:
+// a name cannot forge a "+++" line, start a workflow command, link (OSC 8)
+// or reorder the line (U+202E). Before, the name was written raw.
+func TestFixDiffEscapesFileNames(t *testing.T) {
+	dir := t.TempDir()
+	name := "x\x1b]8;;mailto:a@evil.example\x1b\\y\n+++ forged\n::error::INJECTED\u202e\u3164.yaml"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, nil, "fix", "--diff", "--no-config", name)
+	if code != 0 || !strings.Contains(out, "+            successThreshold: 1") {
+		t.Fatalf("fix --diff: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if m := rawControl.FindString(out + errs); m != "" {
+		t.Errorf("a raw %q reaches the output:\n%q", m, out)
+	}
+	var plus int
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "+++ ") {
+			plus++
+		}
+		if strings.HasPrefix(l, "::") {
+			t.Errorf("a line starts a workflow command: %q", l)
+		}
+	}
+	if plus != 1 {
+		t.Errorf("%d \"+++\" lines, want 1:\n%s", plus, out)
+	}
+	if want := `+++ b/x\x1b]8;;mailto:a@evil.example\x1b\y\n+++ forged\n::error::INJECTED\u202e\u3164.yaml`; !strings.Contains(out, want+"\n") {
+		t.Errorf("the name is not shown escaped (%s):\n%s", want, out)
+	}
+}
