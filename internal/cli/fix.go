@@ -202,14 +202,10 @@ func fixFile(cfg *analyzer.Linter, src *manifest.Source, safety finding.FixSafet
 // rename replaces a link itself, never what it points at.
 func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := createTemp(dir, base)
+	tmp, temp, err := createTemp(plainDir(dir), base)
 	if err != nil {
 		return unwrapPathErr(err)
 	}
-	name := tmp.Name()
 	werr := keepOwner(tmp, fi)
 	if werr == nil {
 		werr = tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
@@ -229,10 +225,10 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 		}
 	}
 	if werr == nil {
-		werr = renameTemp(name, path)
+		werr = temp.commit(base)
 	}
 	if werr != nil {
-		renameTemp(name, "")
+		temp.discard()
 	}
 	return werr
 }

@@ -15,17 +15,23 @@ import (
 
 var temps struct {
 	sync.Mutex
-	files map[string]bool
+	files map[*tempFile]bool
 	once  sync.Once
+}
+
+// tempFile is a registered temporary file: name in the folder dir.
+type tempFile struct {
+	dir  *outDir
+	name string
 }
 
 // beforeRename is called with a temporary file's name just before it is
 // renamed over its target; tests use it to stop a run at that point.
 var beforeRename func(tmp string)
 
-// createTemp creates the temporary file for target in dir and registers
-// it for removal on a signal.
-func createTemp(dir, base string) (*os.File, error) {
+// createTemp creates the temporary file for target base in d and
+// registers it for removal on a signal.
+func createTemp(d *outDir, base string) (*os.File, *tempFile, error) {
 	temps.once.Do(func() {
 		ch := make(chan os.Signal, 1)
 		for _, sig := range stopSignals {
@@ -37,36 +43,41 @@ func createTemp(dir, base string) (*os.File, error) {
 		go func() {
 			sig := <-ch
 			temps.Lock() // held: no new file is registered or renamed after this
-			for f := range temps.files {
-				os.Remove(f)
+			for t := range temps.files {
+				t.dir.remove(t.name)
 			}
 			reraise(sig)
 		}()
 	})
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, name, err := d.createTemp(base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	t := &tempFile{dir: d, name: name}
 	temps.Lock()
 	if temps.files == nil {
-		temps.files = map[string]bool{}
+		temps.files = map[*tempFile]bool{}
 	}
-	temps.files[tmp.Name()] = true
+	temps.files[t] = true
 	temps.Unlock()
-	return tmp, nil
+	return f, t, nil
 }
 
-// renameTemp renames a registered temporary file over target, or with
-// target "" removes it; either way it is no longer registered.
-func renameTemp(tmp, target string) error {
-	if target != "" && beforeRename != nil {
-		beforeRename(tmp)
+// commit renames the temporary file over base, in its folder.
+func (t *tempFile) commit(base string) error {
+	if beforeRename != nil {
+		beforeRename(t.name)
 	}
 	temps.Lock()
 	defer temps.Unlock()
-	delete(temps.files, tmp)
-	if target == "" {
-		return os.Remove(tmp)
-	}
-	return os.Rename(tmp, target)
+	delete(temps.files, t)
+	return t.dir.rename(t.name, base)
+}
+
+// discard removes the temporary file.
+func (t *tempFile) discard() {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.files, t)
+	t.dir.remove(t.name)
 }
