@@ -206,12 +206,15 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	if err != nil {
 		return unwrapPathErr(err)
 	}
+	// Owner first, as chown clears the setuid and setgid bits, and the
+	// mode after the data, as a write by an unprivileged process clears
+	// them too.
 	werr := keepOwner(tmp, fi)
 	if werr == nil {
-		werr = tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+		_, werr = tmp.Write(data)
 	}
 	if werr == nil {
-		_, werr = tmp.Write(data)
+		werr = tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
 	}
 	if werr == nil {
 		werr = tmp.Sync()

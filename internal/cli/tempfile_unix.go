@@ -21,9 +21,8 @@ func reraise(sig os.Signal) {
 }
 
 // keepOwner gives tmp the owner and group of the file it replaces (fi):
-// a file rewritten by root, or by a member of its group, keeps them. It
-// must come before the mode is set: chown clears the setuid and setgid
-// bits.
+// a file rewritten by root, or by its owner as a member of its group,
+// keeps them.
 func keepOwner(tmp *os.File, fi fs.FileInfo) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
