@@ -49,6 +49,54 @@ func TestFixKeepsSpecialBitsAndOwner(t *testing.T) {
 	}
 }
 
+// TestFixKeepsSpecialBitsUnprivileged: run by a user that is not root
+// (nobody, on its own file in its own group), fix still keeps the setuid
+// and setgid bits. The kernel clears both when such a user writes to the
+// file, so the mode is set after the data; root keeps them either way.
+func TestFixKeepsSpecialBitsUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run podlint as another user")
+	}
+	const nobody = 65534
+	dir, err := os.MkdirTemp("", "podlint-unprivileged-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "podlint.test")
+	path := filepath.Join(dir, "web.yaml")
+	want := 0o755 | os.ModeSetgid | os.ModeSetuid
+	for _, err := range []error{
+		os.Chmod(dir, 0o777),
+		os.WriteFile(bin, self, 0o755),
+		os.WriteFile(path, []byte(fixable), 0o644),
+		os.Chown(path, nobody, nobody),
+		os.Chmod(path, want),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "fix", "--no-config", "web.yaml")
+	cmd.Dir = dir
+	cmd.Env = []string{asPodlint + "=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PL113 fixed") {
+		t.Fatalf("fix as nobody: %v\n%s", err, out)
+	}
+	fi, _ := os.Stat(path)
+	if fi.Mode() != want {
+		t.Errorf("mode after the fix by nobody %v, want %v", fi.Mode(), want)
+	}
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != nobody || st.Gid != nobody {
+		t.Errorf("owner after the fix %d:%d, want nobody", st.Uid, st.Gid)
+	}
+}
+
 // TestFixRefusesReadOnlyFiles: a read-only file (0444) is not replaced,
 // even though the folder would let a rename do it: exit 2 with a message
 // naming the file, and the other file of the run is still fixed. --diff
@@ -75,10 +123,14 @@ func TestFixRefusesReadOnlyFiles(t *testing.T) {
 	}
 }
 
-// stopBeforeRename, set in the environment of the test binary, makes it
-// run as podlint (TestMain) and print its temporary file's name and wait,
-// forever, just before the rename: the test then signals it at that point.
-const stopBeforeRename = "PODLINT_TEST_STOP_BEFORE_RENAME"
+// asPodlint, set in the environment of the test binary, makes it run as
+// podlint (TestMain); set to stopBeforeRename, podlint prints its
+// temporary file's name and waits, forever, just before the rename: the
+// test then signals it at that point.
+const (
+	asPodlint        = "PODLINT_TEST_AS_PODLINT"
+	stopBeforeRename = "stop-before-rename"
+)
 
 // TestSignalRemovesTheTemporaryFile: podlint fix stopped by SIGTERM (or
 // SIGINT) between writing its temporary file and renaming it leaves no
@@ -90,7 +142,7 @@ func TestSignalRemovesTheTemporaryFile(t *testing.T) {
 		dir, path := writeFixture(t, 0o644)
 		cmd := exec.Command(os.Args[0], "fix", "--no-config", "web.yaml")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), stopBeforeRename+"=1")
+		cmd.Env = append(os.Environ(), asPodlint+"="+stopBeforeRename)
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			t.Fatal(err)

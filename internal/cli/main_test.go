@@ -14,11 +14,14 @@ func TestMain(m *testing.M) {
 	if render.IsChild() {
 		os.Exit(Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
 	}
-	if os.Getenv(stopBeforeRename) != "" {
-		// The test binary is podlint, stopped before its first rename.
-		beforeRename = func(tmp string) {
-			os.Stderr.WriteString("ready " + filepath.Base(tmp) + "\n")
-			select {}
+	if as := os.Getenv(asPodlint); as != "" {
+		// The test binary is podlint, maybe stopped before its first
+		// rename.
+		if as == stopBeforeRename {
+			beforeRename = func(tmp string) {
+				os.Stderr.WriteString("ready " + filepath.Base(tmp) + "\n")
+				select {}
+			}
 		}
 		os.Exit(Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}
