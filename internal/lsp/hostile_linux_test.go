@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/render"
 )
 
 // savedEngine reports, on every save, one finding at line 1 column 1 of
@@ -112,5 +113,74 @@ func TestRenderedFindingsReadNoDevice(t *testing.T) {
 	buf := make([]byte, 4096)
 	if n, err := syscall.Read(in, buf); n > 0 || !errors.Is(err, syscall.EAGAIN) {
 		t.Errorf("the FIFO was opened (inotify read %d bytes, %v)", n, err)
+	}
+}
+
+// TestSaveOfAChartWithDeviceLinks: the same through the real engine: a
+// chart holding a link to a FIFO, to /dev/zero or to /proc/self/environ is
+// refused by the render (PL012, at that file), and publishing the finding
+// reads none of them: the diagnostic sits at 0:0 and the FIFO is never
+// opened. Before, the environ's first "line" set the range, the FIFO's
+// open hung the save and /dev/zero was read until memory ran out.
+func TestSaveOfAChartWithDeviceLinks(t *testing.T) {
+	for _, name := range []string{"environ.yaml", "fifo.yaml", "zero.yaml"} {
+		repo := t.TempDir()
+		tpl := filepath.Join(repo, "chart", "templates")
+		writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+		writeFile(t, filepath.Join(repo, "chart", "Chart.yaml"), "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+		pod := filepath.Join(tpl, "pod.yaml")
+		writeFile(t, pod, pl113YAML)
+		bad := filepath.Join(tpl, name)
+		var err error
+		switch name {
+		case "fifo.yaml": // a link to a FIFO of the repository
+			if err = syscall.Mkfifo(filepath.Join(repo, "pipe"), 0o644); err == nil {
+				err = os.Symlink("../../pipe", bad)
+			}
+		case "zero.yaml":
+			err = os.Symlink("/dev/zero", bad)
+		default:
+			err = os.Symlink("/proc/self/environ", bad)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+		if err != nil {
+			t.Skip("no inotify:", err)
+		}
+		defer syscall.Close(in)
+		if name == "fifo.yaml" {
+			if _, err := syscall.InotifyAddWatch(in, filepath.Join(repo, "pipe"), syscall.IN_OPEN); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := &Podlint{Configure: func(path string) (*Config, error) {
+			c, err := defaultConfig(path)
+			c.Analyzer.Open = (&render.Options{}).Open
+			return c, err
+		}}
+		c := startServer(t, e, -1, nil)
+		c.initializeIn(repo)
+		c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": pathURI(pod)}})
+		guard := time.After(2 * time.Minute) // only turns a hang into a failure
+		var got *Diagnostic
+		for got == nil {
+			select {
+			case p := <-c.diags:
+				if p.URI == pathURI(bad) {
+					got = findDiag(p.Diagnostics, "PL012")
+				}
+			case <-guard:
+				t.Fatalf("%s: no PL012 (chart-render-error) published at it: the save hangs", name)
+			}
+		}
+		if got.Range != (Range{}) {
+			t.Errorf("%s: diagnostic at %+v: the target was read", name, got.Range)
+		}
+		buf := make([]byte, 4096)
+		if n, err := syscall.Read(in, buf); n > 0 || !errors.Is(err, syscall.EAGAIN) {
+			t.Errorf("%s: the FIFO was opened (inotify read %d bytes, %v)", name, n, err)
+		}
 	}
 }
