@@ -52,7 +52,8 @@ With --diff nothing is written: the changes are printed as a unified diff on
 standard output and the tally on standard error. --check writes and prints
 no change, only the files that would change, on standard error. Files are
 written atomically (a temporary file in the same folder, renamed over the
-file) and keep their mode; a symbolic link is reported, never edited through.
+file) and keep their mode, owner and group; a read-only file is reported, not
+fixed, and a symbolic link is reported, never edited through.
 
 --enable and --disable choose the rules that run, as for check; --select
 then chooses, among them, the rules whose findings are fixed (the others
@@ -340,7 +341,10 @@ func (r *fixRun) fixText(path string, data []byte) *fix.Result {
 
 // showDiff prints (or, for the JSON report, keeps) the diff of a file.
 func (r *fixRun) showDiff(path string, old, new []byte) error {
-	d := fix.Diff(strings.TrimPrefix(filepath.ToSlash(path), "/"), old, new)
+	// The name is escaped as in every other output: a file named
+	// "x\n+++ b/y" or holding ESC or U+202E must not forge a diff line, a
+	// workflow command or a terminal sequence.
+	d := fix.Diff(textsafe.Escape(strings.TrimPrefix(filepath.ToSlash(path), "/")), old, new)
 	if r.format == "json" {
 		r.diffs.WriteString(d)
 		return nil
@@ -409,6 +413,11 @@ func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
 		}
 		return res.Data, nil
 	}
+	if !mayWrite(src.Path, fi) {
+		// Replacing it by a rename would succeed (the folder is
+		// writable), but a read-only file says it is not to be changed.
+		return nil, fmt.Errorf("%s: read-only (mode %04o); not fixed: podlint fix does not replace a file you may not write (make it writable, or see the changes with --diff)", src.Path, fi.Mode().Perm())
+	}
 	if err := writeAtomic(src.Path, res.Data, fi); err != nil {
 		return nil, fmt.Errorf("%s: not written: %v", src.Path, err)
 	}
@@ -416,22 +425,25 @@ func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
 }
 
 // writeAtomic replaces the regular file at path (fi, from Lstat) with data:
-// a temporary file in the same folder, with the file's mode, synced and
-// renamed over it. A path that became a symbolic link since fi was read is
-// refused; rename replaces a link itself, never what it points at.
+// a temporary file in the same folder, with the file's owner, group and
+// mode (setuid, setgid and sticky bits included), synced and renamed over
+// it. A path that became a symbolic link since fi was read is refused;
+// rename replaces a link itself, never what it points at.
 func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, temp, err := createTemp(plainDir(dir), base)
 	if err != nil {
 		return unwrapPathErr(err)
 	}
-	name := tmp.Name()
-	werr := tmp.Chmod(fi.Mode().Perm())
+	// Owner first, as chown clears the setuid and setgid bits, and the
+	// mode after the data, as a write by an unprivileged process clears
+	// them too.
+	werr := keepOwner(tmp, fi)
 	if werr == nil {
 		_, werr = tmp.Write(data)
+	}
+	if werr == nil {
+		werr = tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
 	}
 	if werr == nil {
 		werr = tmp.Sync()
@@ -445,10 +457,10 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 		}
 	}
 	if werr == nil {
-		werr = os.Rename(name, path)
+		werr = temp.commit(base)
 	}
 	if werr != nil {
-		os.Remove(name)
+		temp.discard()
 	}
 	return werr
 }

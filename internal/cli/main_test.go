@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/podlint/podlint/render"
@@ -12,6 +13,17 @@ import (
 func TestMain(m *testing.M) {
 	if render.IsChild() {
 		os.Exit(Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
+	}
+	if as := os.Getenv(asPodlint); as != "" {
+		// The test binary is podlint, maybe stopped before its first
+		// rename.
+		if as == stopBeforeRename {
+			beforeRename = func(tmp string) {
+				os.Stderr.WriteString("ready " + filepath.Base(tmp) + "\n")
+				select {}
+			}
+		}
+		os.Exit(Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

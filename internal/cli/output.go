@@ -26,9 +26,11 @@ import (
 
 // output is where a report goes: standard output, or a file being written.
 type output struct {
-	w    io.Writer
-	tmp  *os.File // nil for standard output
-	path string
+	w       io.Writer
+	tmp     *os.File  // nil for standard output
+	temp    *tempFile // tmp, registered
+	base    string    // the target's name in temp's folder
+	ownsDir bool      // finish closes the folder
 }
 
 // openOutput returns where the report goes: -o FILE, or standard output.
@@ -40,10 +42,37 @@ func openOutput(c *ucli.Context, env *runEnv, srcs []manifest.Source) (*output, 
 	return createOutput(o, "--output", srcs)
 }
 
-// createOutput checks path and opens a temporary file beside it.
+// createOutput opens the folder of path (see openOutDir) and a temporary
+// file in it.
 func createOutput(path, flag string, srcs []manifest.Source) (*output, error) {
+	dir, base := filepath.Split(path)
+	d, err := openOutDir(dir, false)
+	if err != nil {
+		return nil, outDirError(flag, path, err)
+	}
+	o, err := createOutputIn(d, base, path, flag, srcs)
+	if err != nil {
+		d.close()
+		return nil, err
+	}
+	o.ownsDir = true
+	return o, nil
+}
+
+// outDirError is the refusal of an output path whose folder cannot be
+// opened or is a link inside the working tree.
+func outDirError(flag, path string, err error) error {
+	if errors.Is(err, errLinkInTree) {
+		return &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, textsafe.Quote(path), err)}
+	}
+	return &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, textsafe.Quote(path), unwrapPathErr(err))}
+}
+
+// createOutputIn checks base in the folder d (path is both, as given) and
+// opens a temporary file beside it.
+func createOutputIn(d *outDir, base, path, flag string, srcs []manifest.Source) (*output, error) {
 	name := textsafe.Quote(path)
-	fi, err := os.Lstat(path)
+	fi, err := os.Lstat(filepath.Join(d.name, base))
 	switch {
 	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s is a symbolic link; podlint does not write through links (remove it, or write elsewhere)", flag, name)}
@@ -62,25 +91,21 @@ func createOutput(path, flag string, srcs []manifest.Source) (*output, error) {
 			}
 		}
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, temp, err := createTemp(d, base)
 	if err != nil {
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
 	}
-	// CreateTemp makes the file private (0600); a report is not.
+	// The temporary file is private (0600); a report is not.
 	mode := fs.FileMode(0o644)
 	if fi != nil {
 		mode = fi.Mode().Perm()
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		temp.discard()
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
 	}
-	return &output{w: tmp, tmp: tmp, path: path}, nil
+	return &output{w: tmp, tmp: tmp, temp: temp, base: base}, nil
 }
 
 // finish completes the output: with werr == nil the temporary file is
@@ -90,7 +115,9 @@ func (o *output) finish(werr error) error {
 	if o.tmp == nil {
 		return werr
 	}
-	name := o.tmp.Name()
+	if o.ownsDir {
+		defer o.temp.dir.close()
+	}
 	if werr == nil {
 		werr = o.tmp.Sync()
 	}
@@ -100,10 +127,10 @@ func (o *output) finish(werr error) error {
 	if werr == nil {
 		// The target may have become a link since it was checked; rename
 		// replaces the link itself, never what it points at.
-		werr = os.Rename(name, o.path)
+		werr = o.temp.commit(o.base)
 	}
 	if werr != nil {
-		os.Remove(name)
+		o.temp.discard()
 	}
 	return werr
 }

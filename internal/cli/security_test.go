@@ -232,11 +232,13 @@ var hostileNames = []string{
 	"b\x1b]0;pwned\a\x1b[2J.yaml",
 	"c\u202eyaml.exe\u2066\u2069.yaml",
 	"d\r::warning::INJECTED.yaml",
+	"e\u3164\u115f\uffa0\u034f\ufe0f.yaml", // default-ignorable: printable to Go, invisible on screen
 }
 
 // rawControl matches what must never reach a terminal or log raw: C0
-// controls other than newline, DEL, C1 controls, bidi and line separators.
-var rawControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+// controls other than newline, DEL, C1 controls, bidi and line separators,
+// default-ignorable fillers, joiners and variation selectors.
+var rawControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\u034f\u115f\u3164\ufe00-\ufe0f\uffa0]")
 
 // 5. Terminal and CI-log injection through names and echoed source lines.
 func TestSecurityNoInjection(t *testing.T) {
@@ -294,8 +296,8 @@ func securityNoInjection(t *testing.T, dir, mode string) {
 				}
 			}
 		case "github":
-			if n := strings.Count("\n"+out, "\n::error "); n != 8 {
-				t.Errorf("github: %d error commands, want 8 (one per file):\n%s", n, out)
+			if n := strings.Count("\n"+out, "\n::error "); n != 9 {
+				t.Errorf("github: %d error commands, want 9 (one per file):\n%s", n, out)
 			}
 		case "junit":
 			var v struct{}

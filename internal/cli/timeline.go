@@ -355,12 +355,14 @@ func writeSVGs(c *ucli.Context, env *runEnv, items []plot.Item, srcs []manifest.
 	if fi, err := os.Lstat(strings.TrimRight(dir, "/")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return &exitError{ExitError, fmt.Sprintf("-o %s is a symbolic link; podlint does not write through links", textsafe.Quote(dir))}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &exitError{ExitError, fmt.Sprintf("-o %s: %v", textsafe.Quote(dir), unwrapPathErr(err))}
+	d, err := openOutDir(dir, true)
+	if err != nil {
+		return outDirError("-o", dir, err)
 	}
+	defer d.close()
 	for i, name := range svgNames(items) {
 		path := filepath.Join(dir, name)
-		out, err := createOutput(path, "-o", srcs)
+		out, err := createOutputIn(d, name, path, "-o", srcs)
 		if err != nil {
 			return err
 		}

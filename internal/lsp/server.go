@@ -16,14 +16,16 @@ import (
 	"io"
 	"log"
 	"net/url"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/manifest"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -86,6 +88,7 @@ type Server struct {
 	hintRefresh bool                 // the client takes workspace/inlayHint/refresh
 	docs        map[string]*document // by URI as the client sent it
 	rendered    map[string][]finding.Finding
+	roots       []string                      // workspace folders, bounding what readText reads
 	inflight    map[string]context.CancelFunc // requests by id
 	exitCode    int
 	exited      chan struct{}
@@ -194,13 +197,39 @@ func (s *Server) reply(req *jsonrpc2.Request, result any, err error) {
 }
 
 // readText reads a file that is not open, for the positions of its
-// diagnostics; an unreadable file is empty text.
-func readText(path string) *text {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		data = nil
+// diagnostics; a file it may not read is empty text (the diagnostic
+// then sits at the file's start).
+//
+// The file is named by a finding of a rendered chart or kustomization, and
+// a chart from a pull request can make it anything: a link to a FIFO (the
+// open never returns), to /dev/zero (read until memory runs out) or to
+// /proc/self/environ. So it is read as check reads a file it derives
+// (internal/safefile): a regular file inside the repository holding the
+// workspace folder it is in, links followed only inside it, nothing when
+// it is in no workspace folder.
+func (s *Server) readText(path string) *text {
+	s.mu.Lock()
+	roots := s.roots
+	s.mu.Unlock()
+	for _, ws := range roots {
+		if path != ws && !strings.HasPrefix(path, strings.TrimSuffix(ws, string(filepath.Separator))+string(filepath.Separator)) {
+			continue
+		}
+		repo, err := safefile.RepoRoot(ws)
+		if err != nil {
+			continue
+		}
+		r, err := safefile.Open(repo, filepath.Dir(path))
+		if err != nil {
+			continue
+		}
+		data, err := r.ReadFile(path, manifest.DefaultLimits.MaxFileSize)
+		r.Close()
+		if err == nil {
+			return newText(data)
+		}
 	}
-	return newText(data)
+	return newText(nil)
 }
 
 func (s *Server) stopTimers() {
@@ -441,6 +470,7 @@ func (s *Server) initialize(p *initializeParams) *initializeResult {
 		s.hoverWidth = max(o.HoverWidth, 40)
 	}
 	s.state = stateRunning
+	s.roots = roots
 	s.mu.Unlock()
 	s.opts.Engine.Open(roots)
 	res := &initializeResult{ServerInfo: serverInfo{Name: "podlint", Version: s.opts.Version}}
@@ -621,7 +651,7 @@ func (s *Server) saved(uri string) {
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
 	for _, f := range files {
-		t := readText(f)
+		t := s.readText(f)
 		s.notify("textDocument/publishDiagnostics", &publishDiagnosticsParams{URI: pathURI(f), Diagnostics: s.diagnostics(byFile[f], t, enc)})
 	}
 }
@@ -672,7 +702,7 @@ func (s *Server) diagnostic(f *finding.Finding, t *text, enc string) Diagnostic 
 	for _, r := range f.Related {
 		rt := t
 		if r.File != "" && r.File != f.File {
-			rt = readText(r.File)
+			rt = s.readText(r.File)
 		}
 		file := r.File
 		if file == "" {

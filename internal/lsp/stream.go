@@ -106,6 +106,14 @@ func (s *stream) readFrame() ([]byte, error) {
 		}
 	}
 	switch {
+	case bad != nil && length >= 0:
+		// A header block refused for another reason that still says how
+		// long its body is: skip the body, or it would be read as the
+		// next header block and every message after it would be lost.
+		if _, err := s.r.Discard(length); err != nil {
+			return nil, err
+		}
+		return nil, bad
 	case bad != nil:
 		return nil, bad
 	case length < 0:

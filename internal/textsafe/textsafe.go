@@ -5,6 +5,8 @@
 // its own.
 package textsafe
 
+//go:generate go run gen_ignorable.go
+
 import (
 	"io"
 	"strconv"
@@ -84,13 +86,17 @@ func firstUnsafe(s string) int {
 }
 
 // unsafeRune: controls, separators other than the space, format
-// characters (which include every bidi control and zero-width character)
-// and anything else unicode does not call printable.
+// characters (which include every bidi control and zero-width character),
+// anything else unicode does not call printable, and the default-ignorable
+// code points: fillers such as U+3164 and U+115F, U+034F and variation
+// selectors print as letters or marks but show nothing, so a name holding
+// them looks like another.
 func unsafeRune(r rune) bool {
 	if r == ' ' {
 		return false
 	}
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) || r == 0x2028 || r == 0x2029 || r == 0x85
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) || r == 0x2028 || r == 0x2029 || r == 0x85 ||
+		r >= 0xad && unicode.Is(defaultIgnorable, r)
 }
 
 func writeEscape(b *strings.Builder, r rune) {
