@@ -197,7 +197,9 @@ func TestReadSetFromASubfolder(t *testing.T) {
 // workflow names is read (the strict rule).
 func TestUnreadableIndexIsTheStrictRule(t *testing.T) {
 	for name, damage := range map[string]func(dir string) error{
-		"garbage": func(dir string) error { return os.WriteFile(filepath.Join(dir, ".git/index"), []byte("DIRC garbage"), 0o644) },
+		"garbage": func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ".git/index"), []byte("DIRC garbage"), 0o644)
+		},
 		"link to the index": func(dir string) error {
 			idx := filepath.Join(dir, ".git/index")
 			if err := os.Rename(idx, idx+".real"); err != nil {
