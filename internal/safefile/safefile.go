@@ -346,6 +346,18 @@ var ErrTooBig = errors.New("file too large")
 // on Linux: not a kernel file system) before anything is read, so that a
 // file swapped in between is refused too.
 func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
+	return r.readFile(p, max, true)
+}
+
+// ReadFileUntracked is ReadFile without the read set's git rule: a
+// configuration found by searching is podlint's own input, not a file a
+// render reads, and a local user's new .podlint.yaml is not yet tracked.
+// VCS metadata and credential files are still refused.
+func (r *Root) ReadFileUntracked(p string, max int64) ([]byte, error) {
+	return r.readFile(p, max, false)
+}
+
+func (r *Root) readFile(p string, max int64, git bool) ([]byte, error) {
 	before, err := r.Stat(p)
 	if err != nil {
 		return nil, err
@@ -357,7 +369,7 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.set.allows(real); err != nil {
+	if err := r.set.allows(real); err != nil && git {
 		return nil, fail(p, err)
 	}
 	// The name judged has no link left; os.Root would still follow one
