@@ -3,7 +3,6 @@ package render
 import (
 	"encoding/base64"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,17 +29,6 @@ const (
 func checkout(t *testing.T, name string, link bool) string {
 	t.Helper()
 	dir := copyHostile(t, name, t.TempDir())
-	var tracked []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			tracked = append(tracked, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if link {
 		if err := os.Symlink(".git/config", filepath.Join(dir, "leak.yaml")); err != nil {
 			t.Skip("no symbolic links here:", err)
@@ -48,8 +36,7 @@ func checkout(t *testing.T, name string, link bool) string {
 	} else if err := os.WriteFile(filepath.Join(dir, "leak.yaml"), []byte("plain: file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tracked = append(tracked, "leak.yaml")
-	if err := testgit.Init(dir, tracked...); err != nil {
+	if err := testgit.InitAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	for p, s := range map[string]string{

@@ -81,18 +81,7 @@ func secretCheckout(t *testing.T, hostile string, files map[string]string, links
 			t.Fatal(err)
 		}
 	}
-	var tracked []string
-	err := filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(ws, p)
-			tracked = append(tracked, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := testgit.Init(ws, tracked...); err != nil {
+	if err := testgit.InitAll(ws); err != nil {
 		t.Fatal(err)
 	}
 	header := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + e2eToken))

@@ -6,6 +6,7 @@ package testgit
 import (
 	"crypto/sha1"
 	"encoding/binary"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,30 @@ func Init(dir string, tracked ...string) error {
 		m[p] = File
 	}
 	return InitModes(dir, m)
+}
+
+// InitAll makes dir a git work tree whose index tracks every file and
+// symbolic link below it, as a checkout of a pull request holding them.
+func InitAll(dir string) error {
+	tracked := map[string]uint32{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		tracked[filepath.ToSlash(rel)] = File
+		if d.Type()&fs.ModeSymlink != 0 {
+			tracked[filepath.ToSlash(rel)] = Link
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return InitModes(dir, tracked)
 }
 
 // InitModes is Init with each path's entry mode.
