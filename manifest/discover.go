@@ -129,6 +129,15 @@ func DiscoverTrace(paths []string, excludes []string, render bool, trace func(fo
 			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
 			continue
 		}
+		// The read set of the repository (internal/safefile): in a git work
+		// tree only tracked files, never VCS metadata or credential files.
+		// A file outside it is skipped with a hint, not read.
+		var set *safefile.Root
+		if repo != "" {
+			if set, err = safefile.Open(repo, p); err == nil {
+				defer set.Close()
+			}
+		}
 		walkErr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, pathError(path, err))
@@ -151,6 +160,11 @@ func DiscoverTrace(paths []string, excludes []string, render bool, trace func(fo
 					trace("discover %s: %s: rendered as one source, its files are not linted one by one", path, rootName(k))
 					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p, Root: repo})
 					roots++
+					return fs.SkipDir
+				}
+				if path != p && set != nil && !set.MayHold(path) {
+					trace("discover %s: skipped: no file git tracks", path)
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: git tracks no file in it (podlint reads only tracked files; git add them, or name them with --read-untracked)", textsafe.Quote(path))})
 					return fs.SkipDir
 				}
 				if h := chartHint(path); h != "" {
@@ -186,6 +200,14 @@ func DiscoverTrace(paths []string, excludes []string, render bool, trace func(fo
 					return nil
 				}
 			}
+			if set != nil {
+				if err := set.Readable(path); err != nil {
+					why := readSetReason(err)
+					trace("discover %s: skipped: %s", path, why)
+					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
+					return nil
+				}
+			}
 			trace("discover %s: linted", path)
 			found = append(found, path)
 			return nil
@@ -202,6 +224,25 @@ func DiscoverTrace(paths []string, excludes []string, render bool, trace func(fo
 		}
 	}
 	return srcs, hints, errs
+}
+
+// readSetReason says why a file found in a walk is outside the read set.
+func readSetReason(err error) string {
+	switch {
+	case errors.Is(err, safefile.ErrNeverRead):
+		return "it is (or leads to) VCS metadata or a credential file, which podlint never reads"
+	case errors.Is(err, safefile.ErrUntracked):
+		return "not tracked by git (podlint reads only tracked files; git add it, or name it with --read-untracked)"
+	case errors.Is(err, safefile.ErrNoIndex):
+		return "the repository's git index cannot be read, so podlint reads only files named with --read-untracked"
+	case errors.Is(err, safefile.ErrOutside):
+		return "outside the repository being checked"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return err.Error()
 }
 
 // repoRoot is safefile.RepoRoot, or "" (the source's own) when the path
@@ -300,8 +341,8 @@ func (s Source) Read(max int64) (data []byte, tooBig bool, err error) {
 	switch {
 	case errors.Is(err, safefile.ErrTooBig):
 		return nil, true, nil
-	case errors.Is(err, safefile.ErrOutside):
-		return nil, false, fmt.Errorf("%s: outside the repository being checked; not read", s.Path)
+	case errors.Is(err, safefile.ErrOutside), errors.Is(err, safefile.ErrNeverRead), errors.Is(err, safefile.ErrUntracked), errors.Is(err, safefile.ErrNoIndex):
+		return nil, false, fmt.Errorf("%s: %s; not read", s.Path, readSetReason(err))
 	case err != nil:
 		return nil, false, pathError(s.Path, err)
 	}

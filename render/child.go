@@ -11,6 +11,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -76,6 +77,9 @@ type childRequest struct {
 	// Readable are the folders and files the child may read when the OS
 	// can confine it: the repository of the root and the values files.
 	Readable []string
+	// Untracked are the --read-untracked patterns: files git does not
+	// track that the workflow named (safefile.SetUntracked).
+	Untracked []string
 	// PanicOnNetwork makes a name lookup a crash instead of an error, so
 	// that a test sees a library that brings its own HTTP transport
 	// whatever it does with the error (isolateNetwork).
@@ -102,6 +106,10 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		return childExitBadRequest
 	}
 	isolateNetwork(req.PanicOnNetwork)
+	if err := safefile.SetUntracked(req.Untracked); err != nil {
+		fmt.Fprintf(stderr, "podlint: bad render request: %v\n", err)
+		return childExitBadRequest
+	}
 	// Helm's warnings (a values key it cannot merge) go to the parent,
 	// one escaped record a line, which passes them to its own logger.
 	log.SetOutput(textsafe.LogWriter{W: stderr, Prefix: childLogPrefix})
@@ -165,7 +173,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
 	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
-		Readable: readable(src, ho), PanicOnNetwork: panicOnNetwork})
+		Readable: readable(src, ho), Untracked: safefile.Untracked(), PanicOnNetwork: panicOnNetwork})
 	if err != nil {
 		return nil, childUse{}, err
 	}
@@ -323,8 +331,16 @@ func readable(src manifest.Source, ho HelmOptions) []string {
 		repo = src.Path
 	}
 	out := []string{absPath(repo)}
+	// The git index that says which files of the repository the child may
+	// read: a worktree or submodule keeps it outside the repository.
+	if real, err := filepath.EvalSymlinks(absPath(repo)); err == nil {
+		out = append(out, safefile.IndexPaths(real)...)
+	}
 	if ho.ConfigRoot != "" {
 		out = append(out, absPath(ho.ConfigRoot))
+		if real, err := filepath.EvalSymlinks(absPath(ho.ConfigRoot)); err == nil {
+			out = append(out, safefile.IndexPaths(real)...)
+		}
 	}
 	for _, v := range ho.Values {
 		out = append(out, absPath(v))

@@ -44,6 +44,19 @@ type HelmOptions struct {
 	Root string
 }
 
+// notTrackedProblem is the problem of a chart or kustomization whose own
+// file is outside the read set: a new chart nobody has added to git yet.
+func notTrackedProblem(file, what string, err error) Problem {
+	head := fmt.Sprintf("this %s is not tracked by git, so it was not rendered", what)
+	if errors.Is(err, safefile.ErrNoIndex) {
+		head = fmt.Sprintf("the repository's git index cannot be read, so this %s was not rendered", what)
+	}
+	return problem(file, 1, 1, head, "",
+		fmt.Sprintf("podlint renders only the files git tracks, so that a pull request's %s cannot read what the CI job keeps in its checkout "+
+			"(the token in .git/config, credential files an earlier step wrote). %s Run git add on the %s (git add -N is enough), "+
+			"or name untracked files with --read-untracked PATTERN.", what, finding.Sentence(unwrap(err).Error()), what))
+}
+
 // Problem is a render failure with its position in a source file.
 type Problem = manifest.RenderProblem
 
@@ -122,6 +135,10 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 		return out
 	}
 	defer root.Close()
+	if err := root.Readable(chartFile); notInReadSet(err) {
+		out.Problems = append(out.Problems, notTrackedProblem(chartFile, "chart", err))
+		return out
+	}
 	ch, err := loadChartDir(dir, root)
 	if err != nil {
 		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot load the chart", err.Error(),

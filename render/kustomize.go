@@ -87,6 +87,10 @@ func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 		return k
 	}
 	data, err := root.ReadFile(k.file, maxSourceFile)
+	if notInReadSet(err) {
+		k.problems = append(k.problems, notTrackedProblem(k.file, "kustomization", err))
+		return k
+	}
 	if err != nil {
 		k.problems = append(k.problems, problem(k.file, 1, 1, "cannot read the kustomization", reason(err).Error(), "It was not built."))
 		return k
@@ -123,6 +127,10 @@ func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 					k.components = append(k.components, c)
 				}
 			case err == nil:
+			case errors.Is(err, safefile.ErrNeverRead):
+				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
+					Message: fmt.Sprintf("%s entry is VCS metadata or a credential file, which podlint never reads", field),
+					Detail:  fmt.Sprintf("%q is (or leads to) a folder such as .git or a file such as gha-creds-*.json, which hold the CI job's tokens; this kustomization was not built.", e.Value)})
 			case errors.Is(err, safefile.ErrOutside) && !remoteRef().MatchString(e.Value):
 				k.problems = append(k.problems, Problem{File: k.file, Line: e.Line, Column: e.Column,
 					Message: fmt.Sprintf("%s entry leads outside the repository, which podlint never reads", field),

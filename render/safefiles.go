@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
@@ -68,9 +71,15 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // read only inside the repository, and only when it is a regular file of a
 // disk file system (Helm's loader opens devices, FIFOs and /proc files
 // behind a link and follows links anywhere).
+//
+// Files outside the read set of the repository (git does not track them:
+// the CI job's own files in a checkout whose root is the chart) are left
+// out of the chart, as if .helmignore named them, and said on standard
+// error; VCS metadata and credential files are never even listed.
 func loadChartDir(dir string, root *safefile.Root) (*chart.Chart, error) {
 	rules := ignore.Empty()
-	if ifile := filepath.Join(dir, ignore.HelmIgnore); exists(root, ifile) {
+	var untracked []string
+	if ifile := filepath.Join(dir, ignore.HelmIgnore); exists(root, ifile) && root.Readable(ifile) == nil {
 		data, err := root.ReadFile(ifile, maxSourceFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", ignore.HelmIgnore, reason(err))
@@ -100,9 +109,17 @@ func loadChartDir(dir string, root *safefile.Root) (*chart.Chart, error) {
 				if isAncestor(ancestors, fi) {
 					continue // a link to a folder holding it: a loop
 				}
+				if !root.MayHold(p) {
+					untracked = append(untracked, n+"/")
+					continue
+				}
 				if err := walk(p, n, append(ancestors, fi)); err != nil {
 					return err
 				}
+				continue
+			}
+			if err := root.Readable(p); notInReadSet(err) {
+				untracked = append(untracked, n)
 				continue
 			}
 			if len(files) >= maxChartFiles {
@@ -123,7 +140,29 @@ func loadChartDir(dir string, root *safefile.Root) (*chart.Chart, error) {
 	if err := walk(dir, "", []fs.FileInfo{top}); err != nil {
 		return nil, err
 	}
+	if _, said := hinted.LoadOrStore(dir, true); len(untracked) > 0 && !said {
+		// Once per chart, through the logger: the render child forwards its records to
+		// podlint's standard error, escaped.
+		const show = 5
+		more := ""
+		if len(untracked) > show {
+			more = fmt.Sprintf(" and %d more", len(untracked)-show)
+		}
+		log.Printf("hint: chart %s: left out %s%s: not tracked by git (podlint renders only tracked files; git add them, or name them with --read-untracked)",
+			dir, strings.Join(untracked[:min(show, len(untracked))], ", "), more)
+	}
 	return loader.LoadFiles(files)
+}
+
+// hinted are the charts whose left-out files were said: a chart whose
+// template fails is loaded again without it.
+var hinted sync.Map
+
+// notInReadSet: the file is left out because git does not vouch for it,
+// not because it is hostile (a link to VCS metadata, which fails the
+// chart with a problem naming the link).
+func notInReadSet(err error) bool {
+	return errors.Is(err, safefile.ErrUntracked) || errors.Is(err, safefile.ErrNoIndex)
 }
 
 func exists(root *safefile.Root, p string) bool {
@@ -145,6 +184,9 @@ func isAncestor(ancestors []fs.FileInfo, fi fs.FileInfo) bool {
 func reason(err error) error {
 	if errors.Is(err, safefile.ErrOutside) {
 		return errors.New("it is outside the repository (through a symbolic link or ..), and podlint never reads there")
+	}
+	if errors.Is(err, safefile.ErrNeverRead) {
+		return errors.New("it is (or leads to) VCS metadata or a credential file, which podlint never reads")
 	}
 	return unwrap(err)
 }

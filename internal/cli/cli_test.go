@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/internal/testgit"
 	podversion "github.com/podlint/podlint/internal/version"
 )
 
@@ -193,7 +194,8 @@ func TestRun(t *testing.T) {
 			args: []string{"check", "bad.yaml"}, wantCode: 0},
 		{name: "both config names is an error", files: map[string]string{".podlint.yml": "disable: [PL010]\n", ".podlint.yaml": "disable: [PL010]\n", "bad.yaml": badPod},
 			args: []string{"check", "bad.yaml"}, wantCode: 2, wantErr: []string{`both .podlint.yaml and .podlint.yml exist`}},
-		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", "svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
+		{name: "config of the linted folder", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/index": string(testgit.Index(map[string]uint32{"svc/bad.yaml": testgit.File})),
+			"svc/.podlint.yaml": "disable: [PL010]\n", "svc/bad.yaml": badPod},
 			args: []string{"check", "svc"}, wantCode: 0},
 		{name: "config error writes a failed SARIF", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
 			args: []string{"check", "-f", "sarif", "-o", "out.sarif", "ok.yaml"}, wantCode: 2, wantOutput: "out.sarif", wantFailedRun: "unknown key "},

@@ -326,7 +326,7 @@ func loadFoundConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), unwrapPathErr(err))
 	}
 	defer root.Close()
-	data, err := root.ReadFile(path, maxConfigSize)
+	data, err := root.ReadFileUntracked(path, maxConfigSize)
 	switch {
 	case errors.Is(err, safefile.ErrOutside):
 		return nil, fmt.Errorf("config %s: a symbolic link out of the repository, which podlint does not read; "+

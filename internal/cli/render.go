@@ -36,6 +36,7 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "render-cpu", Usage: "stop rendering a chart or kustomization after `DURATION` of CPU time (default " + shortDuration(render.DefaultLimits.CPU) + ")"},
 		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
 		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + shortDuration(render.DefaultLimits.Wall) + ")"},
+		&ucli.StringSliceFlag{Name: "read-untracked", Usage: "in a git work tree, also read files git does not track that match `PATTERN` (relative to the repository root; * within a name, ** any folders; repeatable); never from .podlint.yaml"},
 		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
 		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + shortDuration(render.DefaultBudget) + ")"},
 	}
@@ -120,7 +121,15 @@ func sizeString(n int64) string {
 
 // renderSetup reads --render and the Helm options, and gives the loader its
 // render stage (analyzer.Linter.Open, used by check and timeline alike).
+//
+// It also sets the read set's --read-untracked patterns, which bound the
+// walk of a folder as much as rendering. They come from the command line
+// only: the workflow names what its own steps wrote; a .podlint.yaml in the
+// pull request could name the CI job's credential files.
 func (s *settings) renderSetup(c *ucli.Context) error {
+	if err := safefile.SetUntracked(c.StringSlice("read-untracked")); err != nil {
+		return &exitError{ExitError, "--read-untracked " + textsafe.Escape(err.Error())}
+	}
 	mode := firstNonEmpty(c.String("render"), s.cfg.Render, "auto")
 	switch mode {
 	case "auto":

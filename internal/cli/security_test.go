@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/podlint/podlint/internal/testgit"
 	"github.com/podlint/podlint/report/plot"
 )
 
@@ -333,9 +334,11 @@ func TestSecurityConfigBoundary(t *testing.T) {
 		".podlint.yaml":                       excludeAll, // a shared /tmp
 		"home/.podlint.yaml":                  excludeAll, // a runner's home
 		"home/work/repo/.git/HEAD":            "ref: refs/heads/main\n",
+		"home/work/repo/.git/index":           string(testgit.Index(map[string]uint32{"deploy/pod.yaml": testgit.File, "deploy/other/x.json": testgit.File})),
 		"home/work/repo/deploy/pod.yaml":      findingPod,
 		"plain/deploy/pod.yaml":               findingPod,
 		"cfgrepo/.git/HEAD":                   "ref: refs/heads/main\n",
+		"cfgrepo/.git/index":                  string(testgit.Index(map[string]uint32{".podlint.yaml": testgit.File, "sub/pod.yaml": testgit.File})),
 		"cfgrepo/.podlint.yaml":               "disable: [PL010]\n",
 		"cfgrepo/sub/pod.yaml":                findingPod,
 		"multi/.podlint.yaml":                 "fail-on: error\n---\nexclude: [\"**\"]\n",

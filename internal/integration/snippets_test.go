@@ -17,15 +17,16 @@ var (
 
 // snippetTests names the test that runs each snippet of docs/ci.md.
 var snippetTests = map[string]string{
-	"github-workflow":   "TestCIDocGitHubWorkflow",
-	"github-charts":     "TestCIDocGitHubCharts",
-	"gitlab-ci":         "TestCIDocGitLab",
-	"pre-commit":        "TestPreCommit",
-	"pre-commit-all":    "TestPreCommit",
-	"pre-commit-system": "TestPreCommitSystemHook",
-	"pre-commit-fix":    "TestPreCommitFixHook",
-	"helm":              "TestCIDocHelm",
-	"kustomize":         "TestCIDocKustomize",
+	"github-workflow":       "TestCIDocGitHubWorkflow",
+	"github-charts":         "TestCIDocGitHubCharts",
+	"github-read-untracked": "TestCIDocGitHubReadUntracked",
+	"gitlab-ci":             "TestCIDocGitLab",
+	"pre-commit":            "TestPreCommit",
+	"pre-commit-all":        "TestPreCommit",
+	"pre-commit-system":     "TestPreCommitSystemHook",
+	"pre-commit-fix":        "TestPreCommitFixHook",
+	"helm":                  "TestCIDocHelm",
+	"kustomize":             "TestCIDocKustomize",
 }
 
 // snippet returns the block of docs/ci.md marked with name.

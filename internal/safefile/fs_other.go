@@ -8,4 +8,6 @@ import "os"
 // its reserved device names.
 const openFlags = 0
 
+const noFollow = 0
+
 func checkFS(*os.File) error { return nil }

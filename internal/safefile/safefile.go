@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ type Root struct {
 	// a derived path is placed in dir without resolving its own links.
 	lex, real string
 	r         *os.Root
+	set       *readSet
 }
 
 // RepoRoot is the folder that bounds what podlint derives from the path
@@ -91,7 +93,7 @@ func Open(root, from string) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: root, lex: lex, real: real, r: r}, nil
+	return &Root{dir: root, lex: lex, real: real, r: r, set: loadReadSet(root)}, nil
 }
 
 // Close releases the root's folder handle.
@@ -165,10 +167,105 @@ func fail(p string, err error) error {
 	return &fs.PathError{Op: "open", Path: p, Err: err}
 }
 
+// resolve returns rel with every symbolic link resolved inside the root,
+// as os.Root would follow them, so that the read set judges the file a
+// link leads to (leak.yaml -> .git/config), not the link's name.
+func (r *Root) resolve(rel string) (string, error) {
+	var done []string
+	todo := strings.Split(rel, "/")
+	links := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return "", ErrOutside
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		cur := strings.Join(append(done, c), "/")
+		fi, err := r.r.Lstat(cur)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, c)
+			continue
+		}
+		if links++; links > 40 {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		t, err := r.r.Readlink(cur)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(t) || filepath.VolumeName(t) != "" {
+			return "", ErrOutside
+		}
+		todo = append(strings.Split(filepath.ToSlash(t), "/"), todo...)
+	}
+	if len(done) == 0 {
+		return ".", nil
+	}
+	return strings.Join(done, "/"), nil
+}
+
+// neverRead refuses p (as named, and with its links resolved) when it is
+// VCS metadata or a credential file; what else follows from p's name
+// comes from the read set. It returns the resolved name.
+func (r *Root) neverRead(p, rel string) (string, error) {
+	real, err := r.resolve(rel)
+	if err != nil {
+		return "", fail(p, err)
+	}
+	if NeverRead(rel) || NeverRead(real) {
+		return "", fail(p, ErrNeverRead)
+	}
+	return real, nil
+}
+
+// Readable says why the file p is not in the read set of the repository
+// (see readset.go), or nil: a walk uses it to skip a file with a hint
+// rather than fail reading it.
+func (r *Root) Readable(p string) error {
+	rel, err := r.Rel(p)
+	if err != nil {
+		return err
+	}
+	real, err := r.neverRead(p, rel)
+	if err != nil {
+		return err
+	}
+	if err := r.set.allows(real); err != nil {
+		return fail(p, err)
+	}
+	return nil
+}
+
+// MayHold reports whether the folder p can hold a file of the read set:
+// a walk need not list an untracked folder (node_modules, a build's
+// output) it could read nothing of.
+func (r *Root) MayHold(p string) bool {
+	rel, err := r.Rel(p)
+	if err != nil {
+		return false
+	}
+	real, err := r.neverRead(p, rel)
+	return err == nil && r.set.mayHold(real)
+}
+
 // Stat is os.Stat confined to the root: a link is followed only inside it.
+// VCS metadata and credential files do not exist for it.
 func (r *Root) Stat(p string) (fs.FileInfo, error) {
 	rel, err := r.Rel(p)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := r.neverRead(p, rel); err != nil {
 		return nil, err
 	}
 	fi, err := r.r.Stat(rel)
@@ -184,6 +281,14 @@ func (r *Root) Lstat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if NeverRead(rel) {
+		return nil, fail(p, ErrNeverRead)
+	}
+	if dir, base := path.Split(rel); dir != "" {
+		if real, err := r.resolve(dir); err == nil && NeverRead(path.Join(real, base)) {
+			return nil, fail(p, ErrNeverRead)
+		}
+	}
 	fi, err := r.r.Lstat(rel)
 	if err != nil {
 		return nil, fail(p, err)
@@ -191,7 +296,8 @@ func (r *Root) Lstat(p string) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// ReadDir lists a folder of the root, sorted by name as os.ReadDir.
+// ReadDir lists a folder of the root, sorted by name as os.ReadDir,
+// without the VCS metadata and credential files in it.
 func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	f, err := r.openDir(p)
 	if err != nil {
@@ -199,8 +305,14 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	}
 	defer f.Close()
 	es, err := f.ReadDir(-1)
-	sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
-	return es, err
+	kept := es[:0]
+	for _, e := range es {
+		if !NeverRead(e.Name()) {
+			kept = append(kept, e)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Name() < kept[j].Name() })
+	return kept, err
 }
 
 func (r *Root) openDir(p string) (*os.File, error) {
@@ -234,13 +346,35 @@ var ErrTooBig = errors.New("file too large")
 // on Linux: not a kernel file system) before anything is read, so that a
 // file swapped in between is refused too.
 func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
-	if fi, err := r.Stat(p); err != nil {
+	return r.readFile(p, max, true)
+}
+
+// ReadFileUntracked is ReadFile without the read set's git rule: a
+// configuration found by searching is podlint's own input, not a file a
+// render reads, and a local user's new .podlint.yaml is not yet tracked.
+// VCS metadata and credential files are still refused.
+func (r *Root) ReadFileUntracked(p string, max int64) ([]byte, error) {
+	return r.readFile(p, max, false)
+}
+
+func (r *Root) readFile(p string, max int64, git bool) ([]byte, error) {
+	before, err := r.Stat(p)
+	if err != nil {
 		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode())))
+	} else if !before.Mode().IsRegular() {
+		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(before.Mode())))
 	}
 	rel, _ := r.Rel(p)
-	f, err := r.r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+	real, err := r.neverRead(p, rel)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.set.allows(real); err != nil && git {
+		return nil, fail(p, err)
+	}
+	// The name judged has no link left; os.Root would still follow one
+	// swapped in meanwhile, and the same-file check below refuses that.
+	f, err := r.r.OpenFile(real, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, fail(p, err)
 	}
@@ -251,6 +385,9 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fail(p, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode())))
+	}
+	if !os.SameFile(fi, before) {
+		return nil, fail(p, errors.New("the file changed while podlint opened it"))
 	}
 	if err := checkFS(f); err != nil {
 		return nil, fail(p, err)

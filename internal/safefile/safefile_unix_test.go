@@ -29,3 +29,5 @@ func TestReadFileRefusesWhatIsNotAPlainFile(t *testing.T) {
 		t.Errorf("ReadFile(/dev/zero) = %v, want ErrNotRegular", err)
 	}
 }
+
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
