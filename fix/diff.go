@@ -217,12 +217,7 @@ func (d *differ) middle(alo, ahi, blo, bhi int) (int, int, bool) {
 	k1start, k1end, k2start, k2end := 0, 0, 0, 0
 	for step := 0; step <= maxD; step++ {
 		for k := -step + k1start; k <= step-k1end; k += 2 {
-			var x int
-			if k == -step || k != step && fwd[off+k-1] < fwd[off+k+1] {
-				x = fwd[off+k+1]
-			} else {
-				x = fwd[off+k-1] + 1
-			}
+			x := furthest(fwd, off, k, step)
 			y := x - k
 			for x < n && y < m && a[x] == b[y] {
 				x, y = x+1, y+1
@@ -240,12 +235,7 @@ func (d *differ) middle(alo, ahi, blo, bhi int) (int, int, bool) {
 			}
 		}
 		for k := -step + k2start; k <= step-k2end; k += 2 {
-			var x int
-			if k == -step || k != step && rev[off+k-1] < rev[off+k+1] {
-				x = rev[off+k+1]
-			} else {
-				x = rev[off+k-1] + 1
-			}
+			x := furthest(rev, off, k, step)
 			y := x - k
 			for x < n && y < m && a[n-x-1] == b[m-y-1] {
 				x, y = x+1, y+1
@@ -265,4 +255,13 @@ func (d *differ) middle(alo, ahi, blo, bhi int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// furthest is where a path on diagonal k starts at this step: one step
+// (down or right) from the further of its neighbours' ends in v.
+func furthest(v []int, off, k, step int) int {
+	if k == -step || k != step && v[off+k-1] < v[off+k+1] {
+		return v[off+k+1]
+	}
+	return v[off+k-1] + 1
 }
