@@ -34,7 +34,11 @@ type Candidate struct {
 // one, or when a finding the fix adds is one the cross-object view may drop
 // (Rule.SupersededBy).
 func VerifyAll(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, cands []Candidate) []error {
-	c := newChecker(cfg, path, data, before)
+	return newChecker(cfg, path, data, before).verifyAll(cands)
+}
+
+// verifyAll is VerifyAll on the checker's file.
+func (c *checker) verifyAll(cands []Candidate) []error {
 	errs := make([]error, len(cands))
 	for i, cand := range cands {
 		d, doc, err := c.local(cand.Fix)
@@ -57,14 +61,26 @@ type checker struct {
 	cfg    *analyzer.Linter
 	path   string
 	data   []byte
-	before []finding.Finding
-	docs   [][2]int        // the documents' byte ranges in data (manifest.Split.DocRange)
-	lines  []int           // the line each document starts on
-	alone  map[int]docLint // by document, linted alone
-	plain  map[int][]any   // by document, decoded (decoded)
+	before []finding.Finding // the whole file's (fileFindings)
+	// lazy: before is to be computed when first needed (a fix that only
+	// the whole file can verify).
+	lazy  bool
+	docs  [][2]int        // the documents' byte ranges in data (manifest.Split.DocRange)
+	lines []int           // the line each document starts on
+	alone map[int]docLint // by document, linted alone
+	plain map[int][]any   // by document, decoded (decoded)
 	// relevance is where workloads matter to the cross-object rules in
 	// the file as it was (relevance), computed when first needed.
 	rel *crossobject.Relevance
+}
+
+// fileFindings returns the findings of the whole file before any fix.
+func (c *checker) fileFindings() []finding.Finding {
+	if c.lazy {
+		c.before, _ = c.cfg.File(c.path, c.data, true)
+		c.lazy = false
+	}
+	return c.before
 }
 
 // relevance returns the namespaces in which the file's workloads matter

@@ -297,3 +297,73 @@ func TestFileLinear(t *testing.T) {
 		t.Errorf("twice the Deployments multiplied the bytes allocated by %.2f; want at most 2.5 (linear)", float64(b)/float64(a))
 	}
 }
+
+// resultOf is what a run reports for data: its findings with their fixes.
+func resultOf(t *testing.T, data []byte) *finding.Result {
+	t.Helper()
+	fs, _ := config().File("s.yaml", data, true)
+	return &finding.Result{Findings: fs}
+}
+
+// TestVerifyResultIsVerifyAll: the fixes check -f json keeps
+// (VerifyResult, which lints the whole file only for a fix that needs it)
+// are those VerifyAll verifies with the whole file's findings in hand.
+func TestVerifyResultIsVerifyAll(t *testing.T) {
+	cfg := config()
+	for _, data := range [][]byte{stream(names(4), true), onFailure(6, true), onFailure(6, false)} {
+		res := resultOf(t, data)
+		before := res.Findings
+		cands := candidates(before)
+		want := map[string]bool{}
+		for k, err := range fix.VerifyAll(cfg, "s.yaml", data, before, cands) {
+			want[fmt.Sprintf("%d %s %s", cands[k].Finding.Line, cands[k].Finding.RuleID, cands[k].Fix.Title)] = err == nil
+		}
+		res = resultOf(t, data)
+		fix.VerifyResult(cfg, res, func(string) ([]byte, error) { return data, nil })
+		got := map[string]bool{}
+		for _, f := range res.Findings {
+			for _, x := range f.Fixes {
+				got[fmt.Sprintf("%d %s %s", f.Line, f.RuleID, x.Title)] = true
+			}
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: VerifyResult keeps it %v, VerifyAll verifies it %v", k, got[k], v)
+			}
+		}
+	}
+}
+
+// TestVerifyResultCostsTheFixedDocument: verifying the fixes of one
+// Deployment (a probe's timeout) in a long file costs about the same whatever the file's length: its document is
+// linted, not the whole file (which check -f json had just linted).
+func TestVerifyResultCostsTheFixedDocument(t *testing.T) {
+	cfg := config()
+	cost := func(n int) uint64 {
+		var b strings.Builder
+		b.Write(stream(names(1), false))
+		for i := range n {
+			fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata: {a: b}\n", i)
+		}
+		data := []byte(b.String())
+		res := resultOf(t, data)
+		bytes := alloctest.Bytes(func() {
+			if n := fix.VerifyResult(cfg, res, func(string) ([]byte, error) { return data, nil }); n != 0 {
+				t.Fatalf("%d fixes dropped", n)
+			}
+		})
+		kept := 0
+		for _, f := range res.Findings {
+			kept += len(f.Fixes)
+		}
+		if kept == 0 {
+			t.Fatal("no fix kept")
+		}
+		return bytes
+	}
+	a, b := cost(200), cost(400)
+	t.Logf("1 Deployment in 200 documents: %d bytes; in 400: %d bytes (×%.2f)", a, b, float64(b)/float64(a))
+	if float64(b) > 1.5*float64(a) {
+		t.Errorf("twice the documents multiplied the bytes allocated by %.2f; want at most 1.5 (the fixed document's cost, plus splitting the file)", float64(b)/float64(a))
+	}
+}
