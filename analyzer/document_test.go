@@ -45,3 +45,37 @@ spec:
 		}
 	}
 }
+
+// TestDocumentShareEqualIn: a change to a workload's summary (its
+// restartPolicy: whether it runs to completion) changes the share, and
+// matters only where the workload's namespace is relevant to the
+// cross-object rules.
+func TestDocumentShareEqualIn(t *testing.T) {
+	const base = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      restartPolicy: OnFailure
+      containers: [{name: app, image: example/web:1}]
+`
+	cfg := allRules()
+	_, a := cfg.Document("d.yaml", []byte(base))
+	_, b := cfg.Document("d.yaml", []byte(strings.Replace(base, "OnFailure", "Always", 1)))
+	if a.Equal(b) {
+		t.Fatal("the restartPolicy does not change the share; the test needs one that does")
+	}
+	if !a.EqualIn(b, func(string) bool { return false }) {
+		t.Error("shares differ in an irrelevant namespace")
+	}
+	if a.EqualIn(b, func(ns string) bool { return ns == "shop" }) {
+		t.Error("shares are equal in the workload's relevant namespace")
+	}
+	_, c := cfg.Document("d.yaml", []byte(strings.Replace(base, "name: web,", "name: web2,", 1)))
+	if a.EqualIn(c, func(string) bool { return false }) {
+		t.Error("renaming the workload leaves the share equal")
+	}
+}

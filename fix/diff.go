@@ -97,68 +97,171 @@ type diffOp struct {
 	a, b int
 }
 
-// myers returns the shortest edit script from a to b (Myers' O(ND)
-// algorithm; fixes change a few lines, so D is small).
+// myers returns a shortest edit script from a to b, by Myers' O(ND)
+// algorithm in its linear-space form (section 4b of the paper: find the
+// middle of an optimal path from both ends, then solve each half). The
+// greedy form kept every round's furthest points to trace the path back:
+// (N+M)·D integers, 1.2 GB for a thousand fixes in a 330 KB file.
 func myers(a, b []string) []diffOp {
 	n, m := len(a), len(b)
-	maxD := n + m
-	v := make([]int, 2*maxD+2)
-	var trace [][]int
-	off := maxD + 1
-	var d int
-outer:
-	for d = 0; d <= maxD; d++ {
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1]
+	d := &differ{a: a, b: b, ops: make([]diffOp, 0, max(n, m)+min(n, m)/8)}
+	size := 2*((n+m+1)/2) + 2
+	d.fwd, d.rev = make([]int, size), make([]int, size)
+	d.compare(0, n, 0, m)
+	deletionsFirst(d.ops)
+	return d.ops
+}
+
+// deletionsFirst reorders each run of changed lines so that its deleted
+// lines come before its inserted ones, as diff prints a change: the halves
+// of the recursion may meet between an insertion and a deletion.
+func deletionsFirst(ops []diffOp) {
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		j, del := i, []diffOp(nil)
+		var ins []diffOp
+		for ; j < len(ops) && ops[j].kind != ' '; j++ {
+			if ops[j].kind == '-' {
+				del = append(del, ops[j])
 			} else {
-				x = v[off+k-1] + 1
+				ins = append(ins, ops[j])
 			}
+		}
+		if len(del) > 0 && len(ins) > 0 {
+			x, y := del[0].a, ins[0].b
+			k := i
+			for _, o := range del {
+				ops[k] = diffOp{'-', o.text, o.a, y}
+				k++
+			}
+			for _, o := range ins {
+				ops[k] = diffOp{'+', o.text, x + len(del), o.b}
+				k++
+			}
+		}
+		i = j
+	}
+}
+
+// differ holds the inputs, the script so far and the two vectors of
+// furthest points, shared by every step of the recursion (each step is
+// done with them before it recurses).
+type differ struct {
+	a, b     []string
+	ops      []diffOp
+	fwd, rev []int
+}
+
+// compare appends the script from a[alo:ahi] to b[blo:bhi].
+func (d *differ) compare(alo, ahi, blo, bhi int) {
+	for alo < ahi && blo < bhi && d.a[alo] == d.b[blo] {
+		d.ops = append(d.ops, diffOp{' ', d.a[alo], alo, blo})
+		alo, blo = alo+1, blo+1
+	}
+	suffix := 0
+	for ahi > alo && bhi > blo && d.a[ahi-1] == d.b[bhi-1] {
+		ahi, bhi, suffix = ahi-1, bhi-1, suffix+1
+	}
+	switch {
+	case alo == ahi:
+		for y := blo; y < bhi; y++ {
+			d.ops = append(d.ops, diffOp{'+', d.b[y], alo, y})
+		}
+	case blo == bhi:
+		for x := alo; x < ahi; x++ {
+			d.ops = append(d.ops, diffOp{'-', d.a[x], x, blo})
+		}
+	default:
+		x, y, ok := d.middle(alo, ahi, blo, bhi)
+		if !ok || x+y == alo+blo || x+y == ahi+bhi {
+			// Not expected (the paths meet by step maxD, at a point
+			// strictly inside): replace the lines, which ends the
+			// recursion with a correct if longer script.
+			for i := alo; i < ahi; i++ {
+				d.ops = append(d.ops, diffOp{'-', d.a[i], i, blo})
+			}
+			for i := blo; i < bhi; i++ {
+				d.ops = append(d.ops, diffOp{'+', d.b[i], ahi, i})
+			}
+			break
+		}
+		d.compare(alo, x, blo, y)
+		d.compare(x, ahi, y, bhi)
+	}
+	for i := range suffix {
+		d.ops = append(d.ops, diffOp{' ', d.a[ahi+i], ahi + i, bhi + i})
+	}
+}
+
+// middle returns a point (x, y) on a shortest path from (alo, blo) to
+// (ahi, bhi) strictly between them, found where the furthest-reaching
+// paths from both ends first overlap. Both ranges are non-empty and
+// differ in their first and in their last line, so the distance is at
+// least 2 and the point splits the problem in two smaller ones.
+func (d *differ) middle(alo, ahi, blo, bhi int) (int, int, bool) {
+	a, b := d.a[alo:ahi], d.b[blo:bhi]
+	n, m := len(a), len(b)
+	maxD := (n + m + 1) / 2
+	off := maxD
+	fwd, rev := d.fwd[:2*maxD+2], d.rev[:2*maxD+2]
+	for i := range fwd {
+		fwd[i], rev[i] = -1, -1
+	}
+	fwd[off+1], rev[off+1] = 0, 0
+	delta := n - m
+	front := delta%2 != 0
+	// Diagonals whose paths left the grid are not extended again.
+	k1start, k1end, k2start, k2end := 0, 0, 0, 0
+	for step := 0; step <= maxD; step++ {
+		for k := -step + k1start; k <= step-k1end; k += 2 {
+			x := furthest(fwd, off, k, step)
 			y := x - k
 			for x < n && y < m && a[x] == b[y] {
 				x, y = x+1, y+1
 			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				break outer
+			fwd[off+k] = x
+			switch {
+			case x > n:
+				k1end += 2
+			case y > m:
+				k1start += 2
+			case front:
+				if r := off + delta - k; r >= 0 && r < len(rev) && rev[r] != -1 && x >= n-rev[r] {
+					return alo + x, blo + y, true
+				}
+			}
+		}
+		for k := -step + k2start; k <= step-k2end; k += 2 {
+			x := furthest(rev, off, k, step)
+			y := x - k
+			for x < n && y < m && a[n-x-1] == b[m-y-1] {
+				x, y = x+1, y+1
+			}
+			rev[off+k] = x
+			switch {
+			case x > n:
+				k2end += 2
+			case y > m:
+				k2start += 2
+			case !front:
+				if f := off + delta - k; f >= 0 && f < len(fwd) && fwd[f] != -1 && fwd[f] >= n-x {
+					fx := fwd[f]
+					return alo + fx, blo + fx - (delta - k), true
+				}
 			}
 		}
 	}
-	// Backtrack.
-	var rev []diffOp
-	x, y := n, m
-	for ; d > 0; d-- {
-		vd := trace[d]
-		k := x - y
-		var pk int
-		if k == -d || (k != d && vd[off+k-1] < vd[off+k+1]) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := vd[off+pk]
-		py := px - pk
-		for x > px && y > py {
-			x, y = x-1, y-1
-			rev = append(rev, diffOp{' ', a[x], x, y})
-		}
-		if x == px {
-			y--
-			rev = append(rev, diffOp{'+', b[y], x, y})
-		} else {
-			x--
-			rev = append(rev, diffOp{'-', a[x], x, y})
-		}
+	return 0, 0, false
+}
+
+// furthest is where a path on diagonal k starts at this step: one step
+// (down or right) from the further of its neighbours' ends in v.
+func furthest(v []int, off, k, step int) int {
+	if k == -step || k != step && v[off+k-1] < v[off+k+1] {
+		return v[off+k+1]
 	}
-	for x > 0 && y > 0 {
-		x, y = x-1, y-1
-		rev = append(rev, diffOp{' ', a[x], x, y})
-	}
-	ops := make([]diffOp, len(rev))
-	for i, o := range rev {
-		ops[len(rev)-1-i] = o
-	}
-	return ops
+	return v[off+k-1] + 1
 }

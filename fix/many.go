@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 )
@@ -26,11 +27,18 @@ type Candidate struct {
 // document alone: its text and paths, and the document's findings before
 // and after. When the document's share of the cross-object view is the same
 // after the fix, no other document's findings can change, and the answer
-// is the whole file's. The whole file is linted again only when that share
-// changes, when the fix's finding is a cross-object one, or when a finding
-// the fix adds is one the cross-object view may drop (Rule.SupersededBy).
+// is the whole file's; nor when it changes only in summaries of workloads
+// that nothing in their namespace selects, which no cross-object rule reads
+// (a Deployment's restartPolicy). The whole file is linted again only when
+// the share changes otherwise, when the fix's finding is a cross-object
+// one, or when a finding the fix adds is one the cross-object view may drop
+// (Rule.SupersededBy).
 func VerifyAll(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding, cands []Candidate) []error {
-	c := newChecker(cfg, path, data, before)
+	return newChecker(cfg, path, data, before).verifyAll(cands)
+}
+
+// verifyAll is VerifyAll on the checker's file.
+func (c *checker) verifyAll(cands []Candidate) []error {
 	errs := make([]error, len(cands))
 	for i, cand := range cands {
 		d, doc, err := c.local(cand.Fix)
@@ -53,14 +61,41 @@ type checker struct {
 	cfg    *analyzer.Linter
 	path   string
 	data   []byte
-	before []finding.Finding
-	docs   [][2]int        // the documents' byte ranges in data (manifest.Split.DocRange)
-	lines  []int           // the line each document starts on
-	alone  map[int]docLint // by document, linted alone
-	plain  map[int][]any   // by document, decoded (decoded)
+	before []finding.Finding // the whole file's (fileFindings)
+	// lazy: before is to be computed when first needed (a fix that only
+	// the whole file can verify).
+	lazy  bool
+	docs  [][2]int        // the documents' byte ranges in data (manifest.Split.DocRange)
+	lines []int           // the line each document starts on
+	alone map[int]docLint // by document, linted alone
+	plain map[int][]any   // by document, decoded (decoded)
+	// relevance is where workloads matter to the cross-object rules in
+	// the file as it was (relevance), computed when first needed.
+	rel *crossobject.Relevance
 	// json is set for a JSON file, whose fixes must leave JSON (kubectl
 	// decodes a .json file as JSON, not YAML).
 	json bool
+}
+
+// fileFindings returns the findings of the whole file before any fix.
+func (c *checker) fileFindings() []finding.Finding {
+	if c.lazy {
+		c.before, _ = c.cfg.File(c.path, c.data, true)
+		c.lazy = false
+	}
+	return c.before
+}
+
+// relevance returns the namespaces in which the file's workloads matter
+// to the cross-object rules, from the whole file's share (one lint of the
+// file without the cross-object rules, for all its fixes).
+func (c *checker) relevance() *crossobject.Relevance {
+	if c.rel == nil {
+		c.rel = &crossobject.Relevance{}
+		_, share := c.cfg.Document(c.path, c.data)
+		share.AddRelevance(c.rel)
+	}
+	return c.rel
 }
 
 func newChecker(cfg *analyzer.Linter, path string, data []byte, before []finding.Finding) *checker {
@@ -196,7 +231,15 @@ func (c *checker) inDocument(f *finding.Finding, d int, doc []byte) (whole bool,
 	}
 	after, share := c.cfg.Document(c.path, doc)
 	if !share.Equal(before.share) {
-		return true, nil
+		// The share changed, but perhaps only in summaries that no
+		// cross-object rule reads: workloads of a namespace that holds
+		// nothing that selects them, before the fix or after it.
+		file := c.relevance()
+		var fixed crossobject.Relevance
+		share.AddRelevance(&fixed)
+		if !share.EqualIn(before.share, func(ns string) bool { return file.Has(ns) || fixed.Has(ns) }) {
+			return true, nil
+		}
 	}
 	for i := range after {
 		if sameFinding(&after[i], mine) {

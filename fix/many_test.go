@@ -182,3 +182,189 @@ func TestVerifyAllLinear(t *testing.T) {
 		t.Errorf("twice the documents multiplied the bytes allocated by %.2f; want at most 2.5 (linear)", float64(b)/float64(a))
 	}
 }
+
+// onFailure is n Deployments whose Pods use restartPolicy OnFailure
+// (PL301, whose fix changes what the cross-object view summarizes of the
+// workload: it no longer runs to completion); with served, a Service in
+// the namespace selects every other one, so that their fixes matter to the
+// cross-object rules (PL705: the Service sends traffic to Pods without a
+// readiness probe).
+func onFailure(n int, served bool) []byte {
+	var b strings.Builder
+	for i := range n {
+		app := fmt.Sprintf("app-%d", i)
+		if served && i%2 == 0 {
+			app = "served"
+		}
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d%d}
+spec:
+  selector: {matchLabels: {app: %s}}
+  template:
+    metadata: {labels: {app: %[2]s}}
+    spec:
+      restartPolicy: OnFailure
+      containers:
+        - name: c
+          image: example/c:1
+`, i, app)
+	}
+	if served {
+		b.WriteString("---\napiVersion: v1\nkind: Service\nmetadata: {name: served}\nspec:\n  selector: {app: served}\n  ports: [{port: 80}]\n")
+	}
+	return []byte(b.String())
+}
+
+// TestVerifyAllRestartPolicyIsVerify: a fix that changes a workload's
+// summary in the cross-object view (PL301's restartPolicy) is verified on
+// its document alone when nothing in the namespace selects the workload,
+// and on the whole file when a Service does; either way the answer is the
+// whole file's, fix for fix.
+func TestVerifyAllRestartPolicyIsVerify(t *testing.T) {
+	cfg := config()
+	for _, served := range []bool{false, true} {
+		data := onFailure(6, served)
+		before, _ := cfg.File("s.yaml", data, true)
+		cands := candidates(before)
+		n := 0
+		for k, err := range fix.VerifyAll(cfg, "s.yaml", data, before, cands) {
+			c := cands[k]
+			if c.Finding.RuleID == "PL301" {
+				n++
+			}
+			_, want := fix.Verify(cfg, "s.yaml", data, before, c.Finding, c.Fix)
+			if (err == nil) != (want == nil) {
+				t.Errorf("served %v: %s at line %d, fix %q: VerifyAll says %v, Verify says %v", served, c.Finding.RuleID, c.Finding.Line, c.Fix.Title, err, want)
+			}
+		}
+		if n != 6 {
+			t.Errorf("served %v: %d PL301 fixes, want 6", served, n)
+		}
+	}
+}
+
+// TestVerifyAllRestartPolicyLinear: verifying the PL301 fix of each of
+// many Deployments that nothing selects costs about the same per fix
+// whatever their number. Each fix changes the workload's summary, which
+// used to send every fix to a lint of the whole file: 400 Deployments
+// (106 KB) took 12 s of CPU in check -f json against 0.04 s in text.
+func TestVerifyAllRestartPolicyLinear(t *testing.T) {
+	cfg := config()
+	cost := func(n int) (uint64, int) {
+		data := onFailure(n, false)
+		before, _ := cfg.File("s.yaml", data, true)
+		cands := candidates(before)
+		ok := 0
+		b := alloctest.Bytes(func() {
+			for _, err := range fix.VerifyAll(cfg, "s.yaml", data, before, cands) {
+				if err == nil {
+					ok++
+				}
+			}
+		})
+		return b, ok
+	}
+	a, okA := cost(50)
+	b, okB := cost(100)
+	t.Logf("50 Deployments: %d fixes verified, %d bytes; 100: %d fixes, %d bytes (×%.2f)", okA, a, okB, b, float64(b)/float64(a))
+	if okA < 50 || okB != 2*okA {
+		t.Fatalf("verified %d and %d fixes; want at least one per Deployment, and twice as many for twice the documents", okA, okB)
+	}
+	if float64(b) > 2.5*float64(a) {
+		t.Errorf("twice the documents multiplied the bytes allocated by %.2f; want at most 2.5 (linear)", float64(b)/float64(a))
+	}
+}
+
+// TestFileLinear: fixing every Deployment of a stream (podlint fix, the
+// editor's fix-all) allocates about twice as much for twice the
+// Deployments. Each fix used to be verified by linting the whole file
+// again: a thousand took 128 s of CPU.
+func TestFileLinear(t *testing.T) {
+	cfg := config()
+	cost := func(n int) uint64 {
+		data := onFailure(n, false)
+		var res *fix.Result
+		b := alloctest.Bytes(func() { res = fix.File(cfg, "s.yaml", data, finding.Safe) })
+		if len(res.Applied) != n || len(res.Skipped) != 0 {
+			t.Fatalf("%d Deployments: %d fixes applied, %d skipped; want %[1]d and 0", n, len(res.Applied), len(res.Skipped))
+		}
+		return b
+	}
+	a, b := cost(50), cost(100)
+	t.Logf("50 Deployments: %d bytes; 100: %d bytes (×%.2f)", a, b, float64(b)/float64(a))
+	if float64(b) > 2.5*float64(a) {
+		t.Errorf("twice the Deployments multiplied the bytes allocated by %.2f; want at most 2.5 (linear)", float64(b)/float64(a))
+	}
+}
+
+// resultOf is what a run reports for data: its findings with their fixes.
+func resultOf(t *testing.T, data []byte) *finding.Result {
+	t.Helper()
+	fs, _ := config().File("s.yaml", data, true)
+	return &finding.Result{Findings: fs}
+}
+
+// TestVerifyResultIsVerifyAll: the fixes check -f json keeps
+// (VerifyResult, which lints the whole file only for a fix that needs it)
+// are those VerifyAll verifies with the whole file's findings in hand.
+func TestVerifyResultIsVerifyAll(t *testing.T) {
+	cfg := config()
+	for _, data := range [][]byte{stream(names(4), true), onFailure(6, true), onFailure(6, false)} {
+		res := resultOf(t, data)
+		before := res.Findings
+		cands := candidates(before)
+		want := map[string]bool{}
+		for k, err := range fix.VerifyAll(cfg, "s.yaml", data, before, cands) {
+			want[fmt.Sprintf("%d %s %s", cands[k].Finding.Line, cands[k].Finding.RuleID, cands[k].Fix.Title)] = err == nil
+		}
+		res = resultOf(t, data)
+		fix.VerifyResult(cfg, res, func(string) ([]byte, error) { return data, nil })
+		got := map[string]bool{}
+		for _, f := range res.Findings {
+			for _, x := range f.Fixes {
+				got[fmt.Sprintf("%d %s %s", f.Line, f.RuleID, x.Title)] = true
+			}
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: VerifyResult keeps it %v, VerifyAll verifies it %v", k, got[k], v)
+			}
+		}
+	}
+}
+
+// TestVerifyResultCostsTheFixedDocument: verifying the fixes of one
+// Deployment (a probe's timeout) in a long file costs about the same whatever the file's length: its document is
+// linted, not the whole file (which check -f json had just linted).
+func TestVerifyResultCostsTheFixedDocument(t *testing.T) {
+	cfg := config()
+	cost := func(n int) uint64 {
+		var b strings.Builder
+		b.Write(stream(names(1), false))
+		for i := range n {
+			fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata: {a: b}\n", i)
+		}
+		data := []byte(b.String())
+		res := resultOf(t, data)
+		bytes := alloctest.Bytes(func() {
+			if n := fix.VerifyResult(cfg, res, func(string) ([]byte, error) { return data, nil }); n != 0 {
+				t.Fatalf("%d fixes dropped", n)
+			}
+		})
+		kept := 0
+		for _, f := range res.Findings {
+			kept += len(f.Fixes)
+		}
+		if kept == 0 {
+			t.Fatal("no fix kept")
+		}
+		return bytes
+	}
+	a, b := cost(200), cost(400)
+	t.Logf("1 Deployment in 200 documents: %d bytes; in 400: %d bytes (×%.2f)", a, b, float64(b)/float64(a))
+	if float64(b) > 1.5*float64(a) {
+		t.Errorf("twice the documents multiplied the bytes allocated by %.2f; want at most 1.5 (the fixed document's cost, plus splitting the file)", float64(b)/float64(a))
+	}
+}

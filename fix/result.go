@@ -38,13 +38,16 @@ func VerifyResult(cfg *analyzer.Linter, res *finding.Result, read func(path stri
 			}
 			continue
 		}
-		before, _ := cfg.File(path, data, true)
 		cands := make([]Candidate, len(fixes))
 		for k, x := range fixes {
 			f := found[x.finding]
 			cands[k] = Candidate{&f, &f.Fixes[x.fix]}
 		}
-		for k, err := range VerifyAll(cfg, path, data, before, cands) {
+		// The whole file is linted again only for a fix that its
+		// document alone cannot verify: most fixes cost their document.
+		c := newChecker(cfg, path, data, nil)
+		c.lazy = true
+		for k, err := range c.verifyAll(cands) {
 			i := fixes[k].finding
 			if _, ok := keep[i]; !ok {
 				keep[i] = []finding.Fix{}

@@ -57,7 +57,7 @@ func (c *checker) lint(f *finding.Finding, x *finding.Fix) ([]byte, []finding.Fi
 			return nil, nil, fmt.Errorf("the finding is still there after the fix: %s", a.Message)
 		}
 	}
-	if n := newFindings(c.before, after); len(n) > 0 {
+	if n := newFindings(c.fileFindings(), after); len(n) > 0 {
 		return nil, nil, fmt.Errorf("the fix adds finding %s (%s) at line %d: %s", n[0].RuleID, n[0].RuleName, n[0].Line, n[0].Message)
 	}
 	return out, after, nil
