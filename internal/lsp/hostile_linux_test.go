@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/testgit"
 	"github.com/podlint/podlint/render"
 )
 
@@ -47,7 +48,6 @@ func TestRenderedFindingsReadNoDevice(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
 	tpl := filepath.Join(repo, "chart", "templates")
-	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	writeFile(t, filepath.Join(base, "secret.yaml"), "hunter2hunter2hunter2\n")
 	ok := filepath.Join(tpl, "ok.yaml")
 	writeFile(t, ok, "kind: Pod\n")
@@ -60,6 +60,11 @@ func TestRenderedFindingsReadNoDevice(t *testing.T) {
 		if err := os.Symlink(target, filepath.Join(tpl, name)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A checkout whose index tracks them all, so that the read set (which
+	// reads only what git tracks) is not what keeps them out.
+	if err := testgit.InitAll(repo); err != nil {
+		t.Fatal(err)
 	}
 	in, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
@@ -126,7 +131,6 @@ func TestSaveOfAChartWithDeviceLinks(t *testing.T) {
 	for _, name := range []string{"environ.yaml", "fifo.yaml", "zero.yaml"} {
 		repo := t.TempDir()
 		tpl := filepath.Join(repo, "chart", "templates")
-		writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 		writeFile(t, filepath.Join(repo, "chart", "Chart.yaml"), "apiVersion: v2\nname: c\nversion: 0.1.0\n")
 		pod := filepath.Join(tpl, "pod.yaml")
 		writeFile(t, pod, pl113YAML)
@@ -143,6 +147,11 @@ func TestSaveOfAChartWithDeviceLinks(t *testing.T) {
 			err = os.Symlink("/proc/self/environ", bad)
 		}
 		if err != nil {
+			t.Fatal(err)
+		}
+		// Tracked by git, so that the refusal of the device, not the read
+		// set's refusal of untracked files, is what is tested.
+		if err := testgit.InitAll(repo); err != nil {
 			t.Fatal(err)
 		}
 		in, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
