@@ -593,6 +593,13 @@ func (k *computer) deletion(pod *Pod) {
 		G.V = 1
 	}
 	spec := k.w.Spec
+	for _, c := range k.t.ContainersOf(Init) {
+		// A Pod deleted while initializing: the running init container
+		// is stopped like any other (killContainersWithSyncResult), with
+		// no preStop (validation forbids lifecycle on it). The Pod's
+		// Terminated below is for a Pod that got past its init containers.
+		c.Termination = terminate("delete", G, nil, 0, c.AppShutdown)
+	}
 	var mainGone, all Interval
 	for _, c := range k.t.Containers {
 		if c.Type != Regular {

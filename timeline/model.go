@@ -134,8 +134,10 @@ type Container struct {
 	ExpectedShutdown Expected
 
 	// Termination on pod deletion, relative to the delete request
-	// (F-11, T-2, T-4). Nil for regular init containers, which have
-	// already exited.
+	// (F-11, T-2, T-4). For a regular init container it is what happens
+	// when the Pod is deleted while that container still runs (T-3:
+	// every running container is stopped, init containers included);
+	// one that has completed is not stopped again.
 	Termination *Termination
 
 	// Restarts is whether a probe kill restarts the container (R-2: the

@@ -348,8 +348,12 @@ func summary(tl *timeline.Timeline) []string {
 		}
 		for _, c := range tl.Containers {
 			if tr := c.Termination; tr != nil {
+				who := c.Name
+				if c.Type == timeline.Init {
+					who = "init container " + c.Name + ", if still running,"
+				}
 				out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
-					c.Name, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
+					who, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
 			}
 		}
 		if len(pod.SidecarStopOrder) > 0 {
