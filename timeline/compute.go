@@ -171,9 +171,14 @@ func (k *computer) pod() {
 // it.
 func (k *computer) restartSchedule(pod *Pod) {
 	run, name, stated := math.Inf(1), "", true
+	pod.Completes = true
 	for _, c := range k.t.ContainersOf(Regular) {
 		if !c.RestartsOnFailure {
 			continue
+		}
+		ctr := &k.w.Spec.Containers[c.Index]
+		if code, ok := StatedExit(ctr); !ok || code != 0 || restartsAfterSuccess(ctr, k.policy, k.v) {
+			pod.Completes = false
 		}
 		if name == "" {
 			name = c.Name
@@ -182,6 +187,7 @@ func (k *computer) restartSchedule(pod *Pod) {
 		stated = stated && ok
 		run = math.Min(run, r)
 	}
+	pod.Completes = pod.Completes && name != ""
 	switch {
 	case name != "" && stated:
 		pod.RestartRun, pod.RestartRunFrom = Seconds(run), "command"
@@ -260,6 +266,22 @@ func restarts(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) (kill,
 		}
 	}
 	return kill, kill
+}
+
+// restartsAfterSuccess is whether the kubelet restarts a container that
+// exited with code 0 (ContainerShouldRestart): the first restart rule
+// matching 0 where ContainerRestartRules is on, else the container's own
+// policy, else the Pod's; only Always restarts after a success.
+func restartsAfterSuccess(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) bool {
+	if !v.ContainerRestartRules() || ctr.RestartPolicy == nil {
+		return pod == corev1.RestartPolicyAlways || pod == ""
+	}
+	for _, r := range ctr.RestartPolicyRules {
+		if r.ExitCodes != nil && exitCodesMatch(string(r.ExitCodes.Operator), r.ExitCodes.Values, 0, true) {
+			return r.Action == corev1.ContainerRestartRuleActionRestart
+		}
+	}
+	return *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // exitCodesMatch applies an onExitCodes operator (In or NotIn, the same

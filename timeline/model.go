@@ -361,7 +361,17 @@ type Pod struct {
 	// RestartRunFrom says where RestartRun comes from: "command" or
 	// "params"; "" when unknown.
 	RestartRunFrom string
+	// Completes is true when every regular container restarted after a
+	// failure states exit 0 and is not restarted after a success
+	// (OnFailure, or rules that do not restart code 0; R-1): the stated
+	// path ends there, and RestartSchedule is only the branch of an OOM
+	// kill or another non-zero exit.
+	Completes bool
 }
+
+// CompletesOtherwise is what a Pod whose commands state exit 0 needs to
+// enter its crash loop (Pod.Completes).
+const CompletesOtherwise = "an OOM kill or another non-zero exit"
 
 // RestartRunUnknown is the term a restart schedule's exits and starts
 // carry when the run before each exit is unknown.

@@ -193,6 +193,11 @@ type jsonController struct {
 	RestartRun              *float64 `json:"restartRun,omitempty"`
 	RestartRunFrom          string   `json:"restartRunFrom,omitempty"`
 	RestartScheduleUnknowns []string `json:"restartScheduleUnknowns,omitempty"`
+	// StatedOutcome and RestartScheduleCause: when the commands state
+	// exit 0 and nothing restarts a success, what the stated path does,
+	// and what the restart schedule then needs.
+	StatedOutcome        string `json:"statedOutcome,omitempty"`
+	RestartScheduleCause string `json:"restartScheduleCause,omitempty"`
 }
 
 // jsonRestart: exit is when the kubelet sees the previous instance's exit
@@ -441,6 +446,9 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 				c.RestartRun, c.RestartRunFrom = ptr(tl.Pod.RestartRun.Seconds), tl.Pod.RestartRunFrom
 			}
 			c.RestartScheduleUnknowns = rs[0].Exit.Plus
+			if tl.Pod.Completes {
+				c.StatedOutcome, c.RestartScheduleCause = "completes, not restarted", timeline.CompletesOtherwise
+			}
 		}
 		used = true
 	}

@@ -450,6 +450,10 @@ func crashLoop(tl *timeline.Timeline) string {
 		run = "each run lasting " + secs(d.Seconds)
 	}
 	last := rs[len(rs)-1]
+	if tl.Pod.Completes {
+		return fmt.Sprintf("the commands exit 0, so the containers complete and are not restarted; only after %s: crash loop with back-offs of %s; restart %d starts %s after the first start (%s)",
+			timeline.CompletesOtherwise, delaysText(rs), last.N, between(last.Start.Interval), run)
+	}
 	return fmt.Sprintf("crash loop: a container that keeps exiting is restarted after back-offs of %s; restart %d starts %s after the first start (%s)",
 		delaysText(rs), last.N, between(last.Start.Interval), run)
 }
