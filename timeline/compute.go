@@ -161,12 +161,73 @@ func (k *computer) pod() {
 	k.deletion(pod)
 
 	if k.crashLoops() {
-		r := 0.0
-		if k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1) {
-			r = k.p.CrashRun.Seconds
-		}
-		pod.RestartSchedule = CrashLoop(r, crashLoopSteps, k.v, k.p)
+		k.restartSchedule(pod)
 	}
+}
+
+// restartSchedule is the crash loop of the regular containers restarted
+// after a failure (R-3, F-10), with the run the commands state, else the
+// configured one; an unknown run counts as 0 and the exits and starts name
+// it.
+func (k *computer) restartSchedule(pod *Pod) {
+	run, name, stated := math.Inf(1), "", true
+	pod.Completes = true
+	for _, c := range k.t.ContainersOf(Regular) {
+		if !c.RestartsOnFailure {
+			continue
+		}
+		ctr := &k.w.Spec.Containers[c.Index]
+		if code, ok := StatedExit(ctr); !ok || code != 0 || restartsAfterSuccess(ctr, k.policy, k.v) {
+			pod.Completes = false
+		}
+		if name == "" {
+			name = c.Name
+		}
+		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
+		stated = stated && ok
+		run = math.Min(run, r)
+	}
+	pod.Completes = pod.Completes && name != ""
+	switch {
+	case name != "" && stated:
+		pod.RestartRun, pod.RestartRunFrom = Seconds(run), "command"
+	case k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1):
+		pod.RestartRun, pod.RestartRunFrom = k.p.CrashRun, "params"
+	}
+	pod.RestartSchedule = CrashLoop(pod.RestartRun.Seconds, crashLoopSteps, k.v, k.p)
+	if pod.RestartRun.Known {
+		return
+	}
+	if name == "" {
+		name = "the container"
+	}
+	term := []string{RestartRunUnknown(name)}
+	for i := range pod.RestartSchedule {
+		pod.RestartSchedule[i].Exit.Plus = term
+		pod.RestartSchedule[i].Start.Plus = term
+	}
+}
+
+// podRun is how long one Pod of a Job runs before it fails: the configured
+// JobRun, else the longest run its regular containers state (StatedRun),
+// when each states one.
+func (k *computer) podRun() Duration {
+	if d := k.p.JobRun; d.usable() && !math.IsInf(d.Seconds, 1) {
+		return d
+	}
+	cs := k.t.ContainersOf(Regular)
+	run := 0.0
+	for _, c := range cs {
+		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
+		if !ok {
+			return k.p.JobRun
+		}
+		run = math.Max(run, r)
+	}
+	if len(cs) == 0 {
+		return k.p.JobRun
+	}
+	return Seconds(run)
 }
 
 // crashLoops reports whether a regular container that keeps failing is
@@ -205,6 +266,22 @@ func restarts(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) (kill,
 		}
 	}
 	return kill, kill
+}
+
+// restartsAfterSuccess is whether the kubelet restarts a container that
+// exited with code 0 (ContainerShouldRestart): the first restart rule
+// matching 0 where ContainerRestartRules is on, else the container's own
+// policy, else the Pod's; only Always restarts after a success.
+func restartsAfterSuccess(ctr *corev1.Container, pod corev1.RestartPolicy, v Version) bool {
+	if !v.ContainerRestartRules() || ctr.RestartPolicy == nil {
+		return pod == corev1.RestartPolicyAlways || pod == ""
+	}
+	for _, r := range ctr.RestartPolicyRules {
+		if r.ExitCodes != nil && exitCodesMatch(string(r.ExitCodes.Operator), r.ExitCodes.Values, 0, true) {
+			return r.Action == corev1.ContainerRestartRuleActionRestart
+		}
+	}
+	return *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // exitCodesMatch applies an onExitCodes operator (In or NotIn, the same
@@ -286,6 +363,9 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
 		sp.GracePeriod = k.killGrace(c, ctr.StartupProbe, sp.Path)
 		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
+		if c.Restarts {
+			sp.Restarts = probeKillRestarts(killCycle(sp.KillDecision.Interval, sp.KillDecisionHang.Interval, sp.Kill), crashLoopSteps, k.v, k.p)
+		}
 		c.Startup = sp
 		c.Started = k.started(c, sp)
 	}
@@ -303,10 +383,9 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.GracePeriod = k.killGrace(c, ctr.LivenessProbe, lp.Path)
 		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
 		if c.Restarts {
-			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
-			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
+			next := span(killCycle(lp.KillDecision.Interval, lp.KillDecisionHang.Interval, lp.Kill), ps...)
 			lp.NextStart = &next
-			lp.Restarts = probeKillRestarts(Interval{Lo: next.Lo, Hi: next.Hi, HiUnbounded: next.HiUnbounded}, crashLoopSteps, k.v, k.p)
+			lp.Restarts = probeKillRestarts(next.Interval, crashLoopSteps, k.v, k.p)
 		}
 		c.Liveness = lp
 	}
@@ -342,6 +421,15 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 	r := k.ready(c)
 	c.Ready = &r
 	return c
+}
+
+// killCycle is how long an instance that a probe kills at every start
+// runs, start to exit: from the earliest fast-failure decision plus the
+// quickest exit to the latest decision (failing fast or hanging) plus the
+// slowest.
+func killCycle(fast, hang Interval, kill *Termination) Interval {
+	decided := Later(fast, hang)
+	return Interval{Lo: fast.Lo + kill.Exit.Lo, Hi: decided.Hi + kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || kill.Exit.HiUnbounded}.norm()
 }
 
 // checkSleep notes a sleep action the API server rejects (T-5): seconds
@@ -414,10 +502,12 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	if c.Startup == nil {
 		return span(Between(earliestDelay(D), aHi+P), pr.InitialDelay.Path, pr.Period.Path)
 	}
+	// The startup verdict reaches the sync loop within milliseconds on an
+	// idle node (3 ms observed), so λ bounds only the upper edge (P-13).
 	st := c.Started.Shift(k.p.Lambda)
-	first := Interval{Lo: math.Max(earliestDelay(D), st.Lo), HiUnbounded: st.HiUnbounded}
+	first := Interval{Lo: math.Max(earliestDelay(D), c.Started.Lo), HiUnbounded: st.HiUnbounded}
 	switch {
-	case poked && aHi <= st.Lo:
+	case poked && aHi <= c.Started.Lo:
 		// The startup success pokes readiness at once (P-13).
 		first.Hi = st.Hi
 	case poked:
@@ -468,8 +558,11 @@ func (k *computer) ready(c *Container) Span {
 	rp := c.Readiness
 	if c.Startup != nil {
 		if rp == nil {
-			// Ready as soon as started (P-3), in the sync after it.
-			return c.Started.Shift(lam)
+			// Ready as soon as started (P-3), in the sync the verdict
+			// triggers: within λ, milliseconds on an idle node.
+			r := c.Started
+			r.Interval = Interval{Lo: r.Lo, Hi: r.Hi + lam, HiUnbounded: r.HiUnbounded}.norm()
+			return r
 		}
 		return rp.FirstProbe.Add(span(At((rp.SuccessThreshold.V-1)*rp.Period.V), rp.SuccessThreshold.Path))
 	}
@@ -522,6 +615,13 @@ func (k *computer) deletion(pod *Pod) {
 		G.V = 1
 	}
 	spec := k.w.Spec
+	for _, c := range k.t.ContainersOf(Init) {
+		// A Pod deleted while initializing: the running init container
+		// is stopped like any other (killContainersWithSyncResult), with
+		// no preStop (validation forbids lifecycle on it). The Pod's
+		// Terminated below is for a Pod that got past its init containers.
+		c.Termination = terminate("delete", G, nil, 0, c.AppShutdown)
+	}
 	var mainGone, all Interval
 	for _, c := range k.t.Containers {
 		if c.Type != Regular {

@@ -134,8 +134,10 @@ type Container struct {
 	ExpectedShutdown Expected
 
 	// Termination on pod deletion, relative to the delete request
-	// (F-11, T-2, T-4). Nil for regular init containers, which have
-	// already exited.
+	// (F-11, T-2, T-4). For a regular init container it is what happens
+	// when the Pod is deleted while that container still runs (T-3:
+	// every running container is stopped, init containers included);
+	// one that has completed is not stopped again.
 	Termination *Termination
 
 	// Restarts is whether a probe kill restarts the container (R-2: the
@@ -190,6 +192,12 @@ type StartupProbe struct {
 	// Kill is the kill after KillDecision, relative to the decision
 	// (λ included).
 	Kill *Termination
+	// Restarts is the restart schedule of a container that never passes
+	// its startup probe and so is killed by it at every start, relative to
+	// the first S: computed as LivenessProbe.Restarts (R-3 liveness
+	// kills), the same sync killing and restarting it. Nil when the
+	// container is not restarted.
+	Restarts []Restart
 }
 
 // Outcome says whether a probe may and must act for an application that
@@ -339,10 +347,36 @@ type Pod struct {
 	// (reverse declaration order, T-4).
 	SidecarStopOrder []string
 	// RestartSchedule is the crash-loop schedule of a container that keeps
-	// exiting after Params.CrashRun (0 if unknown) seconds (R-3, F-10);
-	// nil when no regular container is restarted after a failure (Pod
-	// restartPolicy Never, or every container's own policy Never, R-5).
+	// exiting after RestartRun seconds (R-3, F-10); nil when no regular
+	// container is restarted after a failure (Pod restartPolicy Never, or
+	// every container's own policy Never, R-5). With the run unknown each
+	// run counts as 0 and every Exit and Start carries the term
+	// RestartRunUnknown.
 	RestartSchedule []Restart
+	// RestartRun is how long the crash-looping container runs before each
+	// exit: what the commands state (StatedRun: the shortest over the
+	// regular containers restarted after a failure, when each states one),
+	// else Params.CrashRun; Known false otherwise.
+	RestartRun Duration
+	// RestartRunFrom says where RestartRun comes from: "command" or
+	// "params"; "" when unknown.
+	RestartRunFrom string
+	// Completes is true when every regular container restarted after a
+	// failure states exit 0 and is not restarted after a success
+	// (OnFailure, or rules that do not restart code 0; R-1): the stated
+	// path ends there, and RestartSchedule is only the branch of an OOM
+	// kill or another non-zero exit.
+	Completes bool
+}
+
+// CompletesOtherwise is what a Pod whose commands state exit 0 needs to
+// enter its crash loop (Pod.Completes).
+const CompletesOtherwise = "an OOM kill or another non-zero exit"
+
+// RestartRunUnknown is the term a restart schedule's exits and starts
+// carry when the run before each exit is unknown.
+func RestartRunUnknown(container string) string {
+	return "run of " + container + " before each exit"
 }
 
 // InitFailure is the outcome of a regular init container that exits with
@@ -436,8 +470,14 @@ type Job struct {
 	// BackoffCap: 360 s ≤ 1.27, 600 s since 1.28.
 	BackoffCap float64
 	// PodRun is how long one pod (Never) or one container run (OnFailure)
-	// lasts before failing (Params.JobRun, else symbolic).
+	// lasts before failing (Params.JobRun, else what the commands state,
+	// else symbolic).
 	PodRun Span
+	// DeadlineEnds is when the Job is marked Failed after its
+	// activeDeadlineSeconds, relative to its start: the deadline, plus,
+	// where the version waits for terminating Pods (JobFinishedAfterPods),
+	// the Pod's termination (T-2); nil without activeDeadlineSeconds.
+	DeadlineEnds *Span
 	// OnFailure is the podFailurePolicy's verdict on a failed Pod whose
 	// container exited with a code no rule names (zero without a policy,
 	// or when the containers restart in place).

@@ -348,8 +348,12 @@ func summary(tl *timeline.Timeline) []string {
 		}
 		for _, c := range tl.Containers {
 			if tr := c.Termination; tr != nil {
+				who := c.Name
+				if c.Type == timeline.Init {
+					who = "init container " + c.Name + ", if still running,"
+				}
 				out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
-					c.Name, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
+					who, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
 			}
 		}
 		if len(pod.SidecarStopOrder) > 0 {
@@ -439,10 +443,17 @@ func crashLoop(tl *timeline.Timeline) string {
 		return ""
 	}
 	run := "each run counted as 0s"
-	if d := tl.Params.CrashRun; d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0 {
+	switch d := tl.Pod.RestartRun; {
+	case d.Known && tl.Pod.RestartRunFrom == "command":
+		run = "each run lasting " + secs(d.Seconds) + " as its command states"
+	case d.Known:
 		run = "each run lasting " + secs(d.Seconds)
 	}
 	last := rs[len(rs)-1]
+	if tl.Pod.Completes {
+		return fmt.Sprintf("the commands exit 0, so the containers complete and are not restarted; only after %s: crash loop with back-offs of %s; restart %d starts %s after the first start (%s)",
+			timeline.CompletesOtherwise, delaysText(rs), last.N, between(last.Start.Interval), run)
+	}
 	return fmt.Sprintf("crash loop: a container that keeps exiting is restarted after back-offs of %s; restart %d starts %s after the first start (%s)",
 		delaysText(rs), last.N, between(last.Start.Interval), run)
 }
