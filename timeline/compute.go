@@ -414,10 +414,12 @@ func (k *computer) gatedFirst(pr *Probe, c *Container, poked bool) Span {
 	if c.Startup == nil {
 		return span(Between(earliestDelay(D), aHi+P), pr.InitialDelay.Path, pr.Period.Path)
 	}
+	// The startup verdict reaches the sync loop within milliseconds on an
+	// idle node (3 ms observed), so λ bounds only the upper edge (P-13).
 	st := c.Started.Shift(k.p.Lambda)
-	first := Interval{Lo: math.Max(earliestDelay(D), st.Lo), HiUnbounded: st.HiUnbounded}
+	first := Interval{Lo: math.Max(earliestDelay(D), c.Started.Lo), HiUnbounded: st.HiUnbounded}
 	switch {
-	case poked && aHi <= st.Lo:
+	case poked && aHi <= c.Started.Lo:
 		// The startup success pokes readiness at once (P-13).
 		first.Hi = st.Hi
 	case poked:
@@ -468,8 +470,11 @@ func (k *computer) ready(c *Container) Span {
 	rp := c.Readiness
 	if c.Startup != nil {
 		if rp == nil {
-			// Ready as soon as started (P-3), in the sync after it.
-			return c.Started.Shift(lam)
+			// Ready as soon as started (P-3), in the sync the verdict
+			// triggers: within λ, milliseconds on an idle node.
+			r := c.Started
+			r.Interval = Interval{Lo: r.Lo, Hi: r.Hi + lam, HiUnbounded: r.HiUnbounded}.norm()
+			return r
 		}
 		return rp.FirstProbe.Add(span(At((rp.SuccessThreshold.V-1)*rp.Period.V), rp.SuccessThreshold.Path))
 	}
