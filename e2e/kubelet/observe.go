@@ -331,12 +331,6 @@ func (p *poller) record(pod string, now time.Time, vals map[string]string) {
 	}
 }
 
-func (p *poller) gone(pod string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.last[pod]["gone"] == "true"
-}
-
 // record is what one Pod's run observed and podlint predicted, written to
 // its observation folder as record.json: the run can be checked again
 // later, and the unit tests evaluate recorded runs.
