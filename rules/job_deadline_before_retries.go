@@ -120,9 +120,10 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	if j.PerIndex {
 		field = "backoffLimitPerIndex"
 	}
+	// The run the model took (configured, or stated by the command).
 	r, runKnown := 0.0, false
-	if d := t.Params.JobRun; d.Known && d.Seconds >= 0 && !math.IsInf(d.Seconds, 1) {
-		r, runKnown = d.Seconds, true
+	if d := j.PodRun; d.Exact() && len(d.Plus) == 0 && !math.IsInf(d.Lo, 1) {
+		r, runKnown = d.Lo, true
 	}
 	// delay(k) is the wait before retry k; retry k starts at
 	// k·r + Σ_{i≤k} delay(i) (r = run time, 0 when unknown).

@@ -161,12 +161,67 @@ func (k *computer) pod() {
 	k.deletion(pod)
 
 	if k.crashLoops() {
-		r := 0.0
-		if k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1) {
-			r = k.p.CrashRun.Seconds
-		}
-		pod.RestartSchedule = CrashLoop(r, crashLoopSteps, k.v, k.p)
+		k.restartSchedule(pod)
 	}
+}
+
+// restartSchedule is the crash loop of the regular containers restarted
+// after a failure (R-3, F-10), with the run the commands state, else the
+// configured one; an unknown run counts as 0 and the exits and starts name
+// it.
+func (k *computer) restartSchedule(pod *Pod) {
+	run, name, stated := math.Inf(1), "", true
+	for _, c := range k.t.ContainersOf(Regular) {
+		if !c.RestartsOnFailure {
+			continue
+		}
+		if name == "" {
+			name = c.Name
+		}
+		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
+		stated = stated && ok
+		run = math.Min(run, r)
+	}
+	switch {
+	case name != "" && stated:
+		pod.RestartRun, pod.RestartRunFrom = Seconds(run), "command"
+	case k.p.CrashRun.usable() && !math.IsInf(k.p.CrashRun.Seconds, 1):
+		pod.RestartRun, pod.RestartRunFrom = k.p.CrashRun, "params"
+	}
+	pod.RestartSchedule = CrashLoop(pod.RestartRun.Seconds, crashLoopSteps, k.v, k.p)
+	if pod.RestartRun.Known {
+		return
+	}
+	if name == "" {
+		name = "the container"
+	}
+	term := []string{RestartRunUnknown(name)}
+	for i := range pod.RestartSchedule {
+		pod.RestartSchedule[i].Exit.Plus = term
+		pod.RestartSchedule[i].Start.Plus = term
+	}
+}
+
+// podRun is how long one Pod of a Job runs before it fails: the configured
+// JobRun, else the longest run its regular containers state (StatedRun),
+// when each states one.
+func (k *computer) podRun() Duration {
+	if d := k.p.JobRun; d.usable() && !math.IsInf(d.Seconds, 1) {
+		return d
+	}
+	cs := k.t.ContainersOf(Regular)
+	run := 0.0
+	for _, c := range cs {
+		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
+		if !ok {
+			return k.p.JobRun
+		}
+		run = math.Max(run, r)
+	}
+	if len(cs) == 0 {
+		return k.p.JobRun
+	}
+	return Seconds(run)
 }
 
 // crashLoops reports whether a regular container that keeps failing is
@@ -286,6 +341,9 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
 		sp.GracePeriod = k.killGrace(c, ctr.StartupProbe, sp.Path)
 		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
+		if c.Restarts {
+			sp.Restarts = probeKillRestarts(killCycle(sp.KillDecision.Interval, sp.KillDecisionHang.Interval, sp.Kill), crashLoopSteps, k.v, k.p)
+		}
 		c.Startup = sp
 		c.Started = k.started(c, sp)
 	}
@@ -303,10 +361,9 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.GracePeriod = k.killGrace(c, ctr.LivenessProbe, lp.Path)
 		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
 		if c.Restarts {
-			decided := Later(lp.KillDecision.Interval, lp.KillDecisionHang.Interval)
-			next := span(Interval{Lo: lp.KillDecision.Lo + lp.Kill.Exit.Lo, Hi: decided.Hi + lp.Kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || lp.Kill.Exit.HiUnbounded}.norm(), ps...)
+			next := span(killCycle(lp.KillDecision.Interval, lp.KillDecisionHang.Interval, lp.Kill), ps...)
 			lp.NextStart = &next
-			lp.Restarts = probeKillRestarts(Interval{Lo: next.Lo, Hi: next.Hi, HiUnbounded: next.HiUnbounded}, crashLoopSteps, k.v, k.p)
+			lp.Restarts = probeKillRestarts(next.Interval, crashLoopSteps, k.v, k.p)
 		}
 		c.Liveness = lp
 	}
@@ -342,6 +399,15 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 	r := k.ready(c)
 	c.Ready = &r
 	return c
+}
+
+// killCycle is how long an instance that a probe kills at every start
+// runs, start to exit: from the earliest fast-failure decision plus the
+// quickest exit to the latest decision (failing fast or hanging) plus the
+// slowest.
+func killCycle(fast, hang Interval, kill *Termination) Interval {
+	decided := Later(fast, hang)
+	return Interval{Lo: fast.Lo + kill.Exit.Lo, Hi: decided.Hi + kill.Exit.Hi, HiUnbounded: decided.HiUnbounded || kill.Exit.HiUnbounded}.norm()
 }
 
 // checkSleep notes a sleep action the API server rejects (T-5): seconds

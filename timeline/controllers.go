@@ -235,10 +235,11 @@ func (k *computer) job() *Job {
 	w := int64(out.Parallelism.V)
 	eps := k.p.Epsilon
 	r, rKnown := 0.0, false
-	if d := k.p.JobRun; d.usable() && !math.IsInf(d.Seconds, 1) {
-		r, rKnown = d.Seconds, true
+	run := k.podRun()
+	if run.usable() && !math.IsInf(run.Seconds, 1) {
+		r, rKnown = run.Seconds, true
 	}
-	out.PodRun = k.unknown(k.p.JobRun, "pod run time")
+	out.PodRun = k.unknown(run, "pod run time")
 	inPlace := k.restartsInPlace()
 	if !inPlace {
 		out.OnFailure, out.FailureOutcomes = k.jobFailureRule()

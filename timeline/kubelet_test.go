@@ -168,3 +168,85 @@ func TestProbeKillOfLastContainer(t *testing.T) {
 		t.Errorf("restarted: grace %v, want the probe's 3", g)
 	}
 }
+
+// TestProbeKillRestartsVaryingCycle: each run of a probe-killed container
+// lasts its own time within the kill window (the probe worker's ticker
+// keeps its phase across restarts, so every new instance meets it at
+// another point), and doBackOff (kuberuntime_manager.go) decides each
+// restart from the two latest exits: a long run can make a restart
+// immediate that a short one would have delayed, so runs of mixed lengths
+// restart sooner than any run of one length repeated. Observed on a real
+// v1.37.2 kubelet: the fifth restart 90.15 s after the first start, with a
+// kill window of [7, 14.5] s (initialDelaySeconds 2, periodSeconds 3,
+// failureThreshold 3, grace 1 s), where podlint said [102.5, 132.5]. Runs
+// of 7, 7, 7, 10 and 7 s restart at 7, 14, 31 (10 s back-off), 41
+// (immediate: the exits at 21 and 41 s lie 20 s apart, which covers the
+// 20 s back-off) and 88 s (the 40 s back-off after a 7 s run).
+// Every sequence of run lengths in the window, with and without the
+// re-queue slack, must start each restart inside the reported interval.
+func TestProbeKillRestartsVaryingCycle(t *testing.T) {
+	p, v := DefaultParams(), Latest
+	const n = 5
+	rs := probeKillRestarts(iv(7, 14.5), n, v, p)
+	if len(rs) != n {
+		t.Fatalf("%d restarts, want %d", len(rs), n)
+	}
+	if got := kubeletKillPath([]float64{7, 7, 7, 10, 7}, false, v, p); got[4] != 88 {
+		t.Fatalf("reference path: restart 5 at %v, want 88", got[4])
+	}
+	if rs[4].Start.Lo > 88 {
+		t.Errorf("restart 5 starts at the earliest %v, want ≤ 88 s (observed 90.15 s)", rs[4].Start.Lo)
+	}
+	grid := []float64{7, 8, 9, 10, 11, 12, 13, 14, 14.5}
+	cycles := make([]float64, n)
+	var walk func(i int)
+	walk = func(i int) {
+		if i == n {
+			for _, late := range []bool{false, true} {
+				for k, s := range kubeletKillPath(cycles, late, v, p) {
+					if r := rs[k].Start.Interval; s < r.Lo-1e-9 || !r.HiUnbounded && s > r.Hi+1e-9 {
+						t.Fatalf("runs %v (late %v): restart %d starts at %v, outside %v", cycles, late, k+1, s, r)
+					}
+				}
+			}
+			return
+		}
+		for _, c := range grid {
+			cycles[i] = c
+			walk(i + 1)
+		}
+	}
+	walk(0)
+}
+
+// kubeletKillPath replays doBackOff and flowcontrol.Backoff for runs of the
+// given lengths (start → exit), for back-offs shorter than the 600 s
+// expiry: the killing sync checks the previous exit; a refused restart
+// waits the back-off from the new exit (plus the whole re-queue slack when
+// late) and the entry doubles; an allowed one is immediate and Next creates
+// or doubles the entry. It returns each restart's start after the first.
+func kubeletKillPath(cycles []float64, late bool, v Version, p Params) []float64 {
+	p = p.clean().crashCurve(v)
+	var out []float64
+	entry, prevExit, start := 0.0, 0.0, 0.0
+	for i, c := range cycles {
+		exit := start + c
+		wait := 0.0
+		if i > 0 {
+			if entry != 0 && exit-prevExit < entry {
+				wait = entry
+				if late {
+					wait += crashOvershoot(entry, v)
+				}
+			}
+			if entry == 0 {
+				entry = p.CrashLoopInitial
+			} else {
+				entry = min(2*entry, p.CrashLoopMax)
+			}
+		}
+		prevExit, start = exit, exit+wait
+		out = append(out, start)
+	}
+	return out
+}

@@ -190,6 +190,12 @@ type StartupProbe struct {
 	// Kill is the kill after KillDecision, relative to the decision
 	// (λ included).
 	Kill *Termination
+	// Restarts is the restart schedule of a container that never passes
+	// its startup probe and so is killed by it at every start, relative to
+	// the first S: computed as LivenessProbe.Restarts (R-3 liveness
+	// kills), the same sync killing and restarting it. Nil when the
+	// container is not restarted.
+	Restarts []Restart
 }
 
 // Outcome says whether a probe may and must act for an application that
@@ -339,10 +345,26 @@ type Pod struct {
 	// (reverse declaration order, T-4).
 	SidecarStopOrder []string
 	// RestartSchedule is the crash-loop schedule of a container that keeps
-	// exiting after Params.CrashRun (0 if unknown) seconds (R-3, F-10);
-	// nil when no regular container is restarted after a failure (Pod
-	// restartPolicy Never, or every container's own policy Never, R-5).
+	// exiting after RestartRun seconds (R-3, F-10); nil when no regular
+	// container is restarted after a failure (Pod restartPolicy Never, or
+	// every container's own policy Never, R-5). With the run unknown each
+	// run counts as 0 and every Exit and Start carries the term
+	// RestartRunUnknown.
 	RestartSchedule []Restart
+	// RestartRun is how long the crash-looping container runs before each
+	// exit: what the commands state (StatedRun: the shortest over the
+	// regular containers restarted after a failure, when each states one),
+	// else Params.CrashRun; Known false otherwise.
+	RestartRun Duration
+	// RestartRunFrom says where RestartRun comes from: "command" or
+	// "params"; "" when unknown.
+	RestartRunFrom string
+}
+
+// RestartRunUnknown is the term a restart schedule's exits and starts
+// carry when the run before each exit is unknown.
+func RestartRunUnknown(container string) string {
+	return "run of " + container + " before each exit"
 }
 
 // InitFailure is the outcome of a regular init container that exits with

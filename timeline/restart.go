@@ -175,16 +175,24 @@ func jobBackoff(k int64, cap float64) float64 {
 //     otherwise the restart is immediate and Next advances the entry from
 //     the previous exit (created at the initial delay, then doubled).
 //
-// The cycle and the overshoot are ranges; the schedule is evaluated at
-// their extremes and each restart's delay and start is the hull of those
-// four runs, a refused restart's delay always with its whole overshoot
-// (an overshoot in between can turn the next restart either way).
+// Each run has its own length within cycle (the probe ticker keeps its
+// phase across restarts), so a long run can make a restart immediate that
+// a short one would have delayed: runs of mixed lengths restart sooner
+// than any one length repeated (a fifth restart at 90.15 s observed where
+// every constant cycle gives at least 102.5 s). While no back-off can
+// reach the 600 s expiry the entry takes the same values on every path,
+// and killPaths follows the two ways each restart can go (refused or
+// immediate) as intervals; near the expiry the schedule is the hull of the
+// constant-cycle runs at the cycle's edges.
 func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 	if cycle.HiUnbounded || n <= 0 {
 		return nil
 	}
 	v = v.orLatest()
 	p = p.clean().crashCurve(v)
+	if cycle.Hi+p.CrashLoopMax+crashOvershoot(p.CrashLoopMax, v) < CrashLoopResetAfter {
+		return killPaths(cycle, n, v, p)
+	}
 	var out []Restart
 	for _, c := range []float64{cycle.Lo, cycle.Hi} {
 		for _, late := range []bool{false, true} {
@@ -200,6 +208,84 @@ func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 				o.Start.Interval = hull(o.Start.Interval, r.Start.Interval)
 				o.Reset = o.Reset || r.Reset
 			}
+		}
+	}
+	return out
+}
+
+// killPath is the set of instants one way through probeKillRestarts can
+// be at after a restart: when the previous instance exited (as the
+// back-off sees it) and how long the restart waited after that (0 when
+// immediate), so that the running instance started at exit + wait.
+type killPath struct {
+	exit, wait Interval
+}
+
+// killPaths follows probeKillRestarts for runs of any length in cycle,
+// each restart either refused or immediate, as intervals (a hull: it may
+// hold instants no sequence of runs reaches, never miss one that does).
+// Whether a restart is refused depends on the wait before the run plus
+// the run (the time between the two exits), so the two are bounded
+// together. With no expiry in reach, the entry before restart n is the
+// same on every path: none for n ≤ 2, then the initial delay doubled
+// n − 3 times.
+func killPaths(cycle Interval, n int, v Version, p Params) []Restart {
+	out := make([]Restart, 0, n)
+	paths := []killPath{{exit: At(0), wait: At(0)}}
+	entry := 0.0
+	for i := 1; i <= n; i++ {
+		r := Restart{N: i}
+		var next []killPath
+		add := func(exit, wait Interval) {
+			start := Interval{Lo: exit.Lo + wait.Lo, Hi: exit.Hi + wait.Hi}
+			if len(next) == 0 {
+				r.Exit.Interval, r.Delay, r.Start.Interval = exit, wait, start
+			} else {
+				r.Exit.Interval, r.Delay, r.Start.Interval = hull(r.Exit.Interval, exit), hull(r.Delay, wait), hull(r.Start.Interval, start)
+			}
+			next = append(next, killPath{exit: exit, wait: wait})
+		}
+		for _, k := range paths {
+			// gap: from the previous exit to this one (wait + run).
+			gap := Interval{Lo: k.wait.Lo + cycle.Lo, Hi: k.wait.Hi + cycle.Hi}
+			if i <= 2 {
+				add(Interval{Lo: k.exit.Lo + gap.Lo, Hi: k.exit.Hi + gap.Hi}, At(0))
+				continue
+			}
+			if gap.Lo < entry {
+				add(Interval{Lo: k.exit.Lo + gap.Lo, Hi: k.exit.Hi + math.Min(gap.Hi, entry)}, Between(entry, entry+crashOvershoot(entry, v)))
+			}
+			if gap.Hi >= entry {
+				add(Interval{Lo: k.exit.Lo + math.Max(gap.Lo, entry), Hi: k.exit.Hi + gap.Hi}, At(0))
+			}
+		}
+		paths = mergeKillPaths(next)
+		switch {
+		case i == 2:
+			entry = p.CrashLoopInitial
+		case i > 2:
+			entry = math.Min(2*entry, p.CrashLoopMax)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// mergeKillPaths keeps one path per kind of wait (immediate, or each
+// back-off), so that the paths do not double with every restart.
+func mergeKillPaths(ps []killPath) []killPath {
+	var out []killPath
+	for _, k := range ps {
+		merged := false
+		for j := range out {
+			if out[j].wait == k.wait {
+				out[j].exit = hull(out[j].exit, k.exit)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, k)
 		}
 	}
 	return out

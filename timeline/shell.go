@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -103,3 +104,21 @@ func StatedExit(c *corev1.Container) (code int32, ok bool) {
 }
 
 var execWord = regexp.MustCompile(`(^|[^A-Za-z0-9_-])exec($|[^A-Za-z0-9_-])`)
+
+// StatedRun is how long a container's command certainly runs before it
+// exits by itself: a command whose exit StatedExit states, after sleeps
+// that add up to that many seconds (`sh -c "sleep 700; exit 1"`: 700).
+// Anything else the script runs counts as 0, so the run is a lower bound.
+// ok is false when the command states no exit, no sleep, or an endless
+// one.
+func StatedRun(c *corev1.Container) (seconds float64, ok bool) {
+	if _, exits := StatedExit(c); !exits {
+		return 0, false
+	}
+	cmd := append(append([]string(nil), c.Command...), c.Args...)
+	s := shellread.StatedSleep(cmd, ContainerEnv(c))
+	if !s.OK || math.IsInf(s.Min, 1) || math.IsNaN(s.Min) || s.Min <= 0 {
+		return 0, false
+	}
+	return s.Min, true
+}

@@ -84,6 +84,7 @@ type jsonStartup struct {
 	KillDecisionHang timeline.Interval `json:"killDecisionHang"`
 	KillGracePeriod  float64           `json:"killGracePeriod"`
 	Kill             *jsonTermination  `json:"kill,omitempty"`
+	Restarts         []jsonRestart     `json:"restarts,omitempty"`
 }
 
 type jsonLiveness struct {
@@ -186,6 +187,12 @@ type jsonController struct {
 	ReplacedAt        *timeline.Interval `json:"replacedAt,omitempty"`
 	// Pods restarted by the kubelet (a container restarted after a failure)
 	RestartSchedule []jsonRestart `json:"restartSchedule,omitempty"`
+	// RestartRun: the run before each exit the schedule assumes, with its
+	// source; absent when unknown, and then restartScheduleUnknowns names
+	// the term its exits and starts leave out.
+	RestartRun              *float64 `json:"restartRun,omitempty"`
+	RestartRunFrom          string   `json:"restartRunFrom,omitempty"`
+	RestartScheduleUnknowns []string `json:"restartScheduleUnknowns,omitempty"`
 }
 
 // jsonRestart: exit is when the kubelet sees the previous instance's exit
@@ -361,7 +368,7 @@ func objectJSON(it Item) jsonObject {
 		if s := c.Startup; s != nil {
 			jc.StartupProbe = &jsonStartup{FirstProbe: s.FirstProbe.Interval, GuaranteedBudget: s.GuaranteedBudget.Lo, MaxBudget: s.MaxBudget.Lo,
 				KillDecision: s.KillDecision.Interval, KillDecisionHang: s.KillDecisionHang.Interval, KillGracePeriod: s.GracePeriod.V,
-				Kill: terminationJSON(s.Kill)}
+				Kill: terminationJSON(s.Kill), Restarts: restartsJSON(s.Restarts)}
 		}
 		if l := c.Liveness; l != nil {
 			jl := &jsonLiveness{FirstProbe: l.FirstProbe.Interval, KillDecision: l.KillDecision.Interval, KillDecisionHang: l.KillDecisionHang.Interval,
@@ -429,6 +436,12 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 			c.Unknowns = tl.Pod.Ready.Plus
 		}
 		c.RestartSchedule = restartsJSON(tl.Pod.RestartSchedule)
+		if rs := tl.Pod.RestartSchedule; len(rs) > 0 {
+			if tl.Pod.RestartRun.Known {
+				c.RestartRun, c.RestartRunFrom = ptr(tl.Pod.RestartRun.Seconds), tl.Pod.RestartRunFrom
+			}
+			c.RestartScheduleUnknowns = rs[0].Exit.Plus
+		}
 		used = true
 	}
 	if d := tl.Deployment; d != nil {

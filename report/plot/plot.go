@@ -439,7 +439,10 @@ func crashLoop(tl *timeline.Timeline) string {
 		return ""
 	}
 	run := "each run counted as 0s"
-	if d := tl.Params.CrashRun; d.Known && !math.IsNaN(d.Seconds) && d.Seconds >= 0 {
+	switch d := tl.Pod.RestartRun; {
+	case d.Known && tl.Pod.RestartRunFrom == "command":
+		run = "each run lasting " + secs(d.Seconds) + " as its command states"
+	case d.Known:
 		run = "each run lasting " + secs(d.Seconds)
 	}
 	last := rs[len(rs)-1]
