@@ -35,6 +35,15 @@ var StartupExceedsProgressDeadline = &Rule{
 		// The container whose Ready comes last, in the best case when even
 		// that misses the deadline, else in the worst case.
 		certain := worst.Lo >= pds.V
+		if !certain {
+			// A readiness probe that typically first passes at the
+			// deadline: reported whatever the worst case says.
+			for _, c := range t.Containers {
+				if c.Type != timeline.Init && c.Startup == nil && typicalReadinessLate(p, c, pds, deadline, unknown) {
+					return
+				}
+			}
+		}
 		if !certain && (worst.HiUnbounded || worst.Hi <= pds.V) {
 			return
 		}
@@ -121,6 +130,59 @@ var StartupExceedsProgressDeadline = &Rule{
 		}
 		p.Report(diag)
 	},
+}
+
+// typicalReadinessLate reports a container whose readiness probe, on a
+// typical start, first runs at or after the progress deadline: the first
+// tick at or after initialDelaySeconds (P-8, F-2). A chance that large is
+// the common case, not a worst case, so it is reported at the rule's
+// severity; the timeline's mayExceedDeadline says the same. Only where the
+// typical first probe is a whole number of periods after the start (or
+// after the kubelet's latency), which a reader can redo.
+func typicalReadinessLate(p *Pass, c *timeline.Container, pds timeline.Value, deadline, unknown string) bool {
+	rp := c.Readiness
+	if rp == nil || rp.Gated || rp.FastPath || c.ExpectedStartup.OK {
+		return false
+	}
+	D, P, ST := rp.InitialDelay.V, rp.Period.V, rp.SuccessThreshold.V
+	var terms []term
+	switch eps := p.Timeline().Params.Epsilon; {
+	case p.Version.RelistAfterRuntimeAction():
+		terms = []term{{fmt.Sprintf("%s × periodSeconds %s (the first tick at or after initialDelaySeconds %s)", number(math.Ceil(D/P)), secs(P), secs(D)), math.Ceil(D/P) * P}}
+	case p.Version.ProbeTickerReset():
+		n := math.Ceil((D - eps) / P)
+		terms = []term{{fmt.Sprintf("the kubelet's %s latency", secs(eps)), eps}, {fmt.Sprintf("%s × periodSeconds %s (the first tick at or after initialDelaySeconds %s)", number(n), secs(P), secs(D)), n * P}}
+	default:
+		return false // the first tick is anywhere in [D, D+P): no typical value
+	}
+	if ST > 1 {
+		terms = append(terms, term{fmt.Sprintf("(successThreshold %s − 1) × periodSeconds %s", number(ST), secs(P)), (ST - 1) * P})
+	}
+	if math.Abs(termSum(terms)-rp.FirstProbeTypical-(ST-1)*P) > 1e-6 {
+		return false
+	}
+	at := c.Start.Lo + termSum(terms)
+	if at < pds.V {
+		return false
+	}
+	if c.Start.Lo > 0 {
+		terms = append([]term{{fmt.Sprintf("%s until %q can start (init containers, sidecars)", dur(c.Start.Lo), p.timelineName(c)), c.Start.Lo}}, terms...)
+	}
+	name := p.timelineName(c)
+	path := rp.Path
+	if rp.InitialDelay.Set {
+		path = rp.InitialDelay.Path
+	}
+	diag := Diagnostic{Path: path, Container: c.Name,
+		Message: fmt.Sprintf("a rollout typically exceeds the progress deadline: %q is typically Ready %s after start", name, durTenth(at-c.Start.Lo)),
+		Detail: fmt.Sprintf("The probe's ticker starts with the container and skips the ticks before initialDelaySeconds, so on a healthy start a new Pod is typically Ready %s after its creation (%s)%s, which is not within %s: most rollouts are marked ProgressDeadlineExceeded, which fails kubectl rollout status and most CD tools although the rollout goes on. Raise progressDeadlineSeconds well above %s plus the image pull time, or lower initialDelaySeconds or periodSeconds.",
+			durTenth(at), equation(terms...), unknown, deadline, durTenth(at)),
+		Related: []Related{{Path: pds.Path, Message: deadline}}}
+	if pds.Set {
+		diag.Path, diag.Related = pds.Path, []Related{{Path: path, Message: fmt.Sprintf("what delays %q", name)}}
+	}
+	p.Report(diag)
+	return true
 }
 
 // earliestReadyCause explains the earliest Ready of a container that is

@@ -320,14 +320,47 @@ func (k *computer) job() *Job {
 	if js.ActiveDeadlineSeconds != nil {
 		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
 		out.ActiveDeadline = &ads
-		out.DeadlineFirst = ads.V <= out.Retries.Lo || out.NotCounted != ""
+		ends := span(At(ads.V), ads.Path)
+		if k.v.JobFinishedAfterPods() && k.t.Pod != nil {
+			// The deadline deletes the running Pods; Failed waits until
+			// none is terminating (enactJobFinished): until the kubelet,
+			// up to ε after the last container is gone, writes the Pod's
+			// terminal phase (CountTerminatingPods).
+			ends = ends.Add(k.t.Pod.Terminated).Add(span(Between(0, k.p.Epsilon)))
+		}
+		out.DeadlineEnds = &ends
+		// A Pod that certainly runs past the deadline (a stated sleep)
+		// never lets a failure count first.
+		out.DeadlineFirst = ads.V <= out.Retries.Lo || out.NotCounted != "" || k.podRunsAtLeast() >= ads.V
 		if out.DeadlineFirst {
-			out.GivesUp = span(At(ads.V), ads.Path)
+			out.GivesUp = ends
 		} else {
-			out.GivesUp = Span{Interval: Earlier(out.Retries.Interval, At(ads.V)), Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, []workload.Path{ads.Path})}
+			iv := Earlier(out.Retries.Interval, At(ads.V))
+			if iv.Hi >= ads.V {
+				iv.Hi, iv.HiClosed = ends.Hi, true
+			}
+			out.GivesUp = Span{Interval: iv, Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, ends.Paths)}
 		}
 	}
 	return out
+}
+
+// podRunsAtLeast is how long a Pod certainly runs: the longest sleep one
+// of its regular containers certainly makes (a Pod ends when all have
+// ended), whether or not the command states how it ends.
+func (k *computer) podRunsAtLeast() float64 {
+	least := 0.0
+	for _, c := range k.t.ContainersOf(Regular) {
+		ctr := &k.w.Spec.Containers[c.Index]
+		if len(ctr.Command) == 0 {
+			continue
+		}
+		s := ExecSleep(append(append([]string(nil), ctr.Command...), ctr.Args...), ctr)
+		if s.OK && !math.IsNaN(s.Min) {
+			least = math.Max(least, s.Min)
+		}
+	}
+	return least
 }
 
 // jobWidth is how many Pods of the Job run at once, min(parallelism,

@@ -78,8 +78,8 @@ func (k *computer) cronJob() *CronJob {
 	if len(out.RunLasts.Plus) > 0 {
 		// Unknown run times only lengthen the run: activeDeadlineSeconds
 		// still bounds it, else Lo is a certain minimum.
-		if ads := k.t.Job.ActiveDeadline; ads != nil {
-			worst = ads.V
+		if ends := k.t.Job.DeadlineEnds; ends != nil {
+			worst = ends.Hi
 		} else {
 			worst, bounded = out.RunLasts.Lo, false
 		}
@@ -99,7 +99,13 @@ func (k *computer) cronJob() *CronJob {
 		// start it overlapped: that start runs that much late.
 		late := Between(0, P)
 		if bounded {
-			late = Between(0, math.Min(P, worst-float64(n-1)*P))
+			// A run that certainly lasts past the last start it overlaps
+			// (its Lo in the same period) starts that one at least so late.
+			lo := 0.0
+			if len(out.RunLasts.Plus) == 0 {
+				lo = math.Max(out.RunLasts.Lo-float64(n-1)*P, 0)
+			}
+			late = Between(math.Min(lo, P), math.Min(P, worst-float64(n-1)*P))
 		}
 		if d := out.StartingDeadline; d != nil {
 			late = Earlier(late, At(d.V))

@@ -222,7 +222,10 @@ func TestWorkedExamples(t *testing.T) {
 			if !j.DeadlineFirst {
 				t.Errorf("deadline 300 before retries at 840 not flagged")
 			}
-			wantInterval(t, "gives up", j.GivesUp.Interval, At(300))
+			// Failed once the deleted Pod is gone (30 s grace) since 1.31
+			// (enactJobFinished); at the deadline itself before.
+			wantInterval(t, "gives up", j.GivesUp.Interval, iv(300, 330))
+			wantInterval(t, "1.30 gives up", Compute(w, Version{1, 30}, p).Job.GivesUp.Interval, At(300))
 		}},
 		{"E-9 Deployment startup P=10 FT=60 vs progress deadline 600", func(t *testing.T) {
 			w := &workload.Workload{Kind: "Deployment", SpecPath: "spec.template.spec", Deployment: &appsv1.DeploymentSpec{},

@@ -458,8 +458,14 @@ type Job struct {
 	// BackoffCap: 360 s ≤ 1.27, 600 s since 1.28.
 	BackoffCap float64
 	// PodRun is how long one pod (Never) or one container run (OnFailure)
-	// lasts before failing (Params.JobRun, else symbolic).
+	// lasts before failing (Params.JobRun, else what the commands state,
+	// else symbolic).
 	PodRun Span
+	// DeadlineEnds is when the Job is marked Failed after its
+	// activeDeadlineSeconds, relative to its start: the deadline, plus,
+	// where the version waits for terminating Pods (JobFinishedAfterPods),
+	// the Pod's termination (T-2); nil without activeDeadlineSeconds.
+	DeadlineEnds *Span
 	// OnFailure is the podFailurePolicy's verdict on a failed Pod whose
 	// container exited with a code no rule names (zero without a policy,
 	// or when the containers restart in place).

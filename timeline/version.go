@@ -214,3 +214,11 @@ func (v Version) JobPodFailurePolicy() bool { return v.AtLeast(26) }
 // JobBackoffLimitPerIndex (alpha 1.28, beta on 1.29, GA 1.33); before, the
 // controller skips a FailIndex rule and tries the next one.
 func (v Version) FailIndexAction() bool { return v.JobBackoffLimitPerIndex() == On }
+
+// JobFinishedAfterPods: the Job controller writes Failed (or Complete)
+// only once none of its Pods is terminating, after an interim
+// FailureTarget (SuccessCriteriaMet) condition (enactJobFinished,
+// delayTerminalCondition: JobPodReplacementPolicy or JobManagedBy on;
+// first in 1.31, where JobPodReplacementPolicy was beta and on, and
+// unconditional since it went GA in 1.34).
+func (v Version) JobFinishedAfterPods() bool { return v.AtLeast(31) }
