@@ -60,8 +60,9 @@ command -v go >/dev/null || die "needs Go (the version in go.mod) on PATH"
 
 # Paths containerd 1.6 (runc root, shim sockets), the CNI library (its
 # result cache) and the kubelet (device plugins, log links) write whatever
-# their configuration says. Tear-down removes what of them the run created.
-outside=(/run/containerd /run/containerd/runc /run/containerd/s /var/lib/cni /var/lib/cni/results
+# their configuration says, and libmount's /run/mount (utab), which mount
+# and umount create. Tear-down removes what of them the run created.
+outside=(/run/mount /run/containerd /run/containerd/runc /run/containerd/s /var/lib/cni /var/lib/cni/results
 	/var/lib/kubelet /var/lib/kubelet/device-plugins /var/lib/kubelet/pod-resources /var/log/containers /var/log/pods)
 
 # host_state prints what a run must leave as it found it. Reading
