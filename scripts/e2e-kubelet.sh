@@ -8,18 +8,34 @@
 #        KUBE_VERSION=v1.37.2  RUNS=1 (runs of every scenario)
 #        ONLY=regexp (scenarios to run)  DOC=docs/validation.md (empty: print the table)
 #        KEEP=1 (leave everything running and in place for a look; tear down with TEARDOWN=1)
+#        REUSE=1 (run the scenarios again on a stack kept with KEEP=1; it stays kept)
 #
-# From nothing it installs containerd, runc, busybox-static and the CNI
-# plugins with apt-get, builds the kubelet (k8s.io/kubernetes@KUBE_VERSION
-# through the Go proxy) and crictl into CACHE (about 7 CPU-minutes the first
-# time, see e2e/kubelet/build.sh), starts containerd on its own socket and
-# root, imports busybox-static as the only image, starts a standalone kubelet
-# (static Pods from a folder, no API server) on 127.0.0.1:10750, runs the
-# scenarios of e2e/kubelet with several Pods at once, writes the table, and
-# tears everything down: processes, mounts, the bridge pl-e2e0, cgroups and
-# STATE (installed packages stay). It refuses to start when its socket,
-# ports, bridge or folders are taken. About 4 minutes for one run once the
-# tools are built. Not part of .ci/run: it needs root and minutes.
+# From nothing it runs apt-get update and installs containerd, runc,
+# busybox-static and the CNI plugins, builds the kubelet
+# (k8s.io/kubernetes@KUBE_VERSION through the Go proxy) and crictl into CACHE
+# (see e2e/kubelet/build.sh; 35 minutes under load on 2 cores), starts
+# containerd on its own socket and root, imports busybox-static as the only
+# image, starts a standalone kubelet (static Pods from a folder, no API
+# server) on 127.0.0.1:10750, runs the scenarios of e2e/kubelet with several
+# Pods at once, writes the table, and tears everything down: processes,
+# mounts, cgroups, STATE and what the stack wrote outside it (installed
+# packages stay). About 3 minutes a run once the tools are built.
+#
+# Disk: besides CACHE (the prepared kubernetes source and the binaries, about
+# 0.2 GB), the build fills Go's own caches, about 3 GB, which stay: the module
+# cache (`go env GOMODCACHE`, /root/go/pkg/mod for root) and the build cache
+# (`go env GOCACHE`, /root/.cache/go-build). `go clean -cache -modcache`
+# empties them (for every project of that user).
+#
+# The host is left as it was, and checked: containerd, the kubelet, the Pods
+# and the harness run in a private network namespace (its bridge, routes and
+# sysctls, such as the ip_forward the CNI bridge's isGateway sets, die with
+# it), and the script records the host's state before the run (every
+# sysctl under /proc/sys/net and those the kubelet tunes, the netfilter
+# tables and nft rules, links, addresses, routes, mounts, cgroups and the
+# folders the stack writes outside STATE) and compares it after the
+# tear-down: a difference fails the run (exit 3) and is printed.
+# Not part of .ci/run: it needs root and minutes.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-/var/cache/podlint-e2e}
@@ -29,6 +45,10 @@ port=10750
 healthz=10748
 bridge=pl-e2e0
 subnet=10.237.0.0/24
+# The node's own address, on a veth pair whose ends both stay in the
+# namespace (these kernels have no dummy interfaces).
+node_if=pl-e2e-n
+node_ip=10.237.1.1
 sock=$state/containerd/containerd.sock
 bin=$cache/bin
 
@@ -37,6 +57,53 @@ log() { echo "e2e-kubelet: $(date -u +%H:%M:%S) $*" >&2; }
 
 [[ $(id -u) == 0 ]] || die "needs root (it starts containerd and a kubelet)"
 command -v go >/dev/null || die "needs Go (the version in go.mod) on PATH"
+
+# Paths containerd 1.6 (runc root, shim sockets), the CNI library (its
+# result cache) and the kubelet (device plugins, log links) write whatever
+# their configuration says, and libmount's /run/mount (utab), which mount
+# and umount create. Tear-down removes what of them the run created.
+outside=(/run/mount /run/containerd /run/containerd/runc /run/containerd/s /var/lib/cni /var/lib/cni/results
+	/var/lib/kubelet /var/lib/kubelet/device-plugins /var/lib/kubelet/pod-resources /var/log/containers /var/log/pods)
+
+# host_state prints what a run must leave as it found it. Reading
+# /proc/net/*_tables_names, not `iptables-legacy -S`, which itself creates a table.
+host_state() {
+	echo "## sysctls"
+	grep -r -H . /proc/sys/net 2>/dev/null | sort
+	# What the kubelet's container manager tunes (the build only logs it).
+	grep -H . /proc/sys/vm/overcommit_memory /proc/sys/vm/panic_on_oom /proc/sys/kernel/panic \
+		/proc/sys/kernel/panic_on_oops /proc/sys/kernel/keys/root_maxkeys /proc/sys/kernel/keys/root_maxbytes 2>/dev/null
+	echo "## netfilter"
+	grep -H . /proc/net/ip_tables_names /proc/net/ip6_tables_names /proc/net/arp_tables_names 2>/dev/null || true
+	# nftables, through nft or, where only iptables is installed (the CNI
+	# plugins' dependency), its nft backend's save, which creates nothing.
+	if command -v nft >/dev/null; then nft list ruleset 2>&1; fi
+	for save in iptables-nft-save ip6tables-nft-save; do
+		if command -v "$save" >/dev/null; then "$save" 2>&1 | grep -v '^#' || true; fi
+	done
+	echo "## network"
+	ip -o link show | awk '{print $2, $3}'
+	ip -o addr show | awk '{print $2, $3, $4}'
+	ip route show table all
+	echo "## mounts"
+	awk '{print $5, $9}' /proc/self/mountinfo | sort
+	echo "## cgroups"
+	find /sys/fs/cgroup -maxdepth 2 -type d | sort
+	echo "## folders"
+	find /run /var/lib /var/log /etc /opt -maxdepth 1 | sort
+	{ find "${outside[@]}" 2>/dev/null || true; } | sort
+	echo "## processes"
+	# By program: a command line naming the state folder would match this
+	# script's own subshells.
+	pgrep -a -f '^(\S*/)?(containerd|containerd-shim-runc-v2|kubelet|ctr|e2e-kubelet)( |$)' || true
+}
+
+# inns runs a command in the stack's network namespace. Background
+# commands call nsenter directly instead: nsenter execs the command (no PID
+# namespace, no fork), so that $! is the daemon itself, not a subshell that
+# a kill would leave it running behind.
+holder=
+inns() { nsenter -t "$holder" -n -- "$@"; }
 
 pids=()
 teardown() {
@@ -49,6 +116,7 @@ teardown() {
 		# Stop the Pods through the runtime, then the daemons.
 		timeout 60 "$bin/crictl" --runtime-endpoint "unix://$sock" rmp -fa >/dev/null 2>&1
 	fi
+	# Last started, first stopped: the namespace's holder goes last.
 	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
 		kill "${pids[i]}" 2>/dev/null
 		for _ in $(seq 50); do kill -0 "${pids[i]}" 2>/dev/null || break; sleep 0.1; done
@@ -60,28 +128,62 @@ teardown() {
 	awk -v s="$state" '$5 == s || index($5, s "/") == 1 {print $5}' /proc/self/mountinfo | sort -r | while read -r m; do
 		umount "$m" 2>/dev/null || umount -l "$m"
 	done
-	ip link del "$bridge" 2>/dev/null
 	# The kubelet's cgroups (cgroupfs driver): kubepods under each hierarchy.
 	for d in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/podlint-e2e /sys/fs/cgroup/podlint-e2e; do
 		[[ -d $d ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
 	done
+	# What the stack created outside STATE, and only that.
+	if [[ -f $state/host/outside-before ]]; then
+		find "${outside[@]}" 2>/dev/null | sort | comm -13 "$state/host/outside-before" - | while read -r p; do
+			rm -rf -- "$p"
+		done
+	fi
+	local before=
+	[[ -f $state/host/before ]] && before=$(cat "$state/host/before")
 	rm -rf "$state"
-	log "done"
+	if [[ -n $before ]]; then
+		local diffs
+		diffs=$(diff <(echo "$before") <(host_state) || true)
+		if [[ -n $diffs ]]; then
+			echo "e2e-kubelet: the host is not as it was before the run (< before, > after):" >&2
+			echo "$diffs" >&2
+			log "done, host differs"
+			return 3
+		fi
+		log "done; the host's sysctls, netfilter rules, links, routes, mounts, cgroups and folders are as before"
+		return 0
+	fi
+	log "done (no record of the host before the run to compare with)"
+}
+
+finish() {
+	local rc=$?
+	trap - EXIT
+	teardown
+	local trc=$?
+	((rc != 0)) && exit "$rc"
+	exit "$trc"
 }
 
 if [[ -n ${TEARDOWN:-} ]]; then
-	pids=($(pgrep -f "$bin/kubelet --config=$state/" || true) $(pgrep -f "containerd --config $state/" || true))
+	holder=$(cat "$state/netns.pid" 2>/dev/null || true)
+	pids=($holder $(pgrep -f "ctr --address $sock" || true) $(pgrep -f "containerd --config $state/" || true) $(pgrep -f "$bin/kubelet --config=$state/" || true))
 	teardown
-	exit 0
+	exit
+fi
+
+if [[ -n ${REUSE:-} ]]; then
+	holder=$(cat "$state/netns.pid" 2>/dev/null || true)
+	[[ -n $holder ]] && kill -0 "$holder" 2>/dev/null || die "REUSE: no stack kept with KEEP=1 under $state"
+	log "running the scenarios again on the kept stack"
+	inns "$cache/bin/e2e-kubelet" run -state "$state" -podlint "$cache/bin/podlint" -kubelet "https://127.0.0.1:$port" \
+		-kubelet-log "$state/logs/kubelet.log" -events "$state/logs/events.log" -kube-version "$kube" \
+		-runs "${RUNS:-1}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}"
+	exit
 fi
 
 # Refuse to start on top of something.
 [[ -e $state ]] && die "$state exists: another run is going on, or one did not tear down (TEARDOWN=1 $0 removes it)"
-ip link show "$bridge" >/dev/null 2>&1 && die "network interface $bridge exists (another run?)"
-for p in $port $healthz; do
-	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then die "port $p on 127.0.0.1 is taken"; fi
-done
-if ip -4 route show | grep -q "^${subnet%/*}"; then die "subnet $subnet is routed here already"; fi
 
 # Packages (they stay installed).
 need=()
@@ -89,20 +191,47 @@ for pkgbin in containerd:/usr/bin/containerd runc:/usr/sbin/runc busybox-static:
 	containernetworking-plugins:/usr/lib/cni/bridge iproute2:/usr/sbin/ip; do
 	[[ -x ${pkgbin#*:} ]] || need+=("${pkgbin%%:*}")
 done
-if ! dpkg -s busybox-static >/dev/null 2>&1; then need+=(busybox-static); fi
+# The image needs busybox-static's binary, not a dynamic busybox at that path.
+if [[ " ${need[*]} " != *" busybox-static "* ]] && ! dpkg -s busybox-static >/dev/null 2>&1; then need+=(busybox-static); fi
 if ((${#need[@]})); then
-	log "installing ${need[*]}"
+	# A fresh machine's package lists may be missing or stale: install
+	# against current ones.
+	log "apt-get update, then installing ${need[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get update >/dev/null
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null
 fi
 
 log "building the kubelet $kube and crictl into $bin (reused)"
+built=$SECONDS
 CACHE=$cache KUBE_VERSION=$kube "$repo/e2e/kubelet/build.sh"
 log "building podlint and the harness"
 (cd "$repo" && go build -o "$cache/bin/podlint" ./cmd/podlint)
 (cd "$repo/e2e/kubelet" && go build -o "$cache/bin/e2e-kubelet" .)
+log "tools ready after $((SECONDS - built)) s"
 
-trap teardown EXIT
-mkdir -p "$state"/{containerd/root,containerd/state,cni/net.d,cni/ipam,kubelet,manifests,obs,logs,image}
+before=$(host_state)
+trap finish EXIT
+mkdir -p "$state"/{containerd/root,containerd/state,cni/net.d,cni/ipam,kubelet,manifests,obs,logs,image,host}
+echo "$before" >"$state/host/before"
+{ find "${outside[@]}" 2>/dev/null || true; } | sort >"$state/host/outside-before"
+
+# The stack's network namespace, held by a process of its own; nsenter
+# must not run before unshare has switched, or it would enter the host's.
+unshare --net -- sleep infinity &
+holder=$!
+pids+=("$holder")
+echo "$holder" >"$state/netns.pid"
+for _ in $(seq 100); do
+	[[ $(readlink "/proc/$holder/ns/net" 2>/dev/null) != "$(readlink /proc/self/ns/net)" ]] && break
+	sleep 0.05
+done
+[[ $(readlink "/proc/$holder/ns/net") != "$(readlink /proc/self/ns/net)" ]] || die "unshare --net did not take effect"
+inns ip link set lo up
+inns ip link add "$node_if" type veth peer name "$node_if-p"
+inns ip addr add "$node_ip/24" dev "$node_if"
+inns ip link set "$node_if" up
+inns ip link set "$node_if-p" up
+inns ip route add default dev "$node_if"
 
 # The image: busybox-static as an OCI layout, for the app and the sandbox.
 log "packing busybox-static as an image"
@@ -143,7 +272,9 @@ state = "$state/containerd/state"
     bin_dir = "/usr/lib/cni"
     conf_dir = "$state/cni/net.d"
 TOML
-# A private bridge without masquerade: Pods reach each other and the host.
+# A bridge without masquerade in the private namespace: Pods reach each
+# other and the kubelet reaches them (HTTP probes). isGateway gives the
+# bridge its address and sets net.ipv4.ip_forward, in this namespace only.
 cat >"$state/cni/net.d/10-podlint-e2e.conflist" <<JSON
 {"cniVersion": "1.0.0", "name": "podlint-e2e", "plugins": [
   {"type": "bridge", "bridge": "$bridge", "isGateway": true, "ipMasq": false,
@@ -152,7 +283,7 @@ cat >"$state/cni/net.d/10-podlint-e2e.conflist" <<JSON
 JSON
 
 log "starting containerd"
-containerd --config "$state/containerd/config.toml" >"$state/logs/containerd.log" 2>&1 &
+nsenter -t "$holder" -n -- containerd --config "$state/containerd/config.toml" >"$state/logs/containerd.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [[ -S $sock ]] && break; sleep 0.1; done
 [[ -S $sock ]] || die "containerd did not come up; see $state/logs/containerd.log"
@@ -184,29 +315,30 @@ evictionHard: {memory.available: "1Mi", nodefs.available: "1%", imagefs.availabl
 YAML
 
 log "starting the kubelet"
-"$bin/kubelet" --config="$state/kubelet/config.yaml" --root-dir="$state/kubelet/root" \
-	--cert-dir="$state/kubelet/pki" \
+nsenter -t "$holder" -n -- "$bin/kubelet" --config="$state/kubelet/config.yaml" --root-dir="$state/kubelet/root" \
+	--cert-dir="$state/kubelet/pki" --node-ip="$node_ip" \
 	--hostname-override=podlint-e2e --v=4 >"$state/logs/kubelet.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 300); do
-	curl -fsS "http://127.0.0.1:$healthz/healthz" >/dev/null 2>&1 && break
+	inns curl -fsS "http://127.0.0.1:$healthz/healthz" >/dev/null 2>&1 && break
 	kill -0 "${pids[-1]}" 2>/dev/null || die "the kubelet exited; see $state/logs/kubelet.log: $(tail -3 "$state/logs/kubelet.log")"
 	sleep 0.2
 done
-curl -fsS "http://127.0.0.1:$healthz/healthz" >/dev/null || die "the kubelet is not healthy after 60 s; see $state/logs/kubelet.log"
+inns curl -fsS "http://127.0.0.1:$healthz/healthz" >/dev/null || die "the kubelet is not healthy after 60 s; see $state/logs/kubelet.log"
+healthy=$(date +%s.%N)
 
 ctr --address "$sock" -n k8s.io events >"$state/logs/events.log" 2>&1 &
 pids+=($!)
 
 log "running the scenarios"
 set +e
-"$cache/bin/e2e-kubelet" run -state "$state" -podlint "$cache/bin/podlint" -kubelet "https://127.0.0.1:$port" \
+inns "$cache/bin/e2e-kubelet" run -state "$state" -podlint "$cache/bin/podlint" -kubelet "https://127.0.0.1:$port" \
 	-kubelet-log "$state/logs/kubelet.log" -events "$state/logs/events.log" -kube-version "$kube" \
-	-runs "${RUNS:-1}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}"
+	-kubelet-healthy "$healthy" -runs "${RUNS:-1}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}"
 rc=$?
 set -e
 if [[ -n ${KEEP:-} ]]; then
 	trap - EXIT
-	log "KEEP: left running; TEARDOWN=1 $0 removes it"
+	log "KEEP: left running; REUSE=1 $0 runs the scenarios again on it, TEARDOWN=1 $0 removes it"
 fi
 exit $rc

@@ -4,7 +4,7 @@
 //
 //	e2e-kubelet image -busybox /bin/busybox -out busybox.tar
 //	e2e-kubelet predict -podlint BIN
-//	e2e-kubelet run -state DIR -podlint BIN -kubelet URL -kubelet-log FILE -events FILE [-runs N] [-only RE] [-doc FILE]
+//	e2e-kubelet run -state DIR -podlint BIN -kubelet URL -kubelet-log FILE -events FILE [-kubelet-healthy UNIXTIME] [-runs N] [-only RE] [-doc FILE]
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"time"
 )
 
 func main() {
@@ -39,7 +40,11 @@ func main() {
 		fs.IntVar(&c.runs, "runs", 1, "runs of every scenario")
 		only := fs.String("only", "", "regexp: scenarios to run")
 		fs.StringVar(&c.doc, "doc", "", "write the results table into this Markdown file (empty: standard output)")
+		healthy := fs.Float64("kubelet-healthy", 0, "Unix time when the kubelet first answered /healthz (0: long enough ago)")
 		_ = fs.Parse(os.Args[2:])
+		if *healthy > 0 {
+			c.healthy = time.Unix(0, int64(*healthy*1e9))
+		}
 		if *only != "" {
 			c.only, err = regexp.Compile(*only)
 		}

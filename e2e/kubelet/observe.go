@@ -331,8 +331,105 @@ func (p *poller) record(pod string, now time.Time, vals map[string]string) {
 	}
 }
 
-func (p *poller) gone(pod string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.last[pod]["gone"] == "true"
+// record is what one Pod's run observed and podlint predicted, written to
+// its observation folder as record.json: the run can be checked again
+// later, and the unit tests evaluate recorded runs.
+type record struct {
+	Scenario   string               `json:"scenario"`
+	Run        int                  `json:"run"`
+	Name       string               `json:"name"`
+	Created    time.Time            `json:"created"`
+	Deleted    time.Time            `json:"deleted"`
+	Prediction map[string]any       `json:"prediction"`
+	Obs        []recObs             `json:"obs"`
+	Kubelet    []recKubelet         `json:"kubelet"`
+	Exits      map[string][]recExit `json:"exits"`
+	Changes    []recChange          `json:"changes"`
+}
+
+type recObs struct {
+	T         time.Time `json:"t"`
+	Container string    `json:"container"`
+	Event     string    `json:"event"`
+}
+
+type recKubelet struct {
+	T         time.Time `json:"t"`
+	Pod       string    `json:"pod"`
+	Container string    `json:"container,omitempty"`
+	Kind      string    `json:"kind"`
+	Probe     string    `json:"probe,omitempty"`
+}
+
+type recExit struct {
+	T      time.Time `json:"t"`
+	ID     string    `json:"id"`
+	Status int       `json:"status"`
+}
+
+type recChange struct {
+	T     time.Time `json:"t"`
+	Key   string    `json:"key"`
+	Value string    `json:"value"`
+}
+
+func writeRecord(path string, p *pod) error {
+	r := record{Scenario: p.sc.name, Run: p.run, Name: p.name, Created: p.created, Deleted: p.deleted,
+		Prediction: p.pred.obj, Exits: map[string][]recExit{}}
+	for _, l := range p.obs {
+		r.Obs = append(r.Obs, recObs{l.t, l.container, l.event})
+	}
+	for _, l := range p.kubelet {
+		r.Kubelet = append(r.Kubelet, recKubelet{l.t, l.pod, l.container, l.kind, l.probe})
+	}
+	for c, es := range p.exits {
+		for _, e := range es {
+			r.Exits[c] = append(r.Exits[c], recExit{e.t, e.id, e.status})
+		}
+	}
+	for _, ch := range p.changes {
+		r.Changes = append(r.Changes, recChange{ch.t, ch.key, ch.value})
+	}
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// readRecord loads a record.json back into a Pod of the named scenario.
+func readRecord(path string, scs []*scenario) (*pod, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	p := &pod{run: r.Run, name: r.Name, created: r.Created, deleted: r.Deleted,
+		pred: &prediction{obj: r.Prediction}, exits: map[string][]exitEvent{}}
+	for _, s := range scs {
+		if s.name == r.Scenario {
+			p.sc = s
+		}
+	}
+	if p.sc == nil {
+		return nil, fmt.Errorf("%s: no scenario %q", path, r.Scenario)
+	}
+	for _, l := range r.Obs {
+		p.obs = append(p.obs, obsLine{l.T, l.Container, l.Event})
+	}
+	for _, l := range r.Kubelet {
+		p.kubelet = append(p.kubelet, kubeletLine{l.T, l.Pod, l.Container, l.Kind, l.Probe})
+	}
+	for c, es := range r.Exits {
+		for _, e := range es {
+			p.exits[c] = append(p.exits[c], exitEvent{e.T, e.ID, e.Status})
+		}
+	}
+	for _, ch := range r.Changes {
+		p.changes = append(p.changes, change{ch.T, ch.Key, ch.Value})
+	}
+	return p, nil
 }

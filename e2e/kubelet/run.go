@@ -20,6 +20,8 @@ type config struct {
 	state, podlint, kubelet, kubeletLog, events, kubeVersion, doc string
 	runs                                                          int
 	only                                                          *regexp.Regexp
+	// healthy is when the kubelet first answered /healthz (zero: long ago).
+	healthy time.Time
 }
 
 // namespace and node name give the static Pods their names:
@@ -69,16 +71,25 @@ func runAll(c config) error {
 	if len(scs) == 0 {
 		return fmt.Errorf("no scenario matches -only")
 	}
-	began := time.Now()
+	if wait := probeQuietWait(c.healthy, scs, time.Now()); wait > 0 {
+		fmt.Fprintf(os.Stderr, "e2e-kubelet: waiting %s: probe workers created this soon after the kubelet's start sleep a random part of their period first\n", wait.Round(time.Millisecond))
+		time.Sleep(wait)
+	}
+	// Every invocation names its Pods and observation folders apart, so
+	// that a run on a stack kept with KEEP=1 reads none of an earlier run's
+	// files or log lines.
+	id := newRunID()
 	var pods []*pod
+	var took []time.Duration
 	for r := 1; r <= c.runs; r++ {
-		ps, err := runOnce(c, scs, r, offset)
+		began := time.Now()
+		ps, err := runOnce(c, scs, r, id, offset)
 		if err != nil {
 			return err
 		}
+		took = append(took, time.Since(began))
 		pods = append(pods, ps...)
 	}
-	took := time.Since(began)
 	res := evaluate(pods)
 	table := renderTable(c, res, took)
 	if c.doc == "" {
@@ -95,7 +106,7 @@ func runAll(c config) error {
 			failed++
 		}
 	}
-	fmt.Fprintf(os.Stderr, "e2e-kubelet: %d checks, %d outside the predicted interval or not observed; %s\n", len(res), failed, took.Round(time.Second))
+	fmt.Fprintf(os.Stderr, "e2e-kubelet: %d checks, %d outside the predicted interval or not observed; runs took %s\n", len(res), failed, durations(took))
 	if failed > 0 {
 		return fmt.Errorf("%d checks failed (see the table)", failed)
 	}
@@ -104,14 +115,10 @@ func runAll(c config) error {
 
 // runOnce starts every scenario's Pod at once, deletes each at its time,
 // and collects what the sources saw.
-func runOnce(c config, scs []*scenario, run int, offset time.Duration) ([]*pod, error) {
+func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration) ([]*pod, error) {
 	var pods []*pod
 	for _, s := range scs {
-		base := fmt.Sprintf("%s-r%d", s.name, run)
-		p := &pod{sc: s, run: run, name: base + "-" + nodeName, file: filepath.Join(c.state, "manifests", base+".yaml"),
-			obsDir: filepath.Join(c.state, "obs", base)}
-		m := strings.NewReplacer("@NAME@", base, "@UID@", newUID(), "@OBS@", p.obsDir, "@NS@", namespace).Replace(s.manifest)
-		p.manifest = []byte(m)
+		p := newPod(c.state, s, run, id)
 		pred, err := predict(c.podlint, p.manifest)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", s.name, err)
@@ -191,11 +198,7 @@ func runOnce(c config, scs []*scenario, run int, offset time.Duration) ([]*pod, 
 		if p.obs, err = readObs(filepath.Join(p.obsDir, "log"), offset); err != nil {
 			return nil, err
 		}
-		for _, l := range klines {
-			if l.pod == namespace+"/"+p.name {
-				p.kubelet = append(p.kubelet, l)
-			}
-		}
+		p.kubelet = linesOf(klines, p)
 		p.exits = map[string][]exitEvent{}
 		for _, e := range exits {
 			if who, ok := pl.ids[e.id]; ok && strings.HasPrefix(who, p.name+"/") {
@@ -204,6 +207,9 @@ func runOnce(c config, scs []*scenario, run int, offset time.Duration) ([]*pod, 
 			}
 		}
 		p.changes = pl.changes[p.name]
+		if err := writeRecord(filepath.Join(p.obsDir, "record.json"), p); err != nil {
+			return nil, err
+		}
 	}
 	if pl.errs > 0 {
 		fmt.Fprintf(os.Stderr, "e2e-kubelet: %d polls of /pods failed\n", pl.errs)
@@ -212,6 +218,59 @@ func runOnce(c config, scs []*scenario, run int, offset time.Duration) ([]*pod, 
 }
 
 const settleAfterDelete = 16 * time.Second
+
+// newPod names one scenario's Pod of run `run` of invocation id: the
+// static Pod NAME-rRUN-ID-<node>, its manifest, and its observation folder
+// obs/ID/NAME-rRUN.
+func newPod(state string, s *scenario, run int, id string) *pod {
+	base := fmt.Sprintf("%s-r%d-%s", s.name, run, id)
+	p := &pod{sc: s, run: run, name: base + "-" + nodeName, file: filepath.Join(state, "manifests", base+".yaml"),
+		obsDir: filepath.Join(state, "obs", id, fmt.Sprintf("%s-r%d", s.name, run))}
+	m := strings.NewReplacer("@NAME@", base, "@UID@", newUID(), "@OBS@", p.obsDir, "@NS@", namespace).Replace(s.manifest)
+	p.manifest = []byte(m)
+	return p
+}
+
+func newRunID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%x", b)
+}
+
+// probeQuietWait is how long to wait before the scenarios' Pods are
+// created. A probe worker created less than one probe period after the
+// kubelet's prober manager started first sleeps a random part of that
+// period (pkg/kubelet/prober/worker.go, run: "If kubelet restarted the
+// probes could be started in rapid succession"), which would shift every
+// first probe by up to a period: the committed table's firstProbeTypical
+// failed so (7.34 s against 0). The manager starts before /healthz
+// answers, so waiting the longest period of the scenarios (10 s when a
+// probe states none) plus a second after `healthy` is enough.
+func probeQuietWait(healthy time.Time, scs []*scenario, now time.Time) time.Duration {
+	if healthy.IsZero() {
+		return 0
+	}
+	return healthy.Add(maxProbePeriod(scs) + time.Second).Sub(now)
+}
+
+var periodSeconds = regexp.MustCompile(`periodSeconds:\s*(\d+)`)
+
+// maxProbePeriod is the longest probe period of the scenarios' manifests.
+func maxProbePeriod(scs []*scenario) time.Duration {
+	longest := 0
+	for _, s := range scs {
+		if strings.Contains(s.manifest, "Probe:") && longest < 10 {
+			longest = 10 // the default periodSeconds
+		}
+		for _, m := range periodSeconds.FindAllStringSubmatch(s.manifest, -1) {
+			var n int
+			if _, err := fmt.Sscan(m[1], &n); err == nil && n > longest {
+				longest = n
+			}
+		}
+	}
+	return time.Duration(longest) * time.Second
+}
 
 // newUID is a fresh metadata.uid: the kubelet keeps a container's back-off
 // for 10 minutes by Pod UID, so a second run must not inherit the first's.
@@ -456,4 +515,15 @@ func printPredictions(podlint string) error {
 		}
 	}
 	return nil
+}
+
+// linesOf picks the kubelet's log lines about Pod p.
+func linesOf(ls []kubeletLine, p *pod) []kubeletLine {
+	var out []kubeletLine
+	for _, l := range ls {
+		if l.pod == namespace+"/"+p.name {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -227,6 +227,18 @@ func restartChecks(c, list string, n int, seen bool, note string) []check {
 	return out
 }
 
+// startChecks compares each restart's start, counted from the first
+// start, with list[n].start: the runs and the waits together.
+func startChecks(c, list string, n int) []check {
+	var out []check
+	for i := 0; i < n; i++ {
+		i := i
+		out = append(out, check{quantity: fmt.Sprintf("restart %d starts (after the first start)", i+1), field: fmt.Sprintf("%s.%d.start", list, i),
+			tol: restartTol, observe: func(p *pod) (float64, error) { return since(startOf(p, c, i+1), startOf(p, c, 0)) }})
+	}
+	return out
+}
+
 func scenarios() []*scenario {
 	return []*scenario{
 		{
@@ -492,6 +504,67 @@ func scenarios() []*scenario {
 				livenessProbe: {` + probeCmd("app", "lprobe", "exit 1") + `, periodSeconds: 1, failureThreshold: 1}`}}),
 			deleteAfter: 135,
 			checks:      restartChecks("app", "containers.app.livenessProbe.restarts", 5, false, ""),
+		},
+		// Issue 38, items 1 and 2: every way a container dies, with the run
+		// length as a term, and readiness right after start-up.
+		{
+			// Killed by its startup probe at every start (3 failures, P = 1):
+			// runs of about 3 s, so each restart waits its back-off from the
+			// previous exit (doBackOff after a probe kill).
+			name: "startup-kill-restarts",
+			manifest: podYAML("", []string{hostNet, "terminationGracePeriodSeconds: 1"}, nil, [][2]string{{"app", cmd("app", exitOnTerm+idle) + `
+				startupProbe: {` + probeCmd("app", "sprobe", "exit 1") + `, periodSeconds: 1, failureThreshold: 3}`}}),
+			deleteAfter: 135,
+			checks: append([]check{
+				{quantity: "startup kill decision (3rd failure) after start", field: "containers.app.startupProbe.killDecision",
+					observe: func(p *pod) (float64, error) {
+						return since(probe(p, "app", "Startup", "failed", 2), startOf(p, "app", 0))
+					}},
+			}, restartChecks("app", "containers.app.startupProbe.restarts", 5, false, "")...),
+		},
+		{
+			// Healthy for 8 s of every run, then its liveness probe fails
+			// (FT = 2, P = 1): runs of about 10 s.
+			name: "liveness-healthy-then-fail",
+			manifest: podYAML("", []string{hostNet, "terminationGracePeriodSeconds: 1"}, nil, [][2]string{{"app",
+				cmd("app", exitOnTerm+"touch /tmp/ok; sleep 8; rm /tmp/ok; log unhealthy; "+idle) + `
+				livenessProbe: {` + probeCmd("app", "lprobe", "test -e /tmp/ok") + `, periodSeconds: 1, failureThreshold: 2}`}}),
+			deleteAfter: 135,
+			checks:      restartChecks("app", "containers.app.livenessProbe.restarts", 4, false, ""),
+		},
+		{
+			// A stated run of 25 s, then exit 1: a container that exits by
+			// itself waits its full back-off from the exit, so the starts
+			// (from the first) hold the runs. The 600 s expiry of the
+			// back-off entry (HasExpiredFunc) needs runs over 10 minutes,
+			// two of them to show a restart that it makes immediate: too
+			// long for a run of this harness.
+			name: "long-run-crash",
+			manifest: podYAML("", []string{hostNet, "terminationGracePeriodSeconds: 2"}, nil, [][2]string{
+				{"app", cmd("app", "sleep 25; exit 1")},
+			}),
+			deleteAfter: 140,
+			checks: append(restartChecks("app", "controller.restartSchedule", 3, true, ""),
+				startChecks("app", "controller.restartSchedule", 3)...),
+		},
+		{
+			// The startup probe passes at its first run (D = 7); the
+			// readiness probe (P = 10) runs right after it, not a period
+			// later: the startup result pokes the readiness worker
+			// (UpdatePodStatus, manualTriggerCh).
+			name: "readiness-after-startup",
+			manifest: podYAML("", []string{hostNet, "terminationGracePeriodSeconds: 2"}, nil, [][2]string{{"app", cmd("app", exitOnTerm+idle) + `
+				startupProbe: {` + probeCmd("app", "sprobe", "exit 0") + `, initialDelaySeconds: 7, periodSeconds: 2, failureThreshold: 1}
+				readinessProbe: {` + probeCmd("app", "rprobe", "exit 0") + `, periodSeconds: 10}`}}),
+			deleteAfter: 20,
+			checks: []check{
+				{quantity: "first readiness probe after start (startup passes at D = 7)", field: "containers.app.readinessProbe.firstProbe",
+					observe: func(p *pod) (float64, error) { return since(obs(p, "app", "rprobe", 0), startOf(p, "app", 0)) }},
+				{quantity: "container Ready after start", field: "containers.app.ready",
+					observe: func(p *pod) (float64, error) {
+						return since(changedAfter(p, "ready/app", "true", startOf(p, "app", 0)), startOf(p, "app", 0))
+					}},
+			},
 		},
 		{
 			name: "restart-rules",

@@ -13,7 +13,7 @@ const (
 	endMark   = "<!-- e2e-kubelet results: end -->"
 )
 
-func renderTable(c config, res []result, took time.Duration) string {
+func renderTable(c config, res []result, took []time.Duration) string {
 	var b strings.Builder
 	pass := 0
 	for _, r := range res {
@@ -25,8 +25,8 @@ func renderTable(c config, res []result, took time.Duration) string {
 	for _, r := range res {
 		scen[r.scenario] = true
 	}
-	fmt.Fprintf(&b, "Kubelet %s (standalone, containerd 1.6, runc, cgroupfs), %s, %d scenario(s) × %d run(s), %d checks: **%d inside the predicted interval**, %d not. One full run took %s (wall clock, set-up and tear-down excluded). Tolerance: ±%s s unless the row says otherwise.\n\n",
-		c.kubeVersion, runtime.GOARCH, len(scen), c.runs, len(res), pass, len(res)-pass, took.Round(time.Second), num(defaultTolerance))
+	fmt.Fprintf(&b, "Kubelet %s (standalone, containerd 1.6, runc, cgroupfs), %s, %d scenario(s) × %d run(s), %d checks: **%d inside the predicted interval**, %d not. The runs took %s (wall clock each, set-up and tear-down excluded). Tolerance: ±%s s unless the row says otherwise.\n\n",
+		c.kubeVersion, runtime.GOARCH, len(scen), len(took), len(res), pass, len(res)-pass, durations(took), num(defaultTolerance))
 	b.WriteString("| Scenario | Run | Quantity | podlint JSON | Predicted (s) | Observed (s) | Verdict |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range res {
@@ -66,4 +66,12 @@ func writeDoc(path, table string) error {
 	}
 	s = s[:i+len(beginMark)] + "\n" + table + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+func durations(ds []time.Duration) string {
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, d.Round(time.Second).String())
+	}
+	return strings.Join(parts, ", ")
 }
