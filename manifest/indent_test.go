@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,18 @@ spec:
 				t.Errorf("problems %+v; want one at %d:%d saying %q", got, tc.line, tc.column, tc.msg)
 			}
 		})
+	}
+	// A document past maxStraySearch keeps the parser's line: bisecting
+	// it would parse megabytes twenty times.
+	var b strings.Builder
+	b.WriteString("metadata:\n  name: p\n  labels:\n")
+	for i := 0; b.Len() <= maxStraySearch; i++ {
+		fmt.Fprintf(&b, "    k%d: v\n", i)
+	}
+	b.WriteString("   c: d\n")
+	big := b.String()
+	if res := Parse("big.yaml", []byte(big), DefaultLimits); len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Message, "did not find expected key") || strings.Contains(res.Problems[0].Message, "is not indented like") {
+		t.Errorf("a %d-byte document: problems %+v; want the parser's own", len(big), res.Problems)
 	}
 	// An error that is not a block's keeps the parser's line: an unclosed
 	// flow mapping, where cutting the document short cannot tell.

@@ -204,6 +204,11 @@ func yamlProblem(err error, c chunk) Problem {
 // mark), not the line that breaks it.
 var blockError = regexp.MustCompile(`did not find expected (key|'-' indicator)$`)
 
+// maxStraySearch bounds the documents strayLine bisects: each step parses
+// a prefix again, about 20 parses of a hand-written manifest, and never
+// that many of a generated 60 MB one.
+const maxStraySearch = 1 << 20
+
 // strayLine finds the line that breaks the block starting at line from:
 // the first line whose prefix of the document no longer parses, found by
 // bisection (a prefix cut at a line break parses whenever everything up to
@@ -211,6 +216,9 @@ var blockError = regexp.MustCompile(`did not find expected (key|'-' indicator)$`
 // msg (a cut inside a flow collection or a quoted scalar, say), so a guess
 // never replaces what the parser said.
 func strayLine(data []byte, from int, msg string) int {
+	if len(data) > maxStraySearch {
+		return from
+	}
 	starts := []int{0} // byte offset of each line, 1-based line n at starts[n-1]
 	for rest := data; len(rest) > 0; {
 		_, next := cutLine(rest)
