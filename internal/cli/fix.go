@@ -17,7 +17,6 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
-	"github.com/podlint/podlint/rules"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -177,21 +176,12 @@ Exit status:
 // rules of sel (all when empty), except the configuration's fix.never.
 func fixableRules(sel []string, cfg *Config) (func(*finding.Finding) bool, error) {
 	lookup := func(names []string, where string) (map[string]bool, error) {
+		list, err := ruleList(names, where)
 		out := map[string]bool{}
-		for _, n := range names {
-			for _, part := range strings.Split(n, ",") {
-				part = strings.TrimSpace(part)
-				if part == "" {
-					continue
-				}
-				r := rules.Lookup(part)
-				if r == nil {
-					return nil, fmt.Errorf("%s: unknown rule %s%s; run podlint rules for the list", where, textsafe.Quote(part), didYouMean(part, ruleNames()))
-				}
-				out[r.ID] = true
-			}
+		for _, r := range list {
+			out[r.ID] = true
 		}
-		return out, nil
+		return out, err
 	}
 	selected, err := lookup(sel, "--select")
 	if err != nil {

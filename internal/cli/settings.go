@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
@@ -87,6 +88,27 @@ func failLevels(failOn string, failOnSet bool, show string, cfg *Config) (fail, 
 // the defaults, then the configuration's enable, disable and rules, then
 // the flags --enable and --disable (each a list of IDs or names, comma
 // separated or repeated).
+// ruleList reads rule names as the flags and the configuration give them
+// (IDs or names, repeated or separated by commas); where names the flag
+// or key for the error.
+func ruleList(names []string, where string) ([]*rules.Rule, error) {
+	var out []*rules.Rule
+	for _, n := range names {
+		for _, part := range strings.Split(n, ",") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			r := rules.Lookup(part)
+			if r == nil {
+				return nil, fmt.Errorf("%s: unknown rule %s%s; run podlint rules for the list", where, textsafe.Quote(part), didYouMean(part, ruleNames()))
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
 func ruleSeverities(cfg *Config, enable, disable []string) (map[*rules.Rule]finding.Severity, error) {
 	sev := map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
@@ -95,25 +117,16 @@ func ruleSeverities(cfg *Config, enable, disable []string) (map[*rules.Rule]find
 		}
 	}
 	apply := func(names []string, on bool, where string) error {
-		for _, n := range names {
-			for _, part := range strings.Split(n, ",") {
-				part = strings.TrimSpace(part)
-				if part == "" {
-					continue
-				}
-				r := rules.Lookup(part)
-				if r == nil {
-					return fmt.Errorf("%s: unknown rule %q%s; run podlint rules for the list", where, part, didYouMean(part, ruleNames()))
-				}
-				switch {
-				case !on:
-					sev[r] = finding.Off
-				case sev[r] == finding.Off:
-					sev[r] = r.Severity
-				}
+		list, err := ruleList(names, where)
+		for _, r := range list {
+			switch {
+			case !on:
+				sev[r] = finding.Off
+			case sev[r] == finding.Off:
+				sev[r] = r.Severity
 			}
 		}
-		return nil
+		return err
 	}
 	if err := apply(cfg.Enable, true, "config enable"); err != nil {
 		return nil, err
