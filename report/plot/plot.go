@@ -308,7 +308,10 @@ func summary(tl *timeline.Timeline) []string {
 			}
 			out = append(out, line)
 			if len(lp.Restarts) > 0 {
-				out = append(out, fmt.Sprintf("if liveness kills %s at every start, the restarts wait %s", c.Name, delaysText(lp.Restarts)))
+				// The waits rise and fall (0s, 80s–110s, 0s–3m10s): say why,
+				// so that a reader need not take them for an error.
+				out = append(out, fmt.Sprintf("if liveness kills %s at every start, the restarts wait %s: a restart is immediate when the time since the previous kill (a run of %s, plus any wait) is at least the crash-loop back-off, else it waits for the back-off to run out",
+					c.Name, delaysText(lp.Restarts), delayText(lp.KillDecision.Interval)))
 			}
 		}
 		if f := c.InitFailure; f != nil {
