@@ -283,7 +283,7 @@ func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
 
 // fixText fixes the text of one file (or of standard input) and records
 // what was applied and skipped; nil when nothing changed.
-func (r *fixRun) fixText(path string, data []byte) *fix.Result {
+func (r *fixRun) fixText(path string, data []byte, writable bool) (*fix.Result, error) {
 	env, t := r.env, &r.tally
 	cfg := &r.s.an
 	res := fix.FileOnly(cfg, path, data, r.safety, r.fixable)
@@ -313,7 +313,11 @@ func (r *fixRun) fixText(path string, data []byte) *fix.Result {
 		}
 	}
 	if !res.Changed() {
-		return nil
+		return nil, nil
+	}
+	if !writable && !r.check && !r.diff {
+		// Refused before anything is counted or said to be fixed.
+		return nil, errReadOnly
 	}
 	t.files++
 	t.applied += len(res.Applied)
@@ -326,8 +330,12 @@ func (r *fixRun) fixText(path string, data []byte) *fix.Result {
 			env.warnf("%s:%d:%d: %s fixed: %s", path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
 		}
 	}
-	return res
+	return res, nil
 }
+
+// errReadOnly is fixText's answer for a file that would change but that
+// the user may not write.
+var errReadOnly = errors.New("read-only")
 
 // showDiff prints (or, for the JSON report, keeps) the diff of a file.
 func (r *fixRun) showDiff(path string, old, new []byte) error {
@@ -348,7 +356,7 @@ func (r *fixRun) showDiff(path string, old, new []byte) error {
 // nothing to fix: an editor or formatter that pipes a buffer through
 // podlint fix - gets the buffer back.
 func (r *fixRun) fixStdin(src *manifest.Source) ([]byte, error) {
-	res := r.fixText(src.Path, src.Data)
+	res, _ := r.fixText(src.Path, src.Data, true) // standard input is never rewritten
 	fixed := src.Data
 	if res != nil {
 		fixed = res.Data
@@ -390,7 +398,12 @@ func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
 	if err != nil || tooBig {
 		return nil, err // too big: check's run reports it
 	}
-	res := r.fixText(src.Path, data)
+	res, err := r.fixText(src.Path, data, mayWrite(src.Path, fi))
+	if errors.Is(err, errReadOnly) {
+		// Replacing it by a rename would succeed (the folder is
+		// writable), but a read-only file says it is not to be changed.
+		return nil, fmt.Errorf("%s: read-only (mode %04o); not fixed: podlint fix does not replace a file you may not write (make it writable, or see the changes with --diff)", src.Path, fi.Mode().Perm())
+	}
 	if res == nil {
 		return nil, nil
 	}
@@ -402,11 +415,6 @@ func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
 			return nil, err
 		}
 		return res.Data, nil
-	}
-	if !mayWrite(src.Path, fi) {
-		// Replacing it by a rename would succeed (the folder is
-		// writable), but a read-only file says it is not to be changed.
-		return nil, fmt.Errorf("%s: read-only (mode %04o); not fixed: podlint fix does not replace a file you may not write (make it writable, or see the changes with --diff)", src.Path, fi.Mode().Perm())
 	}
 	if err := writeAtomic(src.Path, res.Data, fi); err != nil {
 		return nil, fmt.Errorf("%s: not written: %v", src.Path, err)

@@ -112,6 +112,10 @@ func TestFixRefusesReadOnlyFiles(t *testing.T) {
 	if code != ExitError || !strings.Contains(errs, "web.yaml: read-only (mode 0444); not fixed") {
 		t.Errorf("fix: exit %d, want 2 and the read-only file named; stderr:\n%s", code, errs)
 	}
+	// Nothing of the refused file is said to be fixed or counted.
+	if strings.Count(errs, "PL113 fixed: ") != 1 || !strings.Contains(errs, "other.yaml:14:31: PL113 fixed: ") || !strings.Contains(errs, "fixed 1 finding(s) in 1 file(s)") {
+		t.Errorf("the refused file's fix is reported as applied:\n%s", errs)
+	}
 	if got, _ := os.ReadFile(ro); string(got) != fixable {
 		t.Errorf("the read-only file was changed:\n%s", got)
 	}
