@@ -550,12 +550,16 @@ func nameMatch(name, target string) bool {
 // subdomain).
 const maxNameLen = 253
 
-// filesRead are the files on disk a render of src read, absolute and
-// sorted: every regular file under the root and under the run's
-// kustomizations it renders as bases (a chart's Chart.yaml, values and
-// templates; a kustomization and what sits beside it; hidden folders
-// skipped, as discovery does, at most maxChartFiles), and the files the
-// rendered documents and values came from outside them (bases elsewhere). The run counts each once however many renders read it.
+// filesRead are the manifest files on disk a render of src read, absolute
+// and sorted: every YAML or JSON file and chart template under the root and
+// under the run's kustomizations it renders as bases (a chart's
+// Chart.yaml, values and templates; a kustomization and the resources
+// beside it; hidden files and folders skipped, as discovery does, at most
+// maxChartFiles), and the files the rendered documents and values came
+// from outside them (bases elsewhere). The run counts each once however
+// many renders read it. Scripts, READMEs and a generator's .env or .conf
+// files are not manifests and are not counted, so that the tally's files
+// are the manifests a user sees on disk.
 func filesRead(src manifest.Source, r *Rendered) []string {
 	set := map[string]bool{}
 	add := func(p string) {
@@ -582,7 +586,7 @@ func filesRead(src manifest.Source, r *Rendered) []string {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() {
+			if !d.Type().IsRegular() || !manifestFile(d.Name()) {
 				return nil
 			}
 			if n++; n > maxChartFiles {
@@ -612,4 +616,18 @@ func filesRead(src manifest.Source, r *Rendered) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// manifestFile reports whether a file of a chart or kustomization is one
+// the tally counts: a YAML or JSON file, or a chart template (.tpl), not
+// hidden.
+func manifestFile(name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json", ".tpl":
+		return true
+	}
+	return false
 }
