@@ -198,7 +198,13 @@ func kindName(n *yaml.Node) string {
 	case "!!bool":
 		return "the boolean " + n.Value
 	}
-	return "the string " + textsafe.Quote(n.Value)
+	v := n.Value
+	// A configuration holds at most 1 MB; the message quotes the start of
+	// a long value, not all of it.
+	if r := []rune(v); len(r) > 60 {
+		v = string(r[:60]) + "…"
+	}
+	return "the string " + textsafe.Quote(v)
 }
 
 // setting names where the value of key came from: the flag when it was

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +19,8 @@ func TestConfigTypeErrors(t *testing.T) {
 		{"render-cpu: {a: 1}\n", `x.yaml:1: "render-cpu" is a mapping; want a string, e.g. render-cpu: 10s`},
 		{"rules:\n  PL101: [warning]\n", `x.yaml:2: "rules.PL101" is a list; want a severity: error, warning, info or off`},
 		{"charts:\n  deploy/chart:\n    values: prod.yaml\n", `x.yaml:3: "charts.deploy/chart.values" is the string "prod.yaml"; want a list of strings, e.g. values: [ci/prod-values.yaml]`},
+		{"fail-on: [a]\nnodes: " + strings.Repeat("x", 5000) + "\n", `x.yaml:1: "fail-on" is a list`},
+		{"nodes: " + strings.Repeat("x", 5000) + "\n", `x.yaml:1: "nodes" is the string "` + strings.Repeat("x", 60) + `…"; want a whole number`},
 		{"enable: [[PL009]]\n", `x.yaml:1: "enable" is a list; want a list of strings, e.g. enable: [PL009]`},
 	} {
 		_, err := parseConfig("x.yaml", []byte(tc.config))
@@ -43,19 +44,11 @@ func TestConfigTypeErrors(t *testing.T) {
 func TestCommandLineValuesAreUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	chart := filepath.Join(dir, "chart")
-	for name, text := range map[string]string{
+	writeFiles(t, chart, map[string]string{
 		"Chart.yaml":         "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"values.yaml":        "replicas: 1\n",
 		"templates/pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: app, image: busybox}]}\n",
-	} {
-		p := filepath.Join(chart, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tc := range []struct {
 		args []string
 		want string

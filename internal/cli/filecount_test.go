@@ -49,7 +49,7 @@ func TestSummaryCountsFilesOnDisk(t *testing.T) {
 	}
 	// A chart with files that are not manifests beside its templates.
 	withDocs := t.TempDir()
-	for name, text := range map[string]string{
+	writeFiles(t, withDocs, map[string]string{
 		"Chart.yaml":             "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"values.yaml":            "replicas: 1\n",
 		"templates/pod.yaml":     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: app, image: busybox}]}\n",
@@ -58,15 +58,7 @@ func TestSummaryCountsFilesOnDisk(t *testing.T) {
 		"README.md":              "# c\n",
 		".helmignore":            ".git/\n",
 		"ci/test.sh":             "#!/bin/sh\n",
-	} {
-		p := filepath.Join(withDocs, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if _, rep, stderr := check(t, nil, withDocs); rep.Summary.Files != 4 {
 		t.Errorf("a chart of 4 manifest files and 4 others: summary counts %d files, want 4\n%s", rep.Summary.Files, stderr)
 	}
