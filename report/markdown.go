@@ -99,7 +99,46 @@ func writeMarkdown(buf *bytes.Buffer, res, all *finding.Result, opts Options) er
 		fmt.Fprintf(buf, "\n%s left out to stay under GitHub's 1 MiB job summary limit; the json and sarif formats list every finding.\n",
 			plural(omitted, "finding", "findings"))
 	}
+	writeMarkdownTimelines(buf, opts)
 	return nil
+}
+
+// writeMarkdownTimelines ends the report with the workloads' Mermaid
+// timelines, each collapsed under its name and place; GitHub draws them.
+// A chart that would pass markdownLimit is left out, and a line says how
+// many were.
+func writeMarkdownTimelines(buf *bytes.Buffer, opts Options) {
+	if len(opts.Timelines) == 0 {
+		return
+	}
+	const head = "\n### Timelines\n"
+	left := 0
+	for i, t := range opts.Timelines {
+		block := fmt.Sprintf("\n<details><summary>%s (<code>%s</code>)</summary>\n\n%s\n</details>\n",
+			htmlEscape(t.Title), htmlEscape(position(relPath(opts.SrcRoot, t.File), t.Line, 0)), strings.TrimRight(t.Mermaid, "\n"))
+		extra := 0
+		if i == left {
+			extra = len(head) // nothing written yet: the heading comes first
+		}
+		if buf.Len()+extra+len(block) > markdownLimit {
+			left++
+			continue
+		}
+		if extra > 0 {
+			buf.WriteString(head)
+		}
+		buf.WriteString(block)
+	}
+	if left > 0 {
+		fmt.Fprintf(buf, "\n%s left out to stay under GitHub's 1 MiB job summary limit; podlint timeline -f mermaid draws them.\n",
+			plural(left, "timeline", "timelines"))
+	}
+}
+
+// htmlEscape makes s literal text inside an HTML element (a <summary>),
+// with control and invisible characters escaped visibly.
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(textsafe.Escape(s))
 }
 
 // mdEscape makes s literal text inside a table cell: a "|" would end the

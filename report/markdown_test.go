@@ -78,3 +78,41 @@ func TestMarkdownLimit(t *testing.T) {
 		t.Errorf("the infos section is not closed")
 	}
 }
+
+// TestMarkdownTimelines checks the timelines that end the markdown report:
+// each collapsed under its workload and place (escaped as HTML), in order,
+// and one that would pass the 1 MiB limit left out with a line saying so.
+func TestMarkdownTimelines(t *testing.T) {
+	res := &finding.Result{Summary: finding.Summary{Files: 1, Objects: 2, Workloads: 2}, Findings: []finding.Finding{{
+		RuleID: "PL101", RuleName: "liveness-kills-before-ready", Severity: finding.Error,
+		Location: finding.Location{File: "a.yaml", Line: 2, Column: 3}, Message: "m",
+	}}}
+	opts := testOptions(t)
+	chart := "```mermaid\ngantt\n    title x\n```\n"
+	opts.Timelines = []Timeline{
+		{Title: "Deployment prod/<web>", File: "a.yaml", Line: 1, Mermaid: chart},
+		{Title: "Deployment huge", File: "b.yaml", Line: 1, Mermaid: "```mermaid\n" + strings.Repeat("x", markdownLimit) + "\n```\n"},
+		{Title: "Job j", File: "c.yaml", Line: 7, Mermaid: chart},
+	}
+	out := string(render(t, "markdown", res, opts))
+	for _, want := range []string{
+		"\n### Timelines\n",
+		"<details><summary>Deployment prod/&lt;web&gt; (<code>a.yaml:1</code>)</summary>\n\n" + chart + "</details>\n",
+		"<details><summary>Job j (<code>c.yaml:7</code>)</summary>",
+		"1 timeline left out to stay under GitHub's 1 MiB job summary limit",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%.2000s", want, out)
+		}
+	}
+	if strings.Contains(out, "Deployment huge") || len(out) > markdownLimit+200 {
+		t.Errorf("the timeline over the limit was written (%d bytes)", len(out))
+	}
+	if strings.Index(out, "prod/&lt;web&gt;") > strings.Index(out, "Job j") {
+		t.Errorf("timelines out of order:\n%.2000s", out)
+	}
+	opts.Timelines = nil
+	if out := string(render(t, "markdown", res, opts)); strings.Contains(out, "Timelines") {
+		t.Errorf("no timelines given, yet a Timelines section:\n%s", out)
+	}
+}

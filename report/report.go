@@ -68,6 +68,18 @@ type Options struct {
 	// podlint exit 2). SARIF marks such a run as failed and lists them as
 	// tool execution notifications.
 	Errors []string
+	// Timelines end the markdown report: the Mermaid charts of workloads
+	// with findings (check --timelines), each in a collapsed block. The
+	// other formats ignore them.
+	Timelines []Timeline
+}
+
+// Timeline is one workload's Mermaid chart for the markdown report.
+type Timeline struct {
+	Title   string // "Deployment prod/web"
+	File    string // where the workload is, as findings name files
+	Line    int
+	Mermaid string // one or more ```mermaid blocks, plain text already
 }
 
 // Never is the FailOn value of --fail-on never: no finding fails the run.

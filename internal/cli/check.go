@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
@@ -16,7 +14,8 @@ import (
 
 func checkCommand(env *runEnv) *ucli.Command {
 	flags := append([]ucli.Flag{
-		&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "report `FORMAT`: " + strings.Join(report.Formats, ", "), Value: "text"},
+		formatFlag(),
+		&ucli.IntFlag{Name: "timelines", Usage: "markdown format: end with the Mermaid timelines of the first `N` workloads that have findings (0 for none)", Value: defaultTimelines},
 		&ucli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `LEVEL`: error, warning, info or never (default error)"},
 		&ucli.StringFlag{Name: "show", Usage: "print findings at or above `LEVEL`: error, warning or info; the text summary still counts the others (default info)"},
 		&ucli.BoolFlag{Name: "brief", Usage: "text format: print one line per finding, without source line and detail"},
@@ -68,8 +67,12 @@ values file, exact or approximate.`,
 			if err := s.renderSetup(c); err != nil {
 				return err
 			}
-			if !slices.Contains(report.Formats, s.format) {
-				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s%s", s.format, strings.Join(report.Formats, ", "), didYouMean(s.format, report.Formats))}
+			specs, err := reportSpecs(formatItems(c), c.String("output"))
+			if err != nil {
+				return &exitError{ExitError, err.Error()}
+			}
+			if c.Int("timelines") < 0 {
+				return &exitError{ExitError, fmt.Sprintf("--timelines %d: want 0 or more", c.Int("timelines"))}
 			}
 			srcRoot := s.workDir
 			if r := c.String("src-root"); r != "" {
@@ -80,35 +83,44 @@ values file, exact or approximate.`,
 					return &exitError{ExitError, fmt.Sprintf("--src-root %q: %v", r, err)}
 				}
 			}
+			timelines := 0
+			if hasFormat(specs, "markdown") {
+				timelines = c.Int("timelines")
+			}
+			if timelines > 0 && s.an.Open != nil {
+				kept := &keptRenders{open: s.an.Open}
+				defer kept.release()
+				s.an.Open = kept.Open
+			}
 			srcs, hints, errs := s.sources(c, env)
 			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
-			if s.format == "json" || s.format == "sarif" {
+			if hasFormat(specs, "json", "sarif") {
 				verifyFixes(&s.an, res, srcs) // the formats that offer fixes
 			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}
-			out, err := openOutput(c, env, srcs)
-			if err != nil {
-				return err
-			}
 			var errTexts []string
 			for _, e := range errs {
 				errTexts = append(errTexts, e.Error())
 			}
-			werr := out.finish(report.Write(out.w, s.format, res, report.Options{
+			opts := report.Options{
 				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
 				Category: c.String("category"),
 				Width:    s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
-			}))
-			if werr != nil {
-				return &exitError{ExitError, "writing the report: " + werr.Error()}
 			}
-			if o := c.String("output"); o != "" {
-				// The report went to a file: the terminal gets the tally.
-				env.warnf("%s; %s report written to %s", report.SummaryLine(res), s.format, o)
+			opts.Timelines = reportTimelines(s, srcs, res, s.show, timelines)
+			if failed := writeReports(env, specs, srcs, res, opts); len(failed) > 0 {
+				for _, f := range failed[1:] {
+					env.warnf("%s", f)
+				}
+				return &exitError{ExitError, failed[0]}
+			}
+			if !toStdout(specs) {
+				// Every report went to a file: the terminal gets the tally.
+				env.warnf("%s; %s", report.SummaryLine(res), writtenTo(specs))
 			}
 			env.finish(res, errs, s.failOn)
 			return nil
@@ -121,7 +133,17 @@ values file, exact or approximate.`,
 // asked for SARIF: a CI step that uploads the file then shows a failed run
 // in code scanning instead of a missing file or, worse, a clean one.
 func failedSARIF(c *ucli.Context, env *runEnv, err error) {
-	if c.String("format") != "sarif" {
+	specs, serr := reportSpecs(formatItems(c), c.String("output"))
+	if serr != nil {
+		return
+	}
+	var sarif []reportSpec
+	for _, sp := range specs {
+		if sp.format == "sarif" {
+			sarif = append(sarif, sp)
+		}
+	}
+	if len(sarif) == 0 {
 		return
 	}
 	// The same rules as a normal report: no symbolic link at the output
@@ -133,14 +155,9 @@ func failedSARIF(c *ucli.Context, env *runEnv, err error) {
 			inputs = append(inputs, manifest.Source{Path: p})
 		}
 	}
-	out, oerr := openOutput(c, env, inputs)
-	if oerr != nil {
-		env.warnf("%v", oerr)
-		return
-	}
 	wd, _ := os.Getwd()
-	if werr := out.finish(report.Write(out.w, "sarif", &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}})); werr != nil {
-		env.warnf("writing the report: %v", werr)
+	for _, f := range writeReports(env, sarif, inputs, &finding.Result{}, report.Options{SrcRoot: wd, ToolVersion: version(), Category: c.String("category"), Errors: []string{err.Error()}}) {
+		env.warnf("%s", f)
 	}
 }
 

@@ -306,7 +306,6 @@ type settings struct {
 	failOn   finding.Severity
 	show     finding.Severity
 	width    int
-	format   string
 	color    bool
 	excludes []string
 	workDir  string
@@ -362,7 +361,6 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		return usage(err)
 	}
 	s.excludes = excludePatterns(cfg, wd, c.StringSlice("exclude"))
-	s.format = c.String("format")
 	s.color, err = useColor(c.String("color"), os.Getenv("NO_COLOR") != "", os.Getenv("TERM") == "dumb", c.String("output") != "",
 		func() bool { return isTerminal(env.stdout) })
 	if err != nil {

@@ -91,7 +91,6 @@ Exit status:
 			if c.Bool("unsafe") {
 				run.safety = finding.Unsafe
 			}
-			s.format = "text"
 			srcs, hints, errs := s.sources(c, env)
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)

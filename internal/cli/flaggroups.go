@@ -12,7 +12,7 @@ import (
 // docs/usage.md by what they are about. urfave/cli prints the groups in
 // alphabetical order. A flag missing here fails TestFlagsAreGrouped.
 var flagGroups = map[string][]string{
-	"Output":                  {"format", "output", "color", "brief", "show", "stdin-filename", "category", "src-root", "debug", "help"},
+	"Output":                  {"format", "timelines", "output", "color", "brief", "show", "stdin-filename", "category", "src-root", "debug", "help"},
 	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit", "read-untracked"},
 	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
@@ -53,6 +53,8 @@ func grouped(flags []ucli.Flag) []ucli.Flag {
 			f.Category = g
 			f.Usage, f.DefaultText = defaultText(f.Usage, f.DefaultText, fmt.Sprint(f.Value))
 		case *ucli.StringSliceFlag:
+			f.Category = g
+		case *ucli.GenericFlag:
 			f.Category = g
 		}
 	}

@@ -80,7 +80,15 @@ when there are several); --format mermaid prints a gantt block for Markdown.`,
 // workload's timeline. Input problems are check's business; here they only
 // mean a workload is missing, which stderr says.
 func timelineItems(s *settings, srcs []manifest.Source) ([]plot.Item, []error) {
+	items, _, errs := timelineItemsFrom(s, srcs)
+	return items, errs
+}
+
+// timelineItemsFrom is timelineItems, also giving the index in srcs of
+// the source each item was loaded from.
+func timelineItemsFrom(s *settings, srcs []manifest.Source) ([]plot.Item, []int, []error) {
 	var errs []error
+	var from []int
 	// Each workload's rollout and drain depend on the autoscaler and budget
 	// beside it in its environment (release.Partition).
 	var parts []*crossobject.Part
@@ -90,6 +98,9 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]plot.Item, []error) {
 		parts = append(parts, part)
 		ps, lerrs := loadItems(s, src, part)
 		all, errs = append(all, ps...), append(errs, lerrs...)
+		for range ps {
+			from = append(from, len(parts)-1)
+		}
 	}
 	viewOf := map[*crossobject.Workload]*crossobject.View{}
 	for _, env := range crossobject.Partition(parts) {
@@ -107,7 +118,7 @@ func timelineItems(s *settings, srcs []manifest.Source) ([]plot.Item, []error) {
 			items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.an.Params.Nodes)
 		}
 	}
-	return items, errs
+	return items, from, errs
 }
 
 // loadItems loads one source (a plain file, or a Helm chart or
