@@ -71,6 +71,9 @@ func (l *Linter) source(src manifest.Source) ([]finding.Finding, finding.Summary
 		}
 		data = d
 	}
+	if manifest.SkipWalkedJSON(src, data) {
+		return nil, finding.Summary{Skipped: 1}, nil, nil
+	}
 	f, s, part := l.file(src.Path, data, src.Explicit)
 	return f, s, part, nil
 }

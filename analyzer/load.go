@@ -55,6 +55,9 @@ func (l *Linter) Load(src manifest.Source) (*Loaded, error) {
 		}
 		data = d
 	}
+	if manifest.SkipWalkedJSON(src, data) {
+		return ld, nil
+	}
 	ld.Result = manifest.Parse(src.Path, data, l.Limits)
 	return ld, nil
 }

@@ -193,6 +193,10 @@ func (s *scheduler) feed() {
 			r.findings, r.sum = l.tooBig(src), finding.Summary{Files: 1}
 			s.done <- job{i, -1, 0, 0}
 			continue
+		case manifest.SkipWalkedJSON(src, data):
+			r.sum = finding.Summary{Skipped: 1}
+			s.done <- job{i, -1, 0, 0}
+			continue
 		}
 		inputBytes.Add(int64(len(data)))
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, l.Limits)
@@ -277,7 +281,10 @@ func (m *merger) source(k int) bool {
 	}
 	inputBytes.Add(-int64(len(r.data)))
 	sum := &s.res.Summary
-	sum.Files += m.files.add(s.srcs[k], r.sum)
+	if r.sum.Skipped == 0 {
+		sum.Files += m.files.add(s.srcs[k], r.sum)
+	}
+	sum.Skipped += r.sum.Skipped
 	sum.Objects += r.sum.Objects
 	sum.Workloads += r.sum.Workloads
 	sum.Rendered = append(sum.Rendered, r.sum.Rendered...)

@@ -216,9 +216,13 @@ type Summary struct {
 	Files int `json:"files"`
 	// Paths are the files on disk a source read (absolute), from which a
 	// run counts Files; nil when a source counts only Files.
-	Paths     []string `json:"-"`
-	Objects   int      `json:"objects"`
-	Workloads int      `json:"workloads"`
+	Paths []string `json:"-"`
+	// Skipped counts the .json files a folder walk found that are not
+	// Kubernetes objects (package.json, tsconfig.json, a JSON report):
+	// not linted, and not in Files.
+	Skipped   int `json:"skipped,omitempty"`
+	Objects   int `json:"objects"`
+	Workloads int `json:"workloads"`
 	// Rendered names the charts and kustomizations that were rendered.
 	Rendered []string `json:"rendered,omitempty"`
 	// NotRendered names the charts and kustomizations the run's render

@@ -111,6 +111,9 @@ type jsonSummary struct {
 	// NotRendered lists the charts and kustomizations the render budget
 	// left unrendered; absent when none.
 	NotRendered []string `json:"notRendered,omitempty"`
+	// Skipped counts the walked .json files that are not Kubernetes
+	// objects; absent when none.
+	Skipped int `json:"skipped,omitempty"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -134,7 +137,7 @@ func writeJSON(w sink, res, all *finding.Result) error {
 	}
 	e, wn, i := all.Counts()
 	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile,
-		res.Summary.NotRendered}
+		res.Summary.NotRendered, res.Summary.Skipped}
 	w.WriteString(",\n  \"summary\": ")
 	enc := newJSONEncoder(w, "  ")
 	if err := enc.Encode(sum); err != nil {

@@ -426,6 +426,9 @@ func summaryLine(res *finding.Result) string {
 	s := res.Summary
 	head := fmt.Sprintf("%s, %s (%s)", plural(s.Files, "file", "files"),
 		plural(s.Objects, "object", "objects"), plural(s.Workloads, "workload", "workloads"))
+	if s.Skipped > 0 {
+		head += ", " + plural(s.Skipped, "JSON file", "JSON files") + " skipped (not Kubernetes objects)"
+	}
 	if s.ConfigFile != "" {
 		head += ", config " + textsafe.Escape(s.ConfigFile)
 	}

@@ -30,8 +30,10 @@ func checkCommand(env *runEnv) *ucli.Command {
 		Usage:     "lint manifests and report findings",
 		ArgsUsage: "PATH...",
 		Description: `Lints YAML and JSON manifests. PATH is a file, a directory (walked for
-.yaml, .yml and .json files; hidden files and folders are skipped) or - for standard
-input, e.g. helm template my-release ./chart | podlint check -
+.yaml, .yml and .json files; hidden files and folders are skipped, and so are
+.json files that are not Kubernetes objects, such as package.json, which the
+summary counts) or - for standard input, e.g.
+helm template my-release ./chart | podlint check -
 
 A folder holding Chart.yaml (a Helm chart) or kustomization.yaml (a
 kustomization) is rendered as helm template and kustomize build would, in a
