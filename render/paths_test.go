@@ -236,6 +236,8 @@ func TestExternalRef(t *testing.T) {
 		`{"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}}`:             "",
 		`{"$schema": "https://json-schema.org/draft/2020-12/schema"}`:           "",
 		`{"$schema": "http://json-schema.org/draft-07/schema#"}`:                "",
+		`{"$schema": "http://json-schema.org/schema#"}`:                         "", // the latest draft's alias
+		`{"$schema": "https://json-schema.org/schema"}`:                         "",
 		`{"items": [{"$ref": "other.json"}]}`:                                   "other.json",
 		`{"properties": {"x": {"$dynamicRef": "https://example.com/s"}}}`:       "https://example.com/s",
 		`{"$schema": "https://example.com/meta", "$ref": "file:///etc/passwd"}`: "file:///etc/passwd",
@@ -245,5 +247,34 @@ func TestExternalRef(t *testing.T) {
 		if got := externalRef([]byte(schema)); got != want {
 			t.Errorf("externalRef(%s) = %q, want %q", schema, got, want)
 		}
+	}
+}
+
+// TestSchemaOfLatestDraftAlias checks that a values.schema.json whose
+// $schema is the latest draft's alias (http://json-schema.org/schema#,
+// which the validator holds itself) is used as Helm uses it: the chart
+// renders with valid values and fails validation with invalid ones, with
+// no problem about a schema outside the chart.
+func TestSchemaOfLatestDraftAlias(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"Chart.yaml":         "apiVersion: v2\nname: alias\nversion: 0.1.0\n",
+		"templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata: {n: \"{{ .Values.replicas }}\"}\n",
+		"values.yaml":        "replicas: 2\n",
+		"values.schema.json": `{"$schema": "http://json-schema.org/schema#", "type": "object", "properties": {"replicas": {"type": "integer"}}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := RenderChart(dir, HelmOptions{}); len(r.Docs) != 1 || len(r.Problems) != 0 {
+		t.Errorf("valid values: %d documents, problems %+v; want 1 and none", len(r.Docs), r.Problems)
+	}
+	r := RenderChart(dir, HelmOptions{Set: []string{"replicas=two"}})
+	if len(r.Problems) == 0 || strings.Contains(r.Problems[0].Message, "outside the chart") {
+		t.Errorf("invalid values: problems %+v; want the schema's validation error", r.Problems)
 	}
 }

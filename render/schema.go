@@ -12,8 +12,10 @@ import (
 )
 
 // metaSchemas are the JSON Schema drafts Helm's validator (santhosh-tekuri/
-// jsonschema) holds itself; any other $schema it would load by URL.
+// jsonschema) holds itself (draftFromURL in its draft.go, "schema" being
+// the alias of the latest draft); any other $schema it would load by URL.
 var metaSchemas = map[string]bool{
+	"json-schema.org/schema":               true,
 	"json-schema.org/draft-04/schema":      true,
 	"json-schema.org/draft-06/schema":      true,
 	"json-schema.org/draft-07/schema":      true,
