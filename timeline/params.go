@@ -312,14 +312,9 @@ func ParseSeconds(s string) (float64, error) {
 	return sec, nil
 }
 
-// Match finds the entry for a container name. With exactFirst (annotation
-// semantics) an exact name beats a glob, which beats the unnamed default;
-// otherwise the first matching entry wins.
-func Match(list []Expectation, name string, exactFirst bool) (float64, bool) {
-	e, ok := matchEntry(list, name, exactFirst)
-	return e.Seconds, ok
-}
-
+// matchEntry finds the entry for a container name. With exactFirst
+// (annotation semantics) an exact name beats a glob, which beats the
+// unnamed default; otherwise the first matching entry wins.
 func matchEntry(list []Expectation, name string, exactFirst bool) (Expectation, bool) {
 	if !exactFirst {
 		for _, e := range list {
