@@ -13,6 +13,9 @@
 // Options, which only `podlint check` and `podlint fix` set (the editor
 // server runs a chart with the defaults). Neither holds rule logic, and
 // the scheduler decides nothing that shows in the findings.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package analyzer
 
 import (

@@ -3,6 +3,9 @@
 // kubectl does. It builds the benchmark corpus from real manifests (by
 // default the sample committed in testdata/corpus); the benchmarks are in
 // bench_test.go and scripts/bench.sh runs them together with the real binary.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package bench
 
 import (

@@ -12,6 +12,9 @@
 // nothing, a null PodDisruptionBudget selector selects nothing and an empty
 // one (policy/v1) every Pod of the namespace. Workloads are indexed by
 // template label, so the cost is linear in the objects of a namespace.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package crossobject
 
 import (

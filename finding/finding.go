@@ -1,6 +1,9 @@
 // Package finding holds the types shared by the analysis and the output
 // writers: a positioned finding, its severity and the rule catalog entry.
 // It has no dependencies so that report writers never import the analysis.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package finding
 
 import (

@@ -5,6 +5,9 @@
 // original's only at the fix's paths, the finding is gone and no finding
 // appears that was not there. File applies fixes to a file until none is
 // left (at most MaxPasses rounds), skipping conflicting ones.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package fix
 
 import (

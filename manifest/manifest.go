@@ -3,6 +3,9 @@
 // positions), decodes workloads into the typed k8s.io/api structs exactly as
 // kubectl would, and normalizes every workload kind to one view of its Pod
 // template.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package manifest
 
 import (

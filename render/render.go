@@ -5,6 +5,9 @@
 // places each field in the template, patch or resource file the user edits
 // (Open). The loader lints the documents like a file's; render knows
 // nothing of rules or findings (TestImports).
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package render
 
 import (

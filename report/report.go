@@ -8,6 +8,9 @@
 // paths are resolved for the formats that relativize them to SrcRoot) and
 // no map iteration order leaks into the output, so golden files and CI
 // diffs stay stable.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package report
 
 import (

@@ -7,6 +7,9 @@
 // Labels such as F-7, R-3 or E-9 in the docs and comments name items of
 // docs/semantics.md, podlint's reference for what the kubelet, the API
 // server and the controllers do (F-7 is docs/semantics.md#f-7).
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package rules
 
 import (

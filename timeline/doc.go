@@ -99,4 +99,7 @@
 // 10 s → 300 s unless Params say otherwise; a container's exit code is
 // known only when its command states it (StatedExit). Probe errors (P-17)
 // are not modelled: an erroring probe never counts.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package timeline

@@ -4,6 +4,9 @@
 // path type of podlint. It imports nothing of podlint, so manifest (which
 // fills a Workload) and timeline (which models one) both depend on it and
 // not on each other.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package workload
 
 import (

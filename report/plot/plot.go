@@ -3,6 +3,9 @@
 // self-contained SVG (SVG) and a Mermaid gantt block for Markdown (Mermaid).
 // All four draw the same rows, built here from a *timeline.Timeline, so
 // they never disagree.
+//
+// It makes no API promise: it is podlint's own, serving its commands, and
+// may change in any commit. Use the podlint command, not this package.
 package plot
 
 import (

@@ -1,0 +1,5 @@
+package a_test
+
+import "example.com/m/a"
+
+func use() { a.Unused() }

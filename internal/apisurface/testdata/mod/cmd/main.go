@@ -1,0 +1,6 @@
+package main
+
+// Exported in a main package is not surface.
+func Exported() {}
+
+func main() {}
