@@ -61,27 +61,7 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 	}
 	switch o.Ref.Kind {
 	case "Service":
-		var s corev1.Service
-		if !o.Decode(&s, lim) {
-			return nil
-		}
-		out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, Labels: s.Labels, PublishNotReady: s.Spec.PublishNotReadyAddresses}
-		if out.Type == corev1.ServiceTypeExternalName {
-			out.Selector = nil // the API ignores it
-		}
-		for i, sp := range s.Spec.Ports {
-			tp, set := sp.TargetPort, true
-			if tp.Type == 0 && tp.IntVal == 0 {
-				tp.IntVal, set = sp.Port, false
-			}
-			proto := sp.Protocol
-			if proto == "" {
-				proto = corev1.ProtocolTCP
-			}
-			out.Ports = append(out.Ports, ServicePort{Name: sp.Name, Port: sp.Port, Protocol: proto, TargetPort: tp, Index: i, TargetSet: set})
-		}
-		p.Services = append(p.Services, out)
-		return &out.Object
+		return p.addService(o, lim)
 	case "PodDisruptionBudget":
 		// policy/v1beta1 has the same fields; only its empty selector
 		// differs.
@@ -119,39 +99,9 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		p.PVCs = append(p.PVCs, out)
 		return &out.Object
 	case "PodMonitor":
-		var m podMonitor
-		if !o.Decode(&m, lim) {
-			return nil
-		}
-		out := &PodMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
-		for _, e := range m.Spec.PodMetricsEndpoints {
-			switch {
-			case e.Port != nil && *e.Port != "":
-				out.Ports = append(out.Ports, *e.Port)
-			case e.PortNumber != nil:
-				out.Ports = append(out.Ports, strconv.Itoa(int(*e.PortNumber)))
-			case e.TargetPort != nil:
-				out.Ports = append(out.Ports, e.TargetPort.String())
-			}
-		}
-		p.PodMonitors = append(p.PodMonitors, out)
-		return &out.Object
+		return p.addPodMonitor(o, lim)
 	case "ServiceMonitor":
-		var m serviceMonitor
-		if !o.Decode(&m, lim) {
-			return nil
-		}
-		out := &ServiceMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
-		for _, e := range m.Spec.Endpoints {
-			switch {
-			case e.Port != "":
-				out.Ports = append(out.Ports, e.Port)
-			case e.TargetPort != nil:
-				out.Ports = append(out.Ports, e.TargetPort.String())
-			}
-		}
-		p.ServiceMonitors = append(p.ServiceMonitors, out)
-		return &out.Object
+		return p.addServiceMonitor(o, lim)
 	case "StorageClass":
 		var sc storagev1.StorageClass
 		if !o.Decode(&sc, lim) {
@@ -176,6 +126,73 @@ func (p *Part) Add(o *manifest.Object, lim manifest.Limits) *Object {
 		p.PriorityClasses[o.Ref.Name] = pc.Value
 	}
 	return nil
+}
+
+// addService adds a Service; nil when it does not decode.
+func (p *Part) addService(o *manifest.Object, lim manifest.Limits) *Object {
+	var s corev1.Service
+	if !o.Decode(&s, lim) {
+		return nil
+	}
+	out := &Service{Object: base(o, s.Annotations), Type: s.Spec.Type, Selector: s.Spec.Selector, Labels: s.Labels, PublishNotReady: s.Spec.PublishNotReadyAddresses}
+	if out.Type == corev1.ServiceTypeExternalName {
+		out.Selector = nil // the API ignores it
+	}
+	for i, sp := range s.Spec.Ports {
+		tp, set := sp.TargetPort, true
+		if tp.Type == 0 && tp.IntVal == 0 {
+			tp.IntVal, set = sp.Port, false
+		}
+		proto := sp.Protocol
+		if proto == "" {
+			proto = corev1.ProtocolTCP
+		}
+		out.Ports = append(out.Ports, ServicePort{Name: sp.Name, Port: sp.Port, Protocol: proto, TargetPort: tp, Index: i, TargetSet: set})
+	}
+	p.Services = append(p.Services, out)
+	return &out.Object
+}
+
+// addPodMonitor adds a Prometheus operator PodMonitor and the ports it
+// scrapes.
+func (p *Part) addPodMonitor(o *manifest.Object, lim manifest.Limits) *Object {
+	var m podMonitor
+	if !o.Decode(&m, lim) {
+		return nil
+	}
+	out := &PodMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
+	for _, e := range m.Spec.PodMetricsEndpoints {
+		switch {
+		case e.Port != nil && *e.Port != "":
+			out.Ports = append(out.Ports, *e.Port)
+		case e.PortNumber != nil:
+			out.Ports = append(out.Ports, strconv.Itoa(int(*e.PortNumber)))
+		case e.TargetPort != nil:
+			out.Ports = append(out.Ports, e.TargetPort.String())
+		}
+	}
+	p.PodMonitors = append(p.PodMonitors, out)
+	return &out.Object
+}
+
+// addServiceMonitor adds a Prometheus operator ServiceMonitor and the
+// ports it scrapes.
+func (p *Part) addServiceMonitor(o *manifest.Object, lim manifest.Limits) *Object {
+	var m serviceMonitor
+	if !o.Decode(&m, lim) {
+		return nil
+	}
+	out := &ServiceMonitor{Object: base(o, m.Annotations), MonitorScope: m.Spec.scope()}
+	for _, e := range m.Spec.Endpoints {
+		switch {
+		case e.Port != "":
+			out.Ports = append(out.Ports, e.Port)
+		case e.TargetPort != nil:
+			out.Ports = append(out.Ports, e.TargetPort.String())
+		}
+	}
+	p.ServiceMonitors = append(p.ServiceMonitors, out)
+	return &out.Object
 }
 
 // podMonitor is the part of a monitoring.coreos.com/v1 PodMonitor that

@@ -152,102 +152,18 @@ func WholeLines(data []byte, base int, edits []Edit) []Edit {
 // that of the lines the edits touch, not of the file, so a file with
 // thousands of fixes costs no more per fix than a small one.
 func WholeLinesIndexed(data []byte, base int, edits []Edit, lineAt func(off int) int) []Edit {
-	// lineStart and nextLine give up (-1) past maxLineEdit bytes: a group
-	// that long has no whole-line form, and scanning a megabyte line once
-	// per fix made a minified file's fixes quadratic.
-	lineStart := func(off int) int {
-		for stop := max(0, off-maxLineEdit-1); off > 0 && data[off-1] != '\n' && data[off-1] != '\r'; off-- {
-			if off == stop {
-				return -1
-			}
-		}
-		return off
-	}
-	nextLine := func(off int) int { // past the break of the line holding off
-		for stop := off + maxLineEdit + 1; off < len(data); off++ {
-			if off == stop {
-				return -1
-			}
-			switch data[off] {
-			case '\n':
-				return off + 1
-			case '\r':
-				if off+1 < len(data) && data[off+1] == '\n' {
-					return off + 2
-				}
-				return off + 1
-			}
-		}
-		return len(data)
-	}
-	var out []Edit
+	w := wholeLines{data: data, base: base, lineAt: lineAt}
 	var groupStart, groupEnd int
 	var group []Edit
-	flush := func() bool {
-		if len(group) == 0 {
-			return true
-		}
-		text := data[groupStart:groupEnd]
-		if len(text) > maxLineEdit {
-			return false // a long line (minified JSON): no whole-line form
-		}
-		shifted := make([]Edit, len(group))
-		for i, e := range group {
-			shifted[i] = e
-			shifted[i].Start, shifted[i].End = e.Start-base-groupStart, e.End-base-groupStart
-		}
-		newText, err := ApplyEdits(text, shifted)
-		if err != nil {
-			return false
-		}
-		if len(newText) == 0 && len(data) > 0 {
-			// Whole lines deleted: take in a neighbouring line, so that the
-			// replacement is lines (a suggested change that deletes lines
-			// has no text, which reads as one empty line left behind).
-			if groupStart > 0 {
-				prev := lineStart(groupStart - 1)
-				if data[groupStart-1] == '\n' && groupStart >= 2 && data[groupStart-2] == '\r' {
-					prev = lineStart(groupStart - 2)
-				}
-				if prev < 0 {
-					return false
-				}
-				newText = append([]byte(nil), data[prev:groupStart]...)
-				groupStart = prev
-			} else if groupEnd < len(data) {
-				next := nextLine(groupEnd)
-				if next < 0 {
-					return false
-				}
-				newText = append([]byte(nil), data[groupEnd:next]...)
-				groupEnd = next
-			}
-			text = data[groupStart:groupEnd]
-		}
-		sl := lineAt(groupStart)
-		el := sl + countBreaks(text)
-		ec := 1
-		if groupEnd == len(data) && (len(text) == 0 || (text[len(text)-1] != '\n' && text[len(text)-1] != '\r')) {
-			ec = 0 // to the end of the last line, which has no break
-		}
-		sc := 1
-		if groupStart == 0 {
-			sc += base
-		}
-		out = append(out, Edit{File: group[0].File, Start: groupStart + base, End: groupEnd + base, StartLine: sl, StartColumn: sc,
-			EndLine: el, EndColumn: ec, NewText: string(newText)})
-		group = group[:0]
-		return true
-	}
 	for _, e := range edits {
 		s, en := e.Start-base, e.End-base
 		if s < 0 || en > len(data) || en < s {
 			return nil
 		}
-		ls := lineStart(s)
+		ls := lineStartWithin(data, s)
 		le := en
 		if !(en > ls && (data[en-1] == '\n' || data[en-1] == '\r') && en > s) {
-			le = nextLine(en)
+			le = nextLineWithin(data, en)
 		}
 		if ls < 0 || le < 0 {
 			return nil
@@ -255,17 +171,126 @@ func WholeLinesIndexed(data []byte, base int, edits []Edit, lineAt func(off int)
 		if len(group) > 0 && ls <= groupEnd {
 			groupEnd = max(groupEnd, le)
 		} else {
-			if !flush() {
+			if !w.flush(group, groupStart, groupEnd) {
 				return nil
 			}
-			groupStart, groupEnd = ls, le
+			group, groupStart, groupEnd = group[:0], ls, le
 		}
 		group = append(group, e)
 	}
-	if !flush() {
+	if !w.flush(group, groupStart, groupEnd) {
 		return nil
 	}
-	return out
+	return w.out
+}
+
+// wholeLines gathers WholeLinesIndexed's edits, one per group of edits
+// whose lines touch.
+type wholeLines struct {
+	data   []byte
+	base   int
+	lineAt func(off int) int
+	out    []Edit
+}
+
+// flush adds the whole-line edit of group, the edits within the lines
+// data[start:end]; false when the group has no whole-line form.
+func (w *wholeLines) flush(group []Edit, start, end int) bool {
+	if len(group) == 0 {
+		return true
+	}
+	data := w.data
+	text := data[start:end]
+	if len(text) > maxLineEdit {
+		return false // a long line (minified JSON): no whole-line form
+	}
+	shifted := make([]Edit, len(group))
+	for i, e := range group {
+		shifted[i] = e
+		shifted[i].Start, shifted[i].End = e.Start-w.base-start, e.End-w.base-start
+	}
+	newText, err := ApplyEdits(text, shifted)
+	if err != nil {
+		return false
+	}
+	if len(newText) == 0 && len(data) > 0 {
+		var ok bool
+		if start, end, newText, ok = widenDeletion(data, start, end); !ok {
+			return false
+		}
+		text = data[start:end]
+	}
+	sl := w.lineAt(start)
+	el := sl + countBreaks(text)
+	ec := 1
+	if end == len(data) && (len(text) == 0 || (text[len(text)-1] != '\n' && text[len(text)-1] != '\r')) {
+		ec = 0 // to the end of the last line, which has no break
+	}
+	sc := 1
+	if start == 0 {
+		sc += w.base
+	}
+	w.out = append(w.out, Edit{File: group[0].File, Start: start + w.base, End: end + w.base, StartLine: sl, StartColumn: sc,
+		EndLine: el, EndColumn: ec, NewText: string(newText)})
+	return true
+}
+
+// widenDeletion takes a neighbouring line into an edit that deletes the
+// whole lines data[start:end], so that the replacement is lines (a
+// suggested change that deletes lines has no text, which reads as one
+// empty line left behind): the line before, else the line after.
+func widenDeletion(data []byte, start, end int) (int, int, []byte, bool) {
+	switch {
+	case start > 0:
+		prev := lineStartWithin(data, start-1)
+		if data[start-1] == '\n' && start >= 2 && data[start-2] == '\r' {
+			prev = lineStartWithin(data, start-2)
+		}
+		if prev < 0 {
+			return 0, 0, nil, false
+		}
+		return prev, end, append([]byte(nil), data[prev:start]...), true
+	case end < len(data):
+		next := nextLineWithin(data, end)
+		if next < 0 {
+			return 0, 0, nil, false
+		}
+		return start, next, append([]byte(nil), data[end:next]...), true
+	}
+	return start, end, nil, true
+}
+
+// lineStartWithin is the start of the line holding off, or -1 past
+// maxLineEdit bytes: a group that long has no whole-line form, and
+// scanning a megabyte line once per fix made a minified file's fixes
+// quadratic.
+func lineStartWithin(data []byte, off int) int {
+	for stop := max(0, off-maxLineEdit-1); off > 0 && data[off-1] != '\n' && data[off-1] != '\r'; off-- {
+		if off == stop {
+			return -1
+		}
+	}
+	return off
+}
+
+// nextLineWithin is the offset past the break of the line holding off,
+// or -1 past maxLineEdit bytes (see lineStartWithin).
+func nextLineWithin(data []byte, off int) int {
+	for stop := off + maxLineEdit + 1; off < len(data); off++ {
+		if off == stop {
+			return -1
+		}
+		switch data[off] {
+		case '\n':
+			return off + 1
+		case '\r':
+			if off+1 < len(data) && data[off+1] == '\n' {
+				return off + 2
+			}
+			return off + 1
+		}
+	}
+	return len(data)
 }
 
 // maxLineEdit bounds the lines a whole-line edit replaces, in bytes: a

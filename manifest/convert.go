@@ -578,50 +578,9 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 			return fmt.Sprintf("expected %s (true or false), found %s (%q)", want, what, n.Value)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		switch v.kind {
-		case scalarInt:
-			if reflect.Zero(typ).OverflowInt(v.i) {
-				return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
-			}
-		case scalarUint:
-			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
-		case scalarFloat:
-			if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 {
-				return fmt.Sprintf("expected %s, found %s; use a whole number", want, n.Value)
-			}
-			// Converting an out-of-range float to int64 is undefined, so
-			// check the range as a float first.
-			if v.f < -(1<<63) || v.f >= 1<<63 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
-				return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
-			}
-		default:
-			if v.kind == scalarString && isQuoted(n) {
-				if _, err := strconv.ParseInt(v.s, 10, 64); err == nil {
-					return fmt.Sprintf("expected %s, found the string %q; remove the quotes", want, v.s)
-				}
-			}
-			return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
-		}
+		return intMismatch(v, n, typ, want, what)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		switch v.kind {
-		case scalarInt:
-			if v.i < 0 || reflect.Zero(typ).OverflowUint(uint64(v.i)) {
-				return fmt.Sprintf("%s does not fit in %s", n.Value, want)
-			}
-		case scalarUint:
-			if reflect.Zero(typ).OverflowUint(v.u) {
-				return fmt.Sprintf("%s does not fit in %s", n.Value, want)
-			}
-		case scalarFloat:
-			if v.f != math.Trunc(v.f) || v.f < 0 || v.f >= 1e21 {
-				return fmt.Sprintf("expected %s, found %s", want, n.Value)
-			}
-			if v.f >= 1<<64 || reflect.Zero(typ).OverflowUint(uint64(v.f)) {
-				return fmt.Sprintf("%s does not fit in %s", n.Value, want)
-			}
-		default:
-			return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
-		}
+		return uintMismatch(v, n, typ, want, what)
 	case reflect.Float32, reflect.Float64:
 		if v.kind == scalarString || v.kind == scalarBool {
 			return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
@@ -632,6 +591,60 @@ func mismatch(v scalarValue, n *yaml.Node, typ reflect.Type) string {
 		}
 		return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
 	case reflect.Struct, reflect.Map, reflect.Array:
+		return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
+	}
+	return ""
+}
+
+// intMismatch is mismatch for a signed integer field (want describes it,
+// what the scalar found).
+func intMismatch(v scalarValue, n *yaml.Node, typ reflect.Type, want, what string) string {
+	switch v.kind {
+	case scalarInt:
+		if reflect.Zero(typ).OverflowInt(v.i) {
+			return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
+		}
+	case scalarUint:
+		return fmt.Sprintf("%s does not fit in %s", n.Value, want)
+	case scalarFloat:
+		if v.f != math.Trunc(v.f) || math.Abs(v.f) >= 1e21 {
+			return fmt.Sprintf("expected %s, found %s; use a whole number", want, n.Value)
+		}
+		// Converting an out-of-range float to int64 is undefined, so
+		// check the range as a float first.
+		if v.f < -(1<<63) || v.f >= 1<<63 || reflect.Zero(typ).OverflowInt(int64(v.f)) {
+			return fmt.Sprintf("%s does not fit in %s (%d to %d)", n.Value, want, minInt(typ), maxInt(typ))
+		}
+	default:
+		if v.kind == scalarString && isQuoted(n) {
+			if _, err := strconv.ParseInt(v.s, 10, 64); err == nil {
+				return fmt.Sprintf("expected %s, found the string %q; remove the quotes", want, v.s)
+			}
+		}
+		return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
+	}
+	return ""
+}
+
+// uintMismatch is mismatch for an unsigned integer field.
+func uintMismatch(v scalarValue, n *yaml.Node, typ reflect.Type, want, what string) string {
+	switch v.kind {
+	case scalarInt:
+		if v.i < 0 || reflect.Zero(typ).OverflowUint(uint64(v.i)) {
+			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
+		}
+	case scalarUint:
+		if reflect.Zero(typ).OverflowUint(v.u) {
+			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
+		}
+	case scalarFloat:
+		if v.f != math.Trunc(v.f) || v.f < 0 || v.f >= 1e21 {
+			return fmt.Sprintf("expected %s, found %s", want, n.Value)
+		}
+		if v.f >= 1<<64 || reflect.Zero(typ).OverflowUint(uint64(v.f)) {
+			return fmt.Sprintf("%s does not fit in %s", n.Value, want)
+		}
+	default:
 		return fmt.Sprintf("expected %s, found %s (%q)", want, what, n.Value)
 	}
 	return ""

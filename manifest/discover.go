@@ -70,160 +70,204 @@ func DiscoverTrace(paths []string, excludes []string, render bool, trace func(fo
 	if trace == nil {
 		trace = func(string, ...any) {}
 	}
-	kinds := map[string]string{} // RootKind per folder
-	if render {
-		defer func() { srcs = mergeRoots(srcs) }()
-	}
 	ex, err := compileGlobs(excludes)
 	if err != nil {
 		return nil, nil, []error{err}
 	}
+	d := &discovery{render: render, trace: trace, ex: ex, kinds: map[string]string{}}
 	for _, p := range paths {
 		if p == "-" {
 			continue // standard input is read by the caller
 		}
 		info, err := os.Stat(p)
-		if err != nil {
-			errs = append(errs, pathError(p, err))
-			continue
-		}
-		if !info.IsDir() {
-			// A file named on the command line is always linted: an
-			// exclude pattern (from a config the user may not know about)
-			// must not silently skip it.
-			if ex.match(p) {
-				hints = append(hints, Hint{Path: p, Message: fmt.Sprintf("%s is linted although an exclude pattern matches it, because it was named on the command line", textsafe.Quote(p))})
-			}
-			if render {
-				if root, ok := enclosingRoot(p, kinds); ok {
-					trace("discover %s: inside %s %s, which is rendered instead (its findings in this file are reported)", p, rootName(root.Render), root.Path)
-					// The root holds the file named: what it derives is
-					// bounded by its own repository (or itself).
-					root.Root = repoRoot(root.Path)
-					srcs = append(srcs, root)
-					continue
-				}
-			}
-			trace("discover %s: a file named on the command line: linted", p)
-			srcs = append(srcs, Source{Path: p, Explicit: true})
-			continue
-		}
-		repo := repoRoot(p)
-		trace("discover %s: walking the folder (repository root %s)", p, firstNonEmpty(repo, p))
-		var found []string
-		roots := 0 // charts and kustomizations to render
-		// The tree's real location: a symbolic link found in the walk may
-		// point at a file inside it, never outside (a link to
-		// /proc/self/environ printed the CI's secrets into the report).
-		root, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			errs = append(errs, pathError(p, err))
-			continue
-		}
-		if root, err = filepath.Abs(root); err != nil {
-			errs = append(errs, pathError(p, err))
-			continue
-		}
-		if systemPath(root) {
-			trace("discover %s: skipped: a kernel file system", p)
-			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
-			continue
-		}
-		// The read set of the repository (internal/safefile): in a git work
-		// tree only tracked files, never VCS metadata or credential files.
-		// A file outside it is skipped with a hint, not read.
-		var set *safefile.Root
-		if repo != "" {
-			if set, err = safefile.Open(repo, p); err == nil {
-				defer set.Close()
-			}
-		}
-		walkErr := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, pathError(path, err))
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := d.Name()
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(name, ".") {
-					trace("discover %s: skipped: hidden folder", path)
-					return fs.SkipDir
-				}
-				if path != p && ex.match(path) {
-					trace("discover %s: skipped: matches an exclude pattern", path)
-					return fs.SkipDir
-				}
-				if k := RootKind(path); render && k != "" {
-					trace("discover %s: %s: rendered as one source, its files are not linted one by one", path, rootName(k))
-					srcs = append(srcs, Source{Path: path, Render: k, Explicit: path == p, Root: repo})
-					roots++
-					return fs.SkipDir
-				}
-				if path != p && set != nil && !set.MayHold(path) {
-					trace("discover %s: skipped: no file git tracks", path)
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: git tracks no file in it (podlint reads only tracked files; git add them, or name them with --read-untracked)", textsafe.Quote(path))})
-					return fs.SkipDir
-				}
-				if h := chartHint(path); h != "" {
-					hints = append(hints, Hint{Path: path, Message: h})
-				}
-				return nil
-			}
-			// Hidden files (.podlint.yaml, .gitlab-ci.yml, .pre-commit-config.yaml)
-			// are tool configuration, never manifests.
-			switch {
-			case !hasManifestExt(name):
-				trace("discover %s: skipped: not .yaml, .yml or .json", path)
-				return nil
-			case strings.HasPrefix(name, "."):
-				trace("discover %s: skipped: hidden file", path)
-				return nil
-			case ex.match(path):
-				trace("discover %s: skipped: matches an exclude pattern", path)
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				// FIFOs, devices and sockets could block or never end, and
-				// a symbolic link is followed only to a regular file inside
-				// the tree; what is left out is said, not silently dropped.
-				if d.Type()&fs.ModeSymlink == 0 {
-					trace("discover %s: skipped: not a regular file (%s)", path, safefile.Kind(d.Type()))
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: not a regular file (%s)", textsafe.Quote(path), safefile.Kind(d.Type()))})
-					return nil
-				}
-				if why := linkProblem(root, path); why != "" {
-					trace("discover %s: skipped: %s", path, why)
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
-					return nil
-				}
-			}
-			if set != nil {
-				if err := set.Readable(path); err != nil {
-					why := readSetReason(err)
-					trace("discover %s: skipped: %s", path, why)
-					hints = append(hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
-					return nil
-				}
-			}
-			trace("discover %s: linted", path)
-			found = append(found, path)
-			return nil
-		})
-		if walkErr != nil {
-			errs = append(errs, pathError(p, walkErr))
-		}
-		if len(found) == 0 && roots == 0 && walkErr == nil {
-			hints = append(hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, and excluded paths, are skipped)", textsafe.Quote(p))})
-		}
-		sort.Strings(found)
-		for _, f := range found {
-			srcs = append(srcs, Source{Path: f, Root: repo})
+		switch {
+		case err != nil:
+			d.errs = append(d.errs, pathError(p, err))
+		case !info.IsDir():
+			d.named(p)
+		default:
+			d.walk(p)
 		}
 	}
-	return srcs, hints, errs
+	if render {
+		d.srcs = mergeRoots(d.srcs)
+	}
+	return d.srcs, d.hints, d.errs
+}
+
+// discovery is what DiscoverTrace gathers, path after path.
+type discovery struct {
+	render bool
+	trace  func(format string, args ...any)
+	ex     globs
+	kinds  map[string]string // RootKind per folder
+	srcs   []Source
+	hints  []Hint
+	errs   []error
+}
+
+// named adds a file named on the command line: always linted (an exclude
+// pattern, from a config the user may not know about, must not silently
+// skip it), or the chart or kustomization holding it rendered.
+func (d *discovery) named(p string) {
+	if d.ex.match(p) {
+		d.hints = append(d.hints, Hint{Path: p, Message: fmt.Sprintf("%s is linted although an exclude pattern matches it, because it was named on the command line", textsafe.Quote(p))})
+	}
+	if d.render {
+		if root, ok := enclosingRoot(p, d.kinds); ok {
+			d.trace("discover %s: inside %s %s, which is rendered instead (its findings in this file are reported)", p, rootName(root.Render), root.Path)
+			// The root holds the file named: what it derives is
+			// bounded by its own repository (or itself).
+			root.Root = repoRoot(root.Path)
+			d.srcs = append(d.srcs, root)
+			return
+		}
+	}
+	d.trace("discover %s: a file named on the command line: linted", p)
+	d.srcs = append(d.srcs, Source{Path: p, Explicit: true})
+}
+
+// walk adds the manifests, charts and kustomizations of the folder p.
+func (d *discovery) walk(p string) {
+	repo := repoRoot(p)
+	d.trace("discover %s: walking the folder (repository root %s)", p, firstNonEmpty(repo, p))
+	// The tree's real location: a symbolic link found in the walk may
+	// point at a file inside it, never outside (a link to
+	// /proc/self/environ printed the CI's secrets into the report).
+	root, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		d.errs = append(d.errs, pathError(p, err))
+		return
+	}
+	if systemPath(root) {
+		d.trace("discover %s: skipped: a kernel file system", p)
+		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no file podlint reads: podlint does not walk %s", textsafe.Quote(p), systemDirs)})
+		return
+	}
+	w := &folderWalk{discovery: d, top: p, root: root, repo: repo}
+	// The read set of the repository (internal/safefile): in a git work
+	// tree only tracked files, never VCS metadata or credential files.
+	// A file outside it is skipped with a hint, not read.
+	if repo != "" {
+		if w.set, err = safefile.Open(repo, p); err == nil {
+			defer w.set.Close()
+		} else {
+			w.set = nil
+		}
+	}
+	walkErr := filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			d.errs = append(d.errs, pathError(path, err))
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		case e.IsDir():
+			return w.folder(path, e.Name())
+		}
+		w.file(path, e)
+		return nil
+	})
+	if walkErr != nil {
+		d.errs = append(d.errs, pathError(p, walkErr))
+	}
+	if len(w.found) == 0 && w.roots == 0 && walkErr == nil {
+		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, and excluded paths, are skipped)", textsafe.Quote(p))})
+	}
+	sort.Strings(w.found)
+	for _, f := range w.found {
+		d.srcs = append(d.srcs, Source{Path: f, Root: repo})
+	}
+}
+
+// folderWalk is the walk of one folder named on the command line.
+type folderWalk struct {
+	*discovery
+	top   string // the folder as named
+	root  string // its real, absolute location
+	repo  string
+	set   *safefile.Root // the repository's read set, or nil
+	found []string
+	roots int // charts and kustomizations to render
+}
+
+// folder decides on a folder of the walk: skipped, rendered as one
+// source, or walked.
+func (w *folderWalk) folder(path, name string) error {
+	if path != w.top && strings.HasPrefix(name, ".") {
+		w.trace("discover %s: skipped: hidden folder", path)
+		return fs.SkipDir
+	}
+	if path != w.top && w.ex.match(path) {
+		w.trace("discover %s: skipped: matches an exclude pattern", path)
+		return fs.SkipDir
+	}
+	if k := RootKind(path); w.render && k != "" {
+		w.trace("discover %s: %s: rendered as one source, its files are not linted one by one", path, rootName(k))
+		w.srcs = append(w.srcs, Source{Path: path, Render: k, Explicit: path == w.top, Root: w.repo})
+		w.roots++
+		return fs.SkipDir
+	}
+	if path != w.top && w.set != nil && !w.set.MayHold(path) {
+		w.trace("discover %s: skipped: no file git tracks", path)
+		w.hints = append(w.hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: git tracks no file in it (podlint reads only tracked files; git add them, or name them with --read-untracked)", textsafe.Quote(path))})
+		return fs.SkipDir
+	}
+	if h := chartHint(path); h != "" {
+		w.hints = append(w.hints, Hint{Path: path, Message: h})
+	}
+	return nil
+}
+
+// file decides on a file of the walk: linted, or skipped with the reason
+// traced (and given as a hint where the user may not expect it).
+func (w *folderWalk) file(path string, e fs.DirEntry) {
+	name := e.Name()
+	// Hidden files (.podlint.yaml, .gitlab-ci.yml, .pre-commit-config.yaml)
+	// are tool configuration, never manifests.
+	switch {
+	case !hasManifestExt(name):
+		w.trace("discover %s: skipped: not .yaml, .yml or .json", path)
+		return
+	case strings.HasPrefix(name, "."):
+		w.trace("discover %s: skipped: hidden file", path)
+		return
+	case w.ex.match(path):
+		w.trace("discover %s: skipped: matches an exclude pattern", path)
+		return
+	}
+	if why := w.unreadable(path, e.Type()); why != "" {
+		w.trace("discover %s: skipped: %s", path, why)
+		w.hints = append(w.hints, Hint{Path: path, Message: fmt.Sprintf("%s: skipped: %s", textsafe.Quote(path), why)})
+		return
+	}
+	w.trace("discover %s: linted", path)
+	w.found = append(w.found, path)
+}
+
+// unreadable says why a file of the walk is not read, or "". FIFOs,
+// devices and sockets could block or never end, and a symbolic link is
+// followed only to a regular file inside the tree; what is left out is
+// said, not silently dropped. Outside the read set is outside too.
+func (w *folderWalk) unreadable(path string, mode fs.FileMode) string {
+	if !mode.IsRegular() {
+		if mode&fs.ModeSymlink == 0 {
+			return fmt.Sprintf("not a regular file (%s)", safefile.Kind(mode))
+		}
+		if why := linkProblem(w.root, path); why != "" {
+			return why
+		}
+	}
+	if w.set != nil {
+		if err := w.set.Readable(path); err != nil {
+			return readSetReason(err)
+		}
+	}
+	return ""
 }
 
 // readSetReason says why a file found in a walk is outside the read set.

@@ -18,6 +18,7 @@ func TestCount(t *testing.T) {
 	want := map[string][2][]string{
 		"example.com/m/a": {{"T", "T.F", "T.M", "T.N", "Unused", "Used"}, {"T.F", "T.N", "Unused"}},
 		"example.com/m/b": {{"B"}, {"B"}},
+		"example.com/m/c": {nil, nil},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Count = %v\nwant %v", got, want)
@@ -44,5 +45,58 @@ func TestImportablePackagesMakeNoAPIPromise(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("only %d importable packages found; the walk is broken", n)
+	}
+}
+
+// maxComplexity is the cyclomatic complexity above which a function is
+// split: past it, a reader cannot hold its paths in mind, and its tests
+// cannot cover them.
+const maxComplexity = 35
+
+// overMaxComplexity are the functions still over maxComplexity, to be
+// split: the list only shrinks (a function on it that is split fails the
+// test until it is taken off).
+var overMaxComplexity = map[string]bool{
+	"report/plot/plot.go:summary":          true,
+	"timeline/controllers.go:computer.job": true,
+}
+
+func TestNoFunctionOverMaxComplexity(t *testing.T) {
+	fs, err := Complexities("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) < 500 {
+		t.Fatalf("only %d functions found; the walk is broken", len(fs))
+	}
+	seen := map[string]bool{}
+	for _, f := range fs {
+		over := f.Complexity > maxComplexity
+		switch {
+		case over && !overMaxComplexity[f.Name]:
+			t.Errorf("%s has a cyclomatic complexity of %d, over %d: split it", f.Name, f.Complexity, maxComplexity)
+		case !over && overMaxComplexity[f.Name]:
+			t.Errorf("%s is at %d now, within %d: take it off overMaxComplexity", f.Name, f.Complexity, maxComplexity)
+		}
+		seen[f.Name] = true
+	}
+	for name := range overMaxComplexity {
+		if !seen[name] {
+			t.Errorf("%s, on overMaxComplexity, no longer exists: take it off", name)
+		}
+	}
+}
+
+func TestComplexity(t *testing.T) {
+	fs, err := Complexities("testdata/mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, f := range fs {
+		got[f.Name] = f.Complexity
+	}
+	if got["c/c.go:branchy"] != 8 || got["a/a.go:Used"] != 1 {
+		t.Errorf("complexities %v; want branchy 8, Used 1", got)
 	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -128,32 +129,45 @@ func tokenEnd(line []byte, start int) int {
 	}
 	switch q := line[start]; q {
 	case '"', '\'':
-		for i := start + 1; i < len(line); i++ {
-			switch {
-			case q == '"' && line[i] == '\\':
-				i++
-			case line[i] == q:
-				if q == '\'' && i+1 < len(line) && line[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1
-			}
-		}
-		return len(line)
+		return quotedEnd(line, start)
 	case '-', '|', '>', '[', '{', '&', '*', '!':
 		if start+1 >= len(line) || line[start+1] == ' ' || q == '[' || q == '{' {
 			_, w := utf8.DecodeRune(line[start:])
 			return start + w
 		}
 	}
-	end := start
-	flow := false
-	for _, c := range line[:start] {
-		if c == '[' || c == '{' {
-			flow = true
+	end := plainEnd(line, start, bytes.ContainsAny(line[:start], "[{"))
+	if end == start {
+		_, w := utf8.DecodeRune(line[start:])
+		end = start + w
+	}
+	return end
+}
+
+// quotedEnd is past the closing quote of the scalar quoted at start (” is
+// an escaped quote in single quotes, \" in double ones), or the line's end.
+func quotedEnd(line []byte, start int) int {
+	q := line[start]
+	for i := start + 1; i < len(line); i++ {
+		switch {
+		case q == '"' && line[i] == '\\':
+			i++
+		case line[i] == q:
+			if q == '\'' && i+1 < len(line) && line[i+1] == '\'' {
+				i++
+				continue
+			}
+			return i + 1
 		}
 	}
+	return len(line)
+}
+
+// plainEnd is the end of the plain scalar or key at start, trailing blanks
+// excluded: before a key's colon, a comment, or (in a flow collection) a
+// flow indicator; start when it is empty.
+func plainEnd(line []byte, start int, flow bool) int {
+	end := start
 	for i := start; i < len(line); i++ {
 		c := line[i]
 		if c == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' || flow && (line[i+1] == ',' || line[i+1] == '}' || line[i+1] == ']')) {
@@ -168,10 +182,6 @@ func tokenEnd(line []byte, start int) int {
 		if c != ' ' && c != '\t' {
 			end = i + 1
 		}
-	}
-	if end == start {
-		_, w := utf8.DecodeRune(line[start:])
-		end = start + w
 	}
 	return end
 }
