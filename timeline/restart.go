@@ -213,6 +213,39 @@ func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 	return out
 }
 
+// healthUnknownRestarts is probeKillRestarts for runs of unknown length,
+// at least cycle.Lo (the earliest kill) each: a container that may be
+// healthy for any while before the probe kills it. Restarts 1 and 2 are
+// immediate as always (no exited instance, then no entry); from restart 3
+// a run at least as long as the entry makes the restart immediate, and a
+// shorter one waits the entry, which is at most the initial delay doubled
+// n − 3 times (runs past the 600 s expiry only make it smaller), plus the
+// re-queue slack. Exits and starts are later by the runs: no upper edge.
+func healthUnknownRestarts(cycle Interval, n int, v Version, p Params) []Restart {
+	if n <= 0 {
+		return nil
+	}
+	v = v.orLatest()
+	p = p.clean().crashCurve(v)
+	out := make([]Restart, 0, n)
+	entry := 0.0 // the largest entry any run lengths leave before restart i
+	for i := 1; i <= n; i++ {
+		delay := At(0)
+		if entry > 0 {
+			delay = Between(0, entry+crashOvershoot(entry, v))
+		}
+		at := From(float64(i) * cycle.Lo)
+		out = append(out, Restart{N: i, Exit: span(at), Delay: delay, Start: span(at)})
+		switch {
+		case i == 2:
+			entry = p.CrashLoopInitial
+		case i > 2:
+			entry = math.Min(2*entry, p.CrashLoopMax)
+		}
+	}
+	return out
+}
+
 // killPath is the set of instants one way through probeKillRestarts can
 // be at after a restart: when the previous instance exited (as the
 // back-off sees it) and how long the restart waited after that (0 when
