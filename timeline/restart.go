@@ -161,6 +161,11 @@ func jobBackoff(k int64, cap float64) float64 {
 	return math.Min(d, cap)
 }
 
+// ProbeKillRestartRule says why the waits of a probe-killed container rise
+// and fall (0s, 80s–110s, 0s–3m10s), in the words the timeline and the
+// rules share.
+const ProbeKillRestartRule = "a restart is immediate when the time since the previous kill, a run plus any wait, is at least the crash-loop back-off, else it waits for the back-off to run out"
+
 // probeKillRestarts is the restart schedule of a container that a probe
 // kills `cycle` seconds after each start (start → exit; R-3 liveness kills,
 // relative to the first start). The sync that kills the container also

@@ -440,7 +440,7 @@ func summary(tl *timeline.Timeline) []string {
 // error, and what the run is when the container is healthy for a while
 // first.
 func livenessRestarts(name string, lp *timeline.LivenessProbe) string {
-	why := "a restart is immediate when the time since the previous kill (a run plus any wait) is at least the crash-loop back-off, else it waits for the back-off to run out"
+	why := timeline.ProbeKillRestartRule
 	unhealthy := fmt.Sprintf("if liveness kills %s at every start (runs of %s), the restarts wait %s",
 		name, delayText(lp.NextStart.Interval), delaysText(lp.UnhealthyRestarts))
 	switch h := lp.HealthyFor; {
@@ -480,19 +480,10 @@ func crashLoop(tl *timeline.Timeline) string {
 }
 
 // delaysText lists the waits before each restart: "0s, 10s–15s, …".
-func delaysText(rs []timeline.Restart) string {
-	delays := make([]string, len(rs))
-	for i, r := range rs {
-		delays[i] = delayText(r.Delay)
-	}
-	return strings.Join(delays, ", ")
-}
+func delaysText(rs []timeline.Restart) string { return timeline.RestartWaits(rs) }
 
 // delayText is a back-off, to a tenth of a second: "0s", "10s–15s".
-func delayText(iv timeline.Interval) string {
-	lo, hi := math.Round(iv.Lo*10)/10, math.Round(iv.Hi*10)/10
-	return timeline.FormatRange(lo, hi, iv.HiUnbounded)
-}
+func delayText(iv timeline.Interval) string { return timeline.FormatWait(iv) }
 
 // replicas is "1 replica" or "3 replicas".
 func replicas(n float64) string {
