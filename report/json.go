@@ -111,6 +111,15 @@ type jsonSummary struct {
 	// NotRendered lists the charts and kustomizations the render budget
 	// left unrendered; absent when none.
 	NotRendered []string `json:"notRendered,omitempty"`
+	// Suppressed lists the findings of organisation policies that a
+	// suppression with a reason hid; absent when none.
+	Suppressed []jsonSuppressed `json:"suppressed,omitempty"`
+}
+
+// jsonSuppressed is a suppressed finding with the suppression's reason.
+type jsonSuppressed struct {
+	jsonFinding
+	Reason string `json:"reason"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -134,7 +143,10 @@ func writeJSON(w sink, res, all *finding.Result) error {
 	}
 	e, wn, i := all.Counts()
 	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile,
-		res.Summary.NotRendered}
+		res.Summary.NotRendered, nil}
+	for _, s := range res.Summary.Suppressed {
+		sum.Suppressed = append(sum.Suppressed, jsonSuppressed{*toJSONFinding(&s.Finding), s.Reason})
+	}
 	w.WriteString(",\n  \"summary\": ")
 	enc := newJSONEncoder(w, "  ")
 	if err := enc.Encode(sum); err != nil {
