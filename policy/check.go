@@ -122,7 +122,7 @@ func (pol *Policy) startupBudget(p *rules.Pass, c *timeline.Container, b *Bound)
 			return
 		}
 		pol.report(p, lp.Path, c.Name,
-			fmt.Sprintf("liveness probe kills a slow start sooner than policy %q allows", pol.Name),
+			fmt.Sprintf("liveness probe kills a slow start before policy %q allows it", pol.Name),
 			fmt.Sprintf("Without a startup probe, the liveness probe of %q kills an application that is not answering yet "+
 				"as early as %s after the container starts. Policy %q requires %s for the start. "+
 				"Add a startupProbe whose failureThreshold × periodSeconds covers %s; it holds the liveness probe back until the start succeeds.",
@@ -153,7 +153,7 @@ func (pol *Policy) livenessKill(p *rules.Pass, c *timeline.Container, b *Bound) 
 		gated = fmt.Sprintf(", the startup probe passing %s after the start at the earliest", dur(from))
 	}
 	pol.report(p, lp.FailureThreshold.Path, c.Name,
-		fmt.Sprintf("liveness probe may kill sooner after start than policy %q allows", pol.Name),
+		fmt.Sprintf("liveness probe may kill earlier than policy %q allows", pol.Name),
 		fmt.Sprintf("The liveness probe of %q can kill the container %s after it starts (failureThreshold %s, periodSeconds %s%s). "+
 			"Policy %q requires that no liveness kill comes before %s. Raise failureThreshold to %s, or initialDelaySeconds.",
 			c.Name, dur(earliest), num(FT), dur(P), gated, pol.Name, b.Text, num(need)))
@@ -190,7 +190,7 @@ func (pol *Policy) graceAfterPreStop(p *rules.Pass, tl *timeline.Timeline, b *Bo
 		related = append(related, rules.Related{Path: h.Path, Message: "the preStop hook"})
 	}
 	pol.report(p, t.GracePeriod.Path, worst.Name,
-		fmt.Sprintf("grace period leaves less time before SIGKILL than policy %q requires", pol.Name),
+		fmt.Sprintf("grace period is shorter than policy %q requires", pol.Name),
 		fmt.Sprintf("When the Pod is deleted, %q gets its stop signal %s and SIGKILL %s later (grace period %s). "+
 			"Policy %q requires %s between the two. %s",
 			worst.Name, stop, dur(window), dur(G), pol.Name, b.Text, fix),

@@ -293,7 +293,9 @@ spec:
 					t.Fatal(err)
 				}
 			}
-			got := lint(t, "policies:\n  - name: p\n    require: {"+c.require+"}\n", c.file, kube)
+			// The longest name a policy may have: headlines stay one line.
+			name := "p" + strings.Repeat("-", 39)
+			got := lint(t, "policies:\n  - name: "+name+"\n    require: {"+c.require+"}\n", c.file, kube)
 			if c.want == "" {
 				if len(got) > 0 {
 					t.Fatalf("unexpected finding %d:%d: %s %s", got[0].Line, got[0].Column, got[0].Message, got[0].Detail)
@@ -311,8 +313,13 @@ spec:
 			if !regexp.MustCompile(pattern).MatchString(f.Detail) {
 				t.Errorf("detail %q does not match %q", f.Detail, pattern)
 			}
-			if !strings.Contains(f.Message, `policy "p"`) || !strings.Contains(f.Detail, `Policy "p" is defined at org.yaml:2.`) {
+			if !strings.Contains(f.Message, `policy "`+name+`"`) || !strings.HasSuffix(f.Detail, `Policy "`+name+`" is defined at org.yaml:2.`) {
 				t.Errorf("finding does not name the policy and where it is defined: %s / %s", f.Message, f.Detail)
+			}
+			// A headline as CONTRIBUTING.md has them: one sentence of at
+			// most 100 characters, without arithmetic or a period.
+			if n := len([]rune(f.Message)); n > 100 || strings.ContainsAny(f.Message, ";=+") || strings.HasSuffix(f.Message, ".") {
+				t.Errorf("headline %q (%d characters) is not one short sentence", f.Message, n)
 			}
 			if f.Severity != finding.Error {
 				t.Errorf("severity %v, want error (the default)", f.Severity)

@@ -93,7 +93,7 @@ func TestPolicySummary(t *testing.T) {
 	for _, want := range []string{
 		"Suppressed, with the reasons given:\n  internal/cli/testdata/policy/manifests/web.yaml:40:31: error: startup probe gives up sooner than policy \"prod-startup\" allows [PL801 policy]\n    reason: the cache warm-up is off here; starts in 5s, measured\n",
 		"; 1 policy finding suppressed\n",
-		"web.yaml:52:38: warning: grace period leaves less time before SIGKILL than policy \"lb-deregistration\" requires [PL801 policy]",
+		"web.yaml:52:38: warning: grace period is shorter than policy \"lb-deregistration\" requires [PL801 policy]",
 		"web.yaml:52:40: warning: suppression of PL801 (policy) gives no reason [PL011 suppression-missing-reason]",
 	} {
 		if !strings.Contains(string(text), want) {
