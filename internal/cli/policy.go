@@ -96,7 +96,10 @@ func (s *settings) policySetup(c *ucli.Context) error {
 		}
 		workflow = append(workflow, list...)
 	}
-	repo, err := policy.Decode("config", s.cfg.path, &s.cfg.Policies, policyReader("config", s.cfg.path))
+	// Named as reports name the configuration (relative to the working
+	// directory), so that findings do not depend on where the checkout is.
+	name := s.configName()
+	repo, err := policy.Decode("config", name, &s.cfg.Policies, policyReader("config", name))
 	if err != nil {
 		return err
 	}

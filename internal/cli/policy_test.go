@@ -169,7 +169,7 @@ func TestPolicyTrust(t *testing.T) {
 		noOut        string // must not be in the output
 	}{
 		{name: "flag policy alone", code: 1, out: `pod.yaml:5:34: error: .*policy "lb"`},
-		{name: "configuration adds a policy", config: own, code: 1, out: `policy "lb"(?s:.*)policy "team"`},
+		{name: "configuration adds a policy", config: own, code: 1, out: `policy "lb"(?s:.*)policy "team"(?s:.*)Policy "team" is defined at \.podlint\.yaml:2\.`},
 		{name: "configuration redefines the workflow's policy", config: "policies:\n  - name: lb\n    require: {min-grace-after-prestop: 1s}\n", code: 2,
 			stderr: `config .*\.podlint\.yaml:2: policy "lb" is the workflow's, defined at .*org\.yaml:2 \(--policy\); the repository's configuration may add policies but not replace one`},
 		{name: "configuration disables the rule", config: own + "disable: [policy]\n", code: 1, out: `policy "lb"(?s:.*)policy "team"`,
