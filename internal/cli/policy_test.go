@@ -377,3 +377,47 @@ metadata: {name: web}
 		t.Errorf("docs/policies.md, Suppressing a policy finding, shows\n%s\npodlint prints\n%s", want, out)
 	}
 }
+
+// TestPolicyRenderedChart: policies hold a rendered chart's workloads,
+// matched by the namespace the chart renders into, and a finding a
+// suppression hides is listed at the template's line, where a reviewer
+// reads it.
+func TestPolicyRenderedChart(t *testing.T) {
+	repo := t.TempDir()
+	writeFiles(t, repo, map[string]string{
+		"org.yaml":          "policies:\n  - name: prod-startup\n    match: {namespaces: [\"prod-*\"]}\n    require: {min-startup-budget: 2m}\n",
+		"chart/Chart.yaml":  "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
+		"chart/values.yaml": "replicas: 1\n",
+		"chart/templates/a.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-web
+  namespace: {{ .Release.Namespace }}
+  annotations:
+    ignore-check.podlint.dev/policy: "measured: starts in 3s"
+spec:
+  replicas: {{ .Values.replicas }}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: app
+          image: example/app:1
+          resources: {requests: {cpu: 10m, memory: 10Mi}}
+          startupProbe:
+            httpGet: {path: /, port: 8080}
+            failureThreshold: 3
+`})
+	if err := testgit.InitAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runIn(t, repo, "check", "--no-config", "--policy", "org.yaml", "--namespace", "prod-eu", "chart")
+	want := "Suppressed, with the reasons given:\n  chart/templates/a.yaml:20:31: error: startup probe gives up sooner than policy \"prod-startup\" allows [PL801 policy]\n    reason: measured: starts in 3s\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want 0 with\n%s\ngot\n%s%s", code, want, out, stderr)
+	}
+	if code, out, _ := runIn(t, repo, "check", "--no-config", "--policy", "org.yaml", "--namespace", "staging", "chart"); code != 0 || strings.Contains(out, "[PL801 policy]") {
+		t.Errorf("a chart rendered into staging matches no prod-* policy: exit %d\n%s", code, out)
+	}
+}
