@@ -331,6 +331,14 @@ func TestPolicyDocs(t *testing.T) {
 		return b
 	}
 	repo, _ := policyRepo(t, "")
+	// The page's sample policy file is one podlint accepts.
+	_, rest, _ := strings.Cut(string(doc), "## A policy file")
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	sample, _, _ := strings.Cut(rest, "```")
+	writeFiles(t, repo, map[string]string{"org-policies.yaml": sample})
+	if code, out, stderr := runIn(t, repo, "check", "--policy", "org-policies.yaml", "pod.yaml"); code == ExitError || !strings.Contains(out, `policy "lb-deregistration"`) {
+		t.Errorf("the sample policy file of docs/policies.md: exit %d, want its lb-deregistration finding\n%s%s", code, out, stderr)
+	}
 	var got strings.Builder
 	for _, content := range []string{
 		"policies:\n  - name: addon-startup\n    match:\n      kinds: [Deployment]\n    require:\n      min-startup-budjet: 2m\n",
