@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
@@ -46,6 +47,10 @@ type Linter struct {
 	Version  timeline.Version
 	Params   timeline.Params
 	Limits   manifest.Limits
+	// Checks gives rules of the catalog the check this run configures, in
+	// place of their Check: the organisation's policies are the run's
+	// (rules.Policy, whose check package policy builds).
+	Checks map[*rules.Rule]func(*rules.Pass)
 	// Open renders a source that is a Helm chart or a kustomization
 	// (Source.Render set) into documents and a source map (render.Open),
 	// which Root lints; nil when rendering is off.
@@ -195,7 +200,7 @@ func (l *Linter) lintDocs(sp *manifest.Split, from, to int) *batch {
 		fl.detach(start)
 	}
 	clear(res.Objects)
-	b.findings, b.sup = fl.findings, fl.sup
+	b.findings, b.sup, b.sum.Suppressed = fl.findings, fl.sup, fl.suppressed
 	return b
 }
 
@@ -257,6 +262,7 @@ func (a *assembly) add(b *batch) *crossobject.Part {
 	b.findings, b.sup = nil, nil
 	a.sum.Objects += b.sum.Objects
 	a.sum.Workloads += b.sum.Workloads
+	a.sum.Suppressed = append(a.sum.Suppressed, b.sum.Suppressed...)
 	return &b.part
 }
 
@@ -272,8 +278,7 @@ func (a *assembly) take() []finding.Finding {
 		}
 		for _, s := range a.byLine[f.Line] {
 			if s.matches(f) {
-				s.used = true
-				f.RuleID = ""
+				fl.suppress(s, f)
 			}
 		}
 		if f.RuleID != "" {
@@ -285,6 +290,8 @@ func (a *assembly) take() []finding.Finding {
 	}
 	clear(fl.findings[len(out):])
 	fl.findings = nil
+	a.sum.Suppressed = append(a.sum.Suppressed, fl.suppressed...)
+	fl.suppressed = nil
 	return out
 }
 
@@ -315,6 +322,17 @@ func (a *assembly) finish() []finding.Finding {
 	fl.detach(0)
 	out := fl.findings
 	fl.findings = nil
+	// Annotations were applied per batch, comments per take: the summary
+	// lists the file's suppressed findings in report order.
+	slices.SortStableFunc(a.sum.Suppressed, func(x, y finding.Suppressed) int {
+		switch {
+		case finding.Less(&x.Finding, &y.Finding):
+			return -1
+		case finding.Less(&y.Finding, &x.Finding):
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 
@@ -323,7 +341,10 @@ type fileLinter struct {
 	file     *manifest.File
 	sup      []*suppression
 	findings []finding.Finding
-	part     *filePart // for the cross-object rules
+	// suppressed are the findings of audited rules that suppressions
+	// hid, for the summary.
+	suppressed []finding.Suppressed
+	part       *filePart // for the cross-object rules
 	// binary is set for a file that is not text (NUL bytes, not UTF-8):
 	// its content is never echoed, since it may be anything (a symbolic
 	// link to /proc/self/environ printed the CI's secrets).
@@ -376,13 +397,17 @@ func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStar
 	start := len(fl.findings)
 	var pass *rules.Pass
 	for _, r := range l.Rules {
-		if r.Check == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
+		check := r.Check
+		if c := l.Checks[r]; c != nil {
+			check = c
+		}
+		if check == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
 			continue
 		}
 		if pass == nil {
 			pass = rules.NewPass(r, o, l.Version, l.Params, timelineOf, func(d rules.Diagnostic) { fl.report(pass.Rule, o, d) })
 		}
-		fl.runRule(r, o, pass)
+		fl.runRule(r, check, o, pass)
 	}
 	// Annotation suppressions cover every finding of the object, including
 	// the loader's (unknown fields in its template), which are among the
@@ -394,16 +419,35 @@ func (fl *fileLinter) object(o *manifest.Object, ro *crossobject.Object, docStar
 		}
 		for _, s := range objSup {
 			if s.matches(f) {
-				s.used = true
-				f.RuleID = "" // dropped in finish
+				fl.suppress(s, f) // dropped in finish
 			}
 		}
 	}
 }
 
-// runRule runs r over o with pass, which every rule of the object shares
-// (one allocation per object, not per rule): pass.Rule is set to r here.
-func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pass) {
+// suppress hides f, a finding that s matches, by clearing its rule. A
+// finding of an audited rule stays when s gives no reason, and is kept for
+// the summary when it is hidden.
+func (fl *fileLinter) suppress(s *suppression, f *finding.Finding) {
+	s.used = true
+	if s.rule.Audited {
+		if s.reason == "" {
+			return
+		}
+		hidden := finding.Suppressed{Finding: *f, Reason: s.reason}
+		if f.Object != nil {
+			ref := *f.Object // not a pointer into the loaded object
+			hidden.Object = &ref
+		}
+		fl.suppressed = append(fl.suppressed, hidden)
+	}
+	f.RuleID = ""
+}
+
+// runRule runs check, the check of r, over o with pass, which every rule
+// of the object shares (one allocation per object, not per rule):
+// pass.Rule is set to r here.
+func (fl *fileLinter) runRule(r *rules.Rule, check func(*rules.Pass), o *manifest.Object, pass *rules.Pass) {
 	defer func() {
 		if p := recover(); p != nil {
 			pos, _ := o.Doc.Locate(o.Path)
@@ -413,7 +457,7 @@ func (fl *fileLinter) runRule(r *rules.Rule, o *manifest.Object, pass *rules.Pas
 		}
 	}()
 	pass.Rule = r
-	r.Check(pass)
+	check(pass)
 }
 
 // report records a diagnostic of rule r on o.
@@ -429,6 +473,9 @@ func (fl *fileLinter) report(r *rules.Rule, o *manifest.Object, d rules.Diagnost
 		rp, _ := o.Doc.Locate(rel.Path)
 		f.Related = append(f.Related, finding.Location{File: fl.file.Path, Line: rp.Line, Column: rp.Column, Message: rel.Message,
 			CodePointColumn: o.Doc.File.CodePointColumn(rp.Line, rp.Column)})
+	}
+	if d.Severity != finding.Off {
+		f.Severity = d.Severity
 	}
 	if d.Info {
 		f.Severity = min(f.Severity, finding.Info)
@@ -512,9 +559,12 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 		return
 	}
 	if s.reason == "" {
+		detail := "Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."
+		if s.rule.Audited {
+			detail += fmt.Sprintf(" A suppression of %s without a reason suppresses nothing: the finding stays until it gives one.", s.rule.Name)
+		}
 		fl.addFinding(fl.lint.newFinding(rules.SuppressionMissingReason, s.obj, loc,
-			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name),
-			"Write why the finding does not apply after the rule name, so the next reader can judge whether it still holds."))
+			fmt.Sprintf("suppression of %s (%s) gives no reason", s.rule.ID, s.rule.Name), detail))
 	}
 	if s.unjudged {
 		return

@@ -76,9 +76,12 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 	}
 	if len(stream) > 0 {
 		fs, s := l.File(src.Path, stream, false)
-		sum.Objects, sum.Workloads = s.Objects, s.Workloads
+		sum.Objects, sum.Workloads, sum.Suppressed = s.Objects, s.Workloads, s.Suppressed
 		for i := range fs {
 			place(&fs[i], src.Path, r.Map, file)
+		}
+		for i := range sum.Suppressed {
+			place(&sum.Suppressed[i].Finding, src.Path, r.Map, file)
 		}
 		out = append(out, fs...)
 	}

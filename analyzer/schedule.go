@@ -289,6 +289,7 @@ func (m *merger) source(k int) bool {
 	sum.Workloads += r.sum.Workloads
 	sum.Rendered = append(sum.Rendered, r.sum.Rendered...)
 	sum.NotRendered = append(sum.NotRendered, r.sum.NotRendered...)
+	sum.Suppressed = append(sum.Suppressed, r.sum.Suppressed...)
 	if r.err != nil {
 		s.errs = append(s.errs, r.err)
 	}

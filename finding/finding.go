@@ -234,6 +234,17 @@ type Summary struct {
 	// ConfigFile is the configuration file the run used, "" for none:
 	// reports name it, since a config can turn rules off or exclude paths.
 	ConfigFile string `json:"configFile,omitempty"`
+	// Suppressed lists the findings of audited rules (an organisation's
+	// policies) that a suppression with a reason hid, so that a reviewer
+	// sees what a change exempted itself from.
+	Suppressed []Suppressed `json:"suppressed,omitempty"`
+}
+
+// Suppressed is a finding that a suppression hid, with the reason it
+// gives.
+type Suppressed struct {
+	Finding
+	Reason string `json:"reason"`
 }
 
 // Result is everything one run produced. Its findings are held as values

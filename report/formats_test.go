@@ -158,7 +158,7 @@ func TestJSON(t *testing.T) {
 	if !reflect.DeepEqual(got.Findings[3].Fixes, wantFix) {
 		t.Errorf("fixes = %+v, want %+v", got.Findings[3].Fixes, wantFix)
 	}
-	if !reflect.DeepEqual(got.Summary, jsonSummary{4, 7, 5, 3, 2, 1, []string{}, "", nil, 0}) {
+	if !reflect.DeepEqual(got.Summary, jsonSummary{4, 7, 5, 3, 2, 1, []string{}, "", nil, 0, nil}) {
 		t.Errorf("summary = %+v", got.Summary)
 	}
 	// Every key is present even when empty, so jq filters need no checks.

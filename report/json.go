@@ -114,6 +114,15 @@ type jsonSummary struct {
 	// Skipped counts the walked .json files that are not Kubernetes
 	// objects; absent when none.
 	Skipped int `json:"skipped,omitempty"`
+	// Suppressed lists the findings of organisation policies that a
+	// suppression with a reason hid; absent when none.
+	Suppressed []jsonSuppressed `json:"suppressed,omitempty"`
+}
+
+// jsonSuppressed is a suppressed finding with the suppression's reason.
+type jsonSuppressed struct {
+	jsonFinding
+	Reason string `json:"reason"`
 }
 
 // writeJSON prints paths as the user gave them (displayPath), like the text
@@ -137,7 +146,10 @@ func writeJSON(w sink, res, all *finding.Result) error {
 	}
 	e, wn, i := all.Counts()
 	sum := jsonSummary{res.Summary.Files, res.Summary.Objects, res.Summary.Workloads, e, wn, i, append([]string{}, res.Summary.Rendered...), res.Summary.ConfigFile,
-		res.Summary.NotRendered, res.Summary.Skipped}
+		res.Summary.NotRendered, res.Summary.Skipped, nil}
+	for _, s := range res.Summary.Suppressed {
+		sum.Suppressed = append(sum.Suppressed, jsonSuppressed{*toJSONFinding(&s.Finding), s.Reason})
+	}
 	w.WriteString(",\n  \"summary\": ")
 	enc := newJSONEncoder(w, "  ")
 	if err := enc.Encode(sum); err != nil {

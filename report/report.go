@@ -458,11 +458,30 @@ func summaryLine(res *finding.Result) string {
 			tail += "; not rendered, the render budget being spent: " + strings.Join(skipped, "; ")
 		}
 	}
+	tail += suppressedTally(s.Suppressed)
 	if e+w+i == 0 {
 		return head + ": no findings" + tail
 	}
 	return fmt.Sprintf("%s: %s, %s, %s%s", head, plural(e, "error", "errors"),
 		plural(w, "warning", "warnings"), plural(i, "info", "infos"), tail)
+}
+
+// suppressedTally counts the suppressed findings of the summary by rule,
+// "; 2 policy findings suppressed", or "" for none.
+func suppressedTally(list []finding.Suppressed) string {
+	var names []string
+	count := map[string]int{}
+	for _, s := range list {
+		if count[s.RuleName] == 0 {
+			names = append(names, s.RuleName)
+		}
+		count[s.RuleName]++
+	}
+	out := ""
+	for _, n := range names {
+		out += "; " + plural(count[n], n+" finding", n+" findings") + " suppressed"
+	}
+	return out
 }
 
 // renderedInline is how long, in bytes, the names of the rendered roots

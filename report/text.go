@@ -117,9 +117,27 @@ func writeText(buf sink, res, all *finding.Result, opts Options) error {
 			buf.WriteByte('\n')
 		}
 	}
+	writeSuppressed(buf, all.Summary.Suppressed, p)
 	buf.WriteString(summaryLine(all))
 	buf.WriteByte('\n')
 	return nil
+}
+
+// writeSuppressed lists the findings of organisation policies that a
+// suppression hid, each with the reason it gives, so that a reviewer sees
+// what a change exempted itself from.
+func writeSuppressed(buf sink, list []finding.Suppressed, p palette) {
+	if len(list) == 0 {
+		return
+	}
+	buf.WriteString("Suppressed, with the reasons given:\n")
+	for i := range list {
+		f := &list[i].Finding
+		fmt.Fprintf(buf, "%s%s: %s: %s [%s %s]\n", detailIndent, p.pos(position(displayPath(f.File), f.Line, f.Column)), p.severity(f.Severity),
+			textsafe.Escape(f.Headline()), f.RuleID, f.RuleName)
+		fmt.Fprintf(buf, "%s%sreason: %s\n", detailIndent, detailIndent, textsafe.Escape(list[i].Reason))
+	}
+	buf.WriteByte('\n')
 }
 
 // overlays names the roots a finding in a file that several roots render

@@ -59,4 +59,5 @@ var All = List{
 	ServiceWithoutReadiness,
 	CronJobOverlap,
 	ReadinessProbeInJob,
+	Policy,
 }

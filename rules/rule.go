@@ -51,6 +51,12 @@ type Rule struct {
 	// Fix describes the fixes the rule attaches to its findings (see
 	// fix.go); nil when it offers none.
 	Fix *FixDoc
+	// Audited rules are those a reviewer must see suppressed: a
+	// suppression of one without a reason does not suppress (the finding
+	// stays, beside suppression-missing-reason), and every finding one
+	// hides is listed in the run's summary (finding.Summary.Suppressed).
+	// An organisation's policies are (Policy).
+	Audited bool
 }
 
 // Supersession is how the cross-object view supersedes a single-object rule's
@@ -107,6 +113,9 @@ type Diagnostic struct {
 	// Fixes are the ways to resolve the diagnostic by editing the
 	// document, the default first (see fix.go).
 	Fixes []Fix
+	// Severity, when not Off, is the finding's severity instead of the
+	// rule's: each policy of Policy states its own.
+	Severity finding.Severity
 }
 
 // Related points at another field that takes part in a finding (the grace

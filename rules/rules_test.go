@@ -28,6 +28,7 @@ var update = flag.Bool("update", false, "rewrite the expected fixed files rules/
 var testedElsewhere = map[string]string{
 	"PL009": "internal-error needs a crashing rule: analyzer.TestRulePanicBecomesFinding",
 	"PL012": "chart-render-error needs a chart or kustomization folder: render.TestRenderErrors",
+	"PL801": "policy checks the policies a run states: policy.TestRequirements and internal/cli.TestPolicyGolden",
 }
 
 // TestRules runs every rule over its rules/testdata/<ID>/ files through the

@@ -24,6 +24,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 		&ucli.StringFlag{Name: "category", Usage: "SARIF analysis category `NAME` (automationDetails.id): code scanning keeps runs of different categories apart"},
 		&ucli.BoolFlag{Name: preCommitFlag, Usage: "the arguments end with file names from pre-commit: given first, it makes an argument that names an existing file a path even when it starts with -"},
 		&ucli.StringFlag{Name: "src-root", Usage: "make sarif, github, junit, codeclimate and markdown paths relative to `DIR` (default: the working directory)"},
+		policyFlag(),
 	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{
 		Name:      "check",

@@ -351,6 +351,11 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 	if s.an.Params, err = modelParams(paramFlagsOf(c), cfg); err != nil {
 		return usage(err)
 	}
+	if check {
+		if err := s.policySetup(c); err != nil {
+			return usage(err)
+		}
+	}
 	s.an.Limits = manifest.Limits{
 		MaxFileSize:  c.Int64("max-file-size"),
 		MaxDocuments: c.Int("max-documents"),

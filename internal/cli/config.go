@@ -14,6 +14,7 @@ import (
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/policy"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -50,6 +51,9 @@ type Config struct {
 	RenderBudget string `yaml:"render-budget"`
 	// What podlint fix may do.
 	Fix FixConfig `yaml:"fix"`
+	// Lifecycle requirements (package policy), added to those of the
+	// files --policy names; read by policySetup.
+	Policies yaml.Node `yaml:"policies"`
 
 	path string
 	// dir is the folder of the config file; exclude patterns are relative
@@ -68,9 +72,10 @@ type FixConfig struct {
 }
 
 // checkKeys reports the first key of mapping n that struct type t (or, for
-// a map of structs, its element) has no yaml tag for. prefix is the path of
-// n for the message ("charts.shop.").
-func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
+// a map of structs, its element) has no yaml tag for. what says what the
+// file at path is ("config", or "--policy" for a policy file), prefix is
+// the path of n for the message ("charts.shop.").
+func checkKeys(what, path string, n *yaml.Node, t reflect.Type, prefix string) error {
 	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct {
 		return nil
 	}
@@ -89,19 +94,23 @@ func checkKeys(path string, n *yaml.Node, t reflect.Type, prefix string) error {
 		k, v := n.Content[i], n.Content[i+1]
 		ft, ok := fields[k.Value]
 		if !ok {
-			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), path, k.Line, didYouMean(k.Value, names))
+			in := path
+			if what != "config" {
+				in = what + " " + path
+			}
+			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), in, k.Line, didYouMean(k.Value, names))
 		}
-		if err := checkType(path, prefix+k.Value, k.Line, v, ft); err != nil {
+		if err := checkType(what, path, prefix+k.Value, k.Line, v, ft); err != nil {
 			return err
 		}
 		if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[yaml.Node]() {
-			if err := checkKeys(path, v, ft, prefix+k.Value+"."); err != nil {
+			if err := checkKeys(what, path, v, ft, prefix+k.Value+"."); err != nil {
 				return err
 			}
 		}
 		if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				if err := checkKeys(path, v.Content[j+1], ft.Elem(), prefix+k.Value+"."+v.Content[j].Value+"."); err != nil {
+				if err := checkKeys(what, path, v.Content[j+1], ft.Elem(), prefix+k.Value+"."+v.Content[j].Value+"."); err != nil {
 					return err
 				}
 			}
@@ -141,7 +150,7 @@ var configExamples = map[string]string{
 // checkType reports a value of key whose YAML kind cannot decode into t:
 // the key, its line, the type wanted and an example, where yaml.v3 would
 // say "cannot unmarshal !!seq into string".
-func checkType(path, key string, line int, v *yaml.Node, t reflect.Type) error {
+func checkType(what, path, key string, line int, v *yaml.Node, t reflect.Type) error {
 	if v.Kind == yaml.AliasNode && v.Alias != nil {
 		v = v.Alias
 	}
@@ -166,7 +175,7 @@ func checkType(path, key string, line int, v *yaml.Node, t reflect.Type) error {
 		want, ok = "a mapping", v.Kind == yaml.MappingNode
 		if ok && t.Elem().Kind() == reflect.String {
 			for i := 0; i+1 < len(v.Content); i += 2 {
-				if err := checkType(path, key+"."+v.Content[i].Value, v.Content[i].Line, v.Content[i+1], t.Elem()); err != nil {
+				if err := checkType(what, path, key+"."+v.Content[i].Value, v.Content[i].Line, v.Content[i+1], t.Elem()); err != nil {
 					return err
 				}
 			}
@@ -178,10 +187,12 @@ func checkType(path, key string, line int, v *yaml.Node, t reflect.Type) error {
 	example := ""
 	if e, found := configExamples[key[strings.LastIndex(key, ".")+1:]]; found {
 		example = ", e.g. " + e
+	} else if e, found := policy.Examples[key[strings.LastIndex(key, ".")+1:]]; found {
+		example = ", e.g. " + e
 	} else if parent, _, cut := strings.Cut(key, "."); cut && parent == "rules" {
 		want, example = "a severity", ": error, warning, info or off, e.g. rules: {PL113: warning}"
 	}
-	return fmt.Errorf("config %s:%d: %s is %s; want %s%s", textsafe.Escape(path), line, textsafe.Quote(key), kindName(v), want, example)
+	return fmt.Errorf("%s %s:%d: %s is %s; want %s%s", what, textsafe.Escape(path), line, textsafe.Quote(key), kindName(v), want, example)
 }
 
 // kindName says what a YAML value is, as a user reads it.
@@ -327,22 +338,36 @@ func loadConfig(path string) (*Config, error) {
 // regular file inside that repository. A .podlint.yaml linked to a file
 // elsewhere had its parse error quote that file.
 func loadFoundConfig(path string) (*Config, error) {
+	data, err := readConfined("config", "configuration", path, "replace it with the file itself, or name the file with --config")
+	if err != nil {
+		return nil, err
+	}
+	return parseConfig(path, data)
+}
+
+// readConfined reads a configuration or policy file as podlint reads the
+// files it derives (safefile): a regular file of at most maxConfigSize
+// bytes inside the repository that holds it (its folder outside one), not
+// through a symbolic link out of it, not a device, FIFO, kernel file, VCS
+// metadata or credential. what starts an error ("config", "--policy"),
+// noun names what the file should be; outsideHint says what to do about
+// a link out.
+func readConfined(what, noun, path, outsideHint string) ([]byte, error) {
 	root, err := safefile.Open("", filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), unwrapPathErr(err))
+		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), unwrapPathErr(err))
 	}
 	defer root.Close()
 	data, err := root.ReadFileUntracked(path, maxConfigSize)
 	switch {
 	case errors.Is(err, safefile.ErrOutside):
-		return nil, fmt.Errorf("config %s: a symbolic link out of the repository, which podlint does not read; "+
-			"replace it with the file itself, or name the file with --config", textsafe.Quote(path))
+		return nil, fmt.Errorf("%s %s: a symbolic link out of the repository, which podlint does not read; %s", what, textsafe.Quote(path), outsideHint)
 	case errors.Is(err, safefile.ErrTooBig):
-		return nil, fmt.Errorf("config %s: larger than %d bytes; this is not a podlint configuration", textsafe.Quote(path), maxConfigSize)
+		return nil, fmt.Errorf("%s %s: larger than %d bytes; this is not a podlint %s", what, textsafe.Quote(path), maxConfigSize, noun)
 	case err != nil:
-		return nil, fmt.Errorf("config %s: %v", textsafe.Quote(path), unwrapPathErr(err))
+		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), unwrapPathErr(err))
 	}
-	return parseConfig(path, data)
+	return data, nil
 }
 
 func parseConfig(path string, data []byte) (*Config, error) {
@@ -353,7 +378,7 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	// type cli.Config".
 	var root yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err == nil && len(root.Content) == 1 {
-		if err := checkKeys(path, root.Content[0], reflect.TypeFor[Config](), ""); err != nil {
+		if err := checkKeys("config", path, root.Content[0], reflect.TypeFor[Config](), ""); err != nil {
 			return nil, err
 		}
 		c.root = root.Content[0]

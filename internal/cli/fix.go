@@ -33,6 +33,7 @@ func fixCommand(env *runEnv) *ucli.Command {
 		&ucli.StringSliceFlag{Name: "enable", Usage: "turn on `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.StringSliceFlag{Name: "disable", Usage: "turn off `RULE` (ID or name; repeat or separate with commas)"},
 		&ucli.BoolFlag{Name: preCommitFlag, Usage: "the arguments end with file names from pre-commit: given first, it makes an argument that names an existing file a path even when it starts with -"},
+		policyFlag(),
 	}, append(commonFlags(), renderFlags()...)...)
 	return &ucli.Command{
 		Name:      "fix",

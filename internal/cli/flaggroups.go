@@ -13,7 +13,7 @@ import (
 // alphabetical order. A flag missing here fails TestFlagsAreGrouped.
 var flagGroups = map[string][]string{
 	"Output":                  {"format", "timelines", "output", "color", "brief", "show", "stdin-filename", "category", "src-root", "debug", "help"},
-	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit", "read-untracked"},
+	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit", "read-untracked", "policy"},
 	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
 		"observation-latency", "action-latency"},

@@ -50,6 +50,10 @@ var configTrust = map[string]bool{
 	"charts": false,
 	// fix.never only takes fixes away.
 	"fix": false,
+	// Policies only add checks: the workflow's (--policy) cannot be
+	// redefined, and the rule cannot be turned off or fail-on raised
+	// past error while they apply (policySetup).
+	"policies": false,
 }
 
 // trustedLimit is one limit of a run: the flag's value when given (the

@@ -63,10 +63,15 @@ const Rules = `
 	rules
 	< internal/ruledoc;
 
+	# Organisation policies: their schema, matching and check, run as
+	# a rule.
+	rules, internal/textsafe
+	< policy;
+
 	# The faces.
 	fix, render, report/plot
 	< internal/lsp;
-	internal/lsp, internal/ruledoc, internal/version, render, report
+	internal/lsp, internal/ruledoc, internal/version, render, report, policy
 	< internal/cli
 	< cmd/podlint;
 
@@ -114,7 +119,7 @@ var External = map[string][]string{
 // packages that reach the system (Impure).
 var Pure = []string{
 	"workload", "finding", "timeline", "rules", "crossobject", "fix",
-	"report/plot", "internal/shellread", "internal/textsafe",
+	"report/plot", "internal/shellread", "internal/textsafe", "policy",
 }
 
 // Impure lists the standard packages a pure package may not import.

@@ -6,8 +6,9 @@
 //     (internal/ruledoc renders them, as it renders `podlint rules ID`);
 //   - docs/rules.md, the catalog (`podlint rules --format markdown`);
 //   - docs/usage.md, from the command and flag definitions of internal/cli;
-//   - the whole-output example blocks of README.md and docs/timeline.svg,
-//     by running podlint on the shipped examples;
+//   - the whole-output example blocks of README.md and docs/policies.md and
+//     docs/timeline.svg, by running podlint on the shipped examples, and
+//     the policy files docs/policies.md shows;
 //   - the package table of CONTRIBUTING.md, from `go list ./...`.
 //
 // Run it with `go generate ./...` from anywhere in the repository.
@@ -121,6 +122,13 @@ func generate() (map[string][]byte, error) {
 	if files["docs/fix.md"], err = fixDoc(fixGuide, rules.All); err != nil {
 		return nil, err
 	}
+	policies, err := os.ReadFile("docs/policies.md")
+	if err != nil {
+		return nil, err
+	}
+	if files["docs/policies.md"], err = readmeExamples(includeFiles(policies)); err != nil {
+		return nil, err
+	}
 	svg, err := podlint("timeline --no-config -f svg testdata/examples/web-deployment.yaml")
 	if err != nil {
 		return nil, err
@@ -172,6 +180,29 @@ func readmeExamples(readme []byte) ([]byte, error) {
 	}
 	out.Write(readme[last:])
 	return out.Bytes(), nil
+}
+
+// includeBlock is a file shown whole in a doc, between
+//
+//	<!-- include: PATH -->  (PATH from the repository root)
+//
+// and <!-- /include -->: generate rewrites the block with the file, so
+// that docs/policies.md shows the policy files its examples run with.
+var includeBlock = regexp.MustCompile("(?s)<!-- include: ([^>]*?) -->\n```[a-z]*\n(.*?)```\n<!-- /include -->")
+
+// includeFiles rewrites the include blocks of doc; a file that cannot be
+// read is shown as the error, which the generated-files test then reports.
+func includeFiles(doc []byte) []byte {
+	return includeBlock.ReplaceAllFunc(doc, func(block []byte) []byte {
+		m := includeBlock.FindSubmatchIndex(block)
+		data, err := os.ReadFile(filepath.FromSlash(string(block[m[2]:m[3]])))
+		if err != nil {
+			data = []byte(err.Error() + "\n")
+		}
+		out := append([]byte{}, block[:m[4]]...)
+		out = append(out, data...)
+		return append(out, block[m[5]:]...)
+	})
 }
 
 // exampleArgs are the arguments an example runs with: as shown, plus
