@@ -180,7 +180,7 @@ func (rf *RootFixes) move(ed manifest.SourceEditor, f *finding.Finding, fixes []
 		if err != nil {
 			k := NotMovedKey(f)
 			if _, ok := rf.NotMoved[k]; !ok {
-				rf.NotMoved[k] = NotMoved{Fix: x, Reason: "not written literally in a template, values file or patch: " + err.Error()}
+				rf.NotMoved[k] = NotMoved{Fix: x, Reason: "no edit of a template, values file or patch makes this fix: " + err.Error()}
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,6 +161,12 @@ var errAction = errors.New("the template computes the value ({{ }})")
 // "key:" there) with value, in the same quoting, after checking that it is
 // a literal whose value is old.
 func (m *mapper) literalEdit(file string, line, col int, key, old, value string) (finding.Edit, string, error) {
+	if !inside(m.root, file) {
+		// A base, a component or a values file elsewhere can be shared by
+		// other charts or overlays, which rendering this root again does
+		// not check.
+		return finding.Edit{}, "", fmt.Errorf("%s:%d is outside %s, and may be shared with other charts or kustomizations", file, line, m.root)
+	}
 	data := m.file(file)
 	if data == nil {
 		return finding.Edit{}, "", fmt.Errorf("%s cannot be read inside the repository", file)
@@ -289,4 +296,11 @@ func lineOffset(data []byte, line int) int {
 		off += i + 1
 	}
 	return off
+}
+
+// inside reports whether file is in the folder root (both as given, made
+// absolute).
+func inside(root, file string) bool {
+	rel, err := filepath.Rel(absPath(root), absPath(file))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

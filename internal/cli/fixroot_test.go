@@ -186,7 +186,7 @@ func TestFixRootComputedValue(t *testing.T) {
 	if changed := changedFiles(before, readTree(t, dir)); len(changed) != 0 {
 		t.Errorf("changed %v", keys(changed))
 	}
-	if !strings.Contains(errs, `PL113 not fixed (Set successThreshold to 1): not written literally in a template, values file or patch: `+
+	if !strings.Contains(errs, `PL113 not fixed (Set successThreshold to 1): no edit of a template, values file or patch makes this fix: `+
 		`spec.containers[0].livenessProbe.successThreshold: value from .Values.extraSuccesses: computed/values.yaml:1 says "2", not the rendered "3"`) {
 		t.Errorf("stderr does not say why:\n%s", errs)
 	}
@@ -194,8 +194,9 @@ func TestFixRootComputedValue(t *testing.T) {
 
 // TestFixRootKustomizePatch: a strategic merge patch that sets
 // successThreshold: 3 is fixed in the patch file; the inline JSON patch
-// whose readiness timeout and period are tagged (!!int) is not, and the
-// run says why. Rendered again, the overlay has no PL113 and keeps its
+// whose readiness timeout and period are tagged (!!int) is not, nor is the
+// startup probe of the base (outside the overlay: other overlays may use
+// it), and the run says why. Rendered again, the overlay has no PL113 and keeps its
 // other findings.
 func TestFixRootKustomizePatch(t *testing.T) {
 	dir, before := fixRoots(t)
@@ -203,6 +204,9 @@ func TestFixRootKustomizePatch(t *testing.T) {
 	errs := fixChangesOnly(t, dir, before, "kust/overlay/probes.yaml", "successThreshold: 3", "successThreshold: 1", "--unsafe", "kust/overlay")
 	if !strings.Contains(errs, "kust/overlay/kustomization.yaml:12:27: PL106 not fixed") || !strings.Contains(errs, "kust/overlay/kustomization.yaml:12: the value is a block scalar, an anchor, an alias or tagged") {
 		t.Errorf("stderr does not say why the inline patch was not fixed:\n%s", errs)
+	}
+	if !strings.Contains(errs, "kust/base/deployment.yaml:19 is outside kust/overlay, and may be shared with other charts or kustomizations") {
+		t.Errorf("stderr does not say why the base's startup probe was not fixed:\n%s", errs)
 	}
 	if got, want := rootFindings(t, dir, "kust/overlay"), without(findings, "PL113 kust/overlay/probes.yaml"); !slices.Equal(got, want) {
 		t.Errorf("findings after the fix %q, want %q", got, want)
