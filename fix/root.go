@@ -44,6 +44,7 @@ type RootResult struct {
 // ChangedFile is a file Root changed: its text as read, and after.
 type ChangedFile struct {
 	Path          string // as the findings name it
+	Abs           string // absolute, as Edited keys it
 	Before, After []byte
 }
 
@@ -118,7 +119,7 @@ func Root(cfg *analyzer.Linter, src manifest.Source, max finding.FixSafety, fixa
 	}
 	res.Findings, res.Edited = cur.Findings, edited
 	for abs, old := range before {
-		res.Changed = append(res.Changed, ChangedFile{Path: names[abs], Before: old, After: edited[abs]})
+		res.Changed = append(res.Changed, ChangedFile{Path: names[abs], Abs: abs, Before: old, After: edited[abs]})
 	}
 	sort.Slice(res.Changed, func(i, j int) bool { return res.Changed[i].Path < res.Changed[j].Path })
 	for i := range cur.Findings {

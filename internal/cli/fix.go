@@ -61,7 +61,14 @@ fixed, whatever --select says.
 
 PATH - reads standard input and writes the fixed text to standard output
 (the diff with --diff, nothing with --check), the report to standard error.
-Helm charts and kustomizations (rendered output) get no fixes.
+
+A finding of a Helm chart or kustomization is fixed in the file that writes
+the value: a literal on a template line (not {{ }}), a values.yaml key
+whose value the template writes unchanged, or a kustomize patch, inside
+the chart or kustomization folder. Each such fix is verified by rendering
+again, in the same limited child as check: the finding is gone, none is
+new, and every rendered object is compared; a fix that would also change
+other fields (a values key read twice) is unsafe, and says which.
 
 Exit status:
   0  nothing to change, and no finding at or above --fail-on remains
@@ -224,6 +231,9 @@ type fixRun struct {
 	// absolute path (manifest.Source.Edited): the roots rendered after,
 	// and the report, render it.
 	edited map[string][]byte
+	// disk is the text on disk of each file in edited, for --diff and
+	// --check, which leave it there.
+	disk map[string][]byte
 }
 
 // fixEntry is a fix of the JSON report: one applied, or one skipped and why.
@@ -386,8 +396,12 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 		}
 		// The fixes were computed on the text rendering read (inside the
 		// repository): the file must still hold it.
+		want, ok := r.disk[c.Abs]
+		if !ok {
+			want = c.Before
+		}
 		now, _, err := manifest.Source{Path: c.Path, Root: src.Root}.Read(r.s.an.Limits.MaxFileSize)
-		if err != nil || !bytes.Equal(now, c.Before) {
+		if err != nil || !bytes.Equal(now, want) {
 			return fmt.Errorf("%s: changed while %s was being fixed; not fixed", c.Path, src.Path)
 		}
 		infos[i] = fi
@@ -395,7 +409,13 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 	r.tally.files += len(res.Changed)
 	r.noteApplied(res.Applied)
 	r.edited = res.Edited
+	if r.disk == nil {
+		r.disk = map[string][]byte{}
+	}
 	for i, c := range res.Changed {
+		if _, ok := r.disk[c.Abs]; !ok && (r.check || r.diff) {
+			r.disk[c.Abs] = c.Before
+		}
 		switch {
 		case r.check:
 		case r.diff:
