@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/testgit"
+	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/render"
 )
 
 // fixRoots copies testdata/fixroots (charts and a kustomization whose
@@ -88,6 +90,39 @@ func without(list []string, drop ...string) []string {
 	return out
 }
 
+// renderedLines renders the root at path (relative to dir) as check does
+// and returns its output's lines.
+func renderedLines(t *testing.T, dir, path, kind string) []string {
+	t.Helper()
+	r, err := (&render.Options{}).Open(manifest.Source{Path: filepath.Join(dir, path), Render: kind, Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Map.Close()
+	if len(r.Problems) > 0 || len(r.Stream) == 0 {
+		t.Fatalf("%s: problems %+v", path, r.Problems)
+	}
+	return strings.Split(string(r.Stream), "\n")
+}
+
+// wantRenderedChange fails unless the rendered output after a fix differs
+// from before only in the lines given, each "old → new" (trimmed).
+func wantRenderedChange(t *testing.T, before, after []string, want ...string) {
+	t.Helper()
+	if len(before) != len(after) {
+		t.Fatalf("rendered %d lines before the fix, %d after", len(before), len(after))
+	}
+	var got []string
+	for i := range before {
+		if before[i] != after[i] {
+			got = append(got, strings.TrimSpace(before[i])+" → "+strings.TrimSpace(after[i]))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the rendered output changed in %q, want %q", got, want)
+	}
+}
+
 // fixChangesOnly runs fix with args in dir, whose files were before, and
 // fails unless it exits 0 (what remains is below error) having changed
 // only file, where old became new. It returns standard error.
@@ -111,8 +146,9 @@ func fixChangesOnly(t *testing.T, dir string, before map[string]string, file, ol
 // values.yaml has only an unsafe fix).
 func TestFixRootTemplateLiteral(t *testing.T) {
 	dir, before := fixRoots(t)
-	findings := rootFindings(t, dir, "web")
+	findings, rendered := rootFindings(t, dir, "web"), renderedLines(t, dir, "web", manifest.RenderHelm)
 	errs := fixChangesOnly(t, dir, before, "web/templates/deployment.yaml", "successThreshold: 3   # literal", "successThreshold: 1   # literal", "web")
+	wantRenderedChange(t, rendered, renderedLines(t, dir, "web", manifest.RenderHelm), "successThreshold: 3   # literal: the fix edits this line → successThreshold: 1   # literal: the fix edits this line")
 	if !strings.Contains(errs, "web/templates/deployment.yaml:18:31: PL113 fixed: Set successThreshold to 1 in web/templates/deployment.yaml:18") {
 		t.Errorf("stderr does not say what was fixed:\n%s", errs)
 	}
@@ -127,7 +163,7 @@ func TestFixRootTemplateLiteral(t *testing.T) {
 // the others are as they were.
 func TestFixRootValuesKey(t *testing.T) {
 	dir, before := fixRoots(t)
-	findings := rootFindings(t, dir, "web")
+	findings, rendered := rootFindings(t, dir, "web"), renderedLines(t, dir, "web", manifest.RenderHelm)
 	if code, _, errs := run(t, dir, nil, "fix", "--no-config", "--unsafe", "web"); code != ExitOK {
 		t.Errorf("exit %d, want 0 (an info remains)\n%s", code, errs)
 	}
@@ -138,6 +174,9 @@ func TestFixRootValuesKey(t *testing.T) {
 	if len(changed) != 2 {
 		t.Errorf("changed %v, want the template and values.yaml", keys(changed))
 	}
+	wantRenderedChange(t, rendered, renderedLines(t, dir, "web", manifest.RenderHelm),
+		"successThreshold: 3   # literal: the fix edits this line → successThreshold: 1   # literal: the fix edits this line",
+		"timeoutSeconds: 8 → timeoutSeconds: 5")
 	if got, want := rootFindings(t, dir, "web"), without(findings, "PL113 web/templates/deployment.yaml", "PL106 web/templates/deployment.yaml"); !slices.Equal(got, want) {
 		t.Errorf("findings after the fixes %q, want %q", got, want)
 	}
@@ -200,8 +239,9 @@ func TestFixRootComputedValue(t *testing.T) {
 // other findings.
 func TestFixRootKustomizePatch(t *testing.T) {
 	dir, before := fixRoots(t)
-	findings := rootFindings(t, dir, "kust/overlay")
+	findings, rendered := rootFindings(t, dir, "kust/overlay"), renderedLines(t, dir, "kust/overlay", manifest.RenderKustomize)
 	errs := fixChangesOnly(t, dir, before, "kust/overlay/probes.yaml", "successThreshold: 3", "successThreshold: 1", "--unsafe", "kust/overlay")
+	wantRenderedChange(t, rendered, renderedLines(t, dir, "kust/overlay", manifest.RenderKustomize), "successThreshold: 3 → successThreshold: 1")
 	if !strings.Contains(errs, "kust/overlay/kustomization.yaml:12:27: PL106 not fixed") || !strings.Contains(errs, "kust/overlay/kustomization.yaml:12: the value is a block scalar, an anchor, an alias or tagged") {
 		t.Errorf("stderr does not say why the inline patch was not fixed:\n%s", errs)
 	}
