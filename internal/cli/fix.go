@@ -16,6 +16,7 @@ import (
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -100,6 +101,17 @@ Exit status:
 			}
 			s.format = "text"
 			srcs, hints, errs := s.sources(c, env)
+			run.roots = s.an
+			if s.renderer != nil {
+				// The renders that verify the fixes of charts and
+				// kustomizations (one per fix) have a budget of their
+				// own: the run's keeps a full per-root limit for every
+				// root it has not rendered, which would starve them, and
+				// stays whole for the report's renders, which are check's.
+				o := *s.renderer
+				o.Budget = render.NewBudget(s.budget, nil)
+				run.roots.Open = o.Open
+			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}
@@ -227,6 +239,8 @@ type fixRun struct {
 	// what the JSON report lists
 	applied, skipped []fixEntry
 	diffs            strings.Builder
+	// roots is the linter that renders roots for their fixes.
+	roots analyzer.Linter
 	// edited is the text the fixes gave the files of render roots, by
 	// absolute path (manifest.Source.Edited): the roots rendered after,
 	// and the report, render it.
@@ -373,7 +387,7 @@ func (r *fixRun) noteApplied(applied []fix.Applied) {
 func (r *fixRun) fixRoot(src *manifest.Source) error {
 	s := *src
 	s.Edited = r.edited
-	res, err := fix.Root(&r.s.an, s, r.safety, r.fixable)
+	res, err := fix.Root(&r.roots, s, r.safety, r.fixable)
 	if err != nil {
 		return err
 	}

@@ -360,3 +360,28 @@ func goldenDir(t *testing.T) string {
 	}
 	return d
 }
+
+// TestFixRootRendersKeepTheReportsBudget: the renders that verify fixes
+// have a render budget of their own, so that they neither starve (the
+// run's budget keeps a full per-root limit for every root not yet rendered:
+// with 5 charts, 5s each and a budget of 20s, a second render of the first
+// chart would get nothing) nor spend the budget of the report's renders.
+// All five charts' template fixes apply and no chart is reported
+// unrendered.
+func TestFixRootRendersKeepTheReportsBudget(t *testing.T) {
+	dir, _ := fixRoots(t)
+	var roots []string
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		if err := os.CopyFS(filepath.Join(dir, "many", n), os.DirFS(filepath.Join(dir, "web"))); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, filepath.Join("many", n))
+	}
+	if err := testgit.InitAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, dir, nil, append([]string{"fix", "--no-config", "--render-budget", "20s", "--render-cpu", "5s"}, roots...)...)
+	if code != ExitOK || !strings.Contains(errs, "fixed 5 finding(s) in 5 file(s)") || strings.Contains(errs, "budget") {
+		t.Errorf("exit %d, want 0 with 5 fixes and no chart left unrendered\n%s", code, errs)
+	}
+}
