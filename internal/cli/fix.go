@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,8 +142,8 @@ Exit status:
 				}
 			}
 			for i := range srcs {
-				if srcs[i].Render != "" && len(run.edited) > 0 {
-					srcs[i].Edited = run.edited // the report is of the fixed text
+				if srcs[i].Render != "" {
+					srcs[i].Edited = run.editedIn(&srcs[i]) // the report is of the fixed text
 				}
 			}
 			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
@@ -379,6 +380,27 @@ func (r *fixRun) noteApplied(applied []fix.Applied) {
 	}
 }
 
+// editedIn is the text the run's fixes gave files a render of src may
+// read: in its folder, or in a kustomization of the run it renders as a
+// base (src.Through). The fixes of a root edit only files in its folder,
+// and the render child takes at most 1 MiB of edited text, so the edits
+// of the other roots of a long run stay out.
+func (r *fixRun) editedIn(src *manifest.Source) map[string][]byte {
+	var out map[string][]byte
+	for abs, text := range r.edited {
+		for _, dir := range append([]string{src.Path}, src.Through...) {
+			if rel, err := filepath.Rel(absPath(dir), abs); err == nil && filepath.IsLocal(rel) {
+				if out == nil {
+					out = map[string][]byte{}
+				}
+				out[abs] = text
+				break
+			}
+		}
+	}
+	return out
+}
+
 // fixRoot fixes a Helm chart or kustomization: the fixes move to the
 // template lines, values keys and patches that write the values, verified
 // by rendering again (fix.Root), and are written to those files (or shown)
@@ -386,7 +408,7 @@ func (r *fixRun) noteApplied(applied []fix.Applied) {
 // whole, before anything is counted.
 func (r *fixRun) fixRoot(src *manifest.Source) error {
 	s := *src
-	s.Edited = r.edited
+	s.Edited = r.editedIn(src)
 	res, err := fix.Root(&r.roots, s, r.safety, r.fixable)
 	if err != nil {
 		return err
@@ -422,7 +444,10 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 	}
 	r.tally.files += len(res.Changed)
 	r.noteApplied(res.Applied)
-	r.edited = res.Edited
+	if r.edited == nil {
+		r.edited = map[string][]byte{}
+	}
+	maps.Copy(r.edited, res.Edited)
 	if r.disk == nil {
 		r.disk = map[string][]byte{}
 	}
