@@ -32,8 +32,8 @@ const MaxRootRenders = 40
 type RootResult struct {
 	// Changed are the files the applied fixes edit, sorted by path.
 	Changed []ChangedFile
-	// Edited is the text of every file a fix changed, by absolute path
-	// (manifest.Source.Edited): the root renders the fixed text with it.
+	// Edited is src.Edited with the text the fixes gave files, by
+	// absolute path: the root renders the fixed text with it.
 	Edited  map[string][]byte
 	Applied []Applied
 	Skipped []Skipped
