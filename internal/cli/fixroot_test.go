@@ -385,3 +385,15 @@ func TestFixRootRendersKeepTheReportsBudget(t *testing.T) {
 		t.Errorf("exit %d, want 0 with 5 fixes and no chart left unrendered\n%s", code, errs)
 	}
 }
+
+// TestFixRootSelect: --select chooses the rules whose findings are fixed
+// in a chart too: with PL106 selected, values.yaml is edited and the
+// template's PL113, not selected, stays (exit 1, the error remains).
+func TestFixRootSelect(t *testing.T) {
+	dir, before := fixRoots(t)
+	code, _, errs := run(t, dir, nil, "fix", "--no-config", "--unsafe", "--select", "PL106", "web")
+	changed := changedFiles(before, readTree(t, dir))
+	if code != ExitFindings || len(changed) != 1 || changed["web/values.yaml"] == "" {
+		t.Errorf("exit %d, changed %v; want 1 and only values.yaml\n%s", code, keys(changed), errs)
+	}
+}
