@@ -117,7 +117,7 @@ func scalarValue(text string) (string, bool) {
 func (m *mapper) moveSet(i int, path, old, value string) (finding.Edit, string, error) {
 	d := &m.r.Docs[i]
 	p := m.resolve(i, path)
-	if pathString(p) != path {
+	if len(p) == 0 || pathString(p) != path {
 		return finding.Edit{}, "", errors.New("the field is not written in the rendered document")
 	}
 	last := p[len(p)-1].key
