@@ -411,7 +411,9 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 	s.Edited = r.editedIn(src)
 	res, err := fix.Root(&r.roots, s, r.safety, r.fixable)
 	if err != nil {
-		return err
+		// A root podlint cannot render at all: the report renders it
+		// again and says why, once.
+		return nil
 	}
 	r.noteSkipped(res.Skipped, res.Findings)
 	if len(res.Changed) == 0 {
