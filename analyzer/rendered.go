@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -24,13 +25,68 @@ func (l *Linter) Root(src manifest.Source) ([]finding.Finding, finding.Summary, 
 	if r.Map != nil {
 		defer r.Map.Close()
 	}
-	return l.lintRendered(src, r, false)
+	return l.lintRendered(src, r, false, nil)
+}
+
+// RootFixes is a render root linted for podlint fix: its findings, placed
+// as check places them, with the fixes that could be moved to the files the
+// user edits (manifest.SourceEditor), and the rendered stream.
+type RootFixes struct {
+	Findings []finding.Finding
+	Summary  finding.Summary
+	// Stream is the rendered documents (manifest.Rendered.Stream).
+	Stream []byte
+	// NotMoved says, by finding (NotMovedKey), why its first fix that
+	// was not moved to a source file could not be.
+	NotMoved map[string]NotMoved
+	// Files are the texts of the files the moved fixes edit, as the
+	// source map read them (inside the repository, with src.Edited), by
+	// the path the edits name.
+	Files map[string][]byte
+}
+
+// NotMoved is a fix of the stream that was not moved, and why.
+type NotMoved struct {
+	Fix    finding.Fix
+	Reason string
+}
+
+// NotMovedKey identifies a finding of a root in RootFixes.NotMoved.
+func NotMovedKey(f *finding.Finding) string {
+	obj := ""
+	if f.Object != nil {
+		obj = f.Object.String()
+	}
+	return strings.Join([]string{f.RuleID, obj, f.Path, f.Container}, "\x00")
+}
+
+// RootForFix renders and lints a render root as Root does (src.Edited
+// holds the text of files a fix changed), keeping the fixes that move to a
+// template, values file or patch.
+func (l *Linter) RootForFix(src manifest.Source) (*RootFixes, error) {
+	if l.Open == nil {
+		return nil, errRenderOff(src)
+	}
+	r, err := l.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	if r.Map != nil {
+		defer r.Map.Close()
+	}
+	rf := &RootFixes{Stream: r.Stream, NotMoved: map[string]NotMoved{}, Files: map[string][]byte{}}
+	rf.Findings, rf.Summary, err = l.lintRendered(src, r, false, rf)
+	return rf, err
 }
 
 // lintRendered lints r. Mapping walks templates of any shape; a panic
 // there is reported like one inside the renderer, at the root (once: a
 // panic while reporting that one is not caught again).
-func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool) (out []finding.Finding, sum finding.Summary, err error) {
+//
+// With rf set (podlint fix), the fixes of the stream are moved to the
+// source files (manifest.SourceEditor) instead of dropped, and rf records
+// the files they edit and why those that were not moved could not be.
+func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool, rf *RootFixes) (out []finding.Finding, sum finding.Summary, err error) {
 	defer func() {
 		if crashed {
 			return
@@ -38,7 +94,7 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 		if p := recover(); p != nil {
 			crash := &manifest.Rendered{Label: src.Path, RootFile: r.RootFile,
 				Problems: []manifest.RenderProblem{manifest.RenderCrash(src, r.RootFile, p)}, Map: r.Map}
-			out, sum, err = l.lintRendered(src, crash, true)
+			out, sum, err = l.lintRendered(src, crash, true, nil)
 		}
 	}()
 	sum = finding.Summary{Rendered: []string{r.Label}}
@@ -77,8 +133,13 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 	if len(stream) > 0 {
 		fs, s := l.File(src.Path, stream, false)
 		sum.Objects, sum.Workloads, sum.Suppressed = s.Objects, s.Workloads, s.Suppressed
+		ed, _ := r.Map.(manifest.SourceEditor)
 		for i := range fs {
+			fixes := fs[i].Fixes
 			place(&fs[i], src.Path, r.Map, file)
+			if rf != nil && ed != nil {
+				fs[i].Fixes = rf.move(ed, &fs[i], fixes, file)
+			}
 		}
 		for i := range sum.Suppressed {
 			place(&sum.Suppressed[i].Finding, src.Path, r.Map, file)
@@ -110,6 +171,30 @@ func place(f *finding.Finding, root string, m manifest.SourceMap, file func(stri
 	if v := w.Value; v != nil {
 		f.Related = append(f.Related, finding.Location{File: v.File, Line: v.Line, Column: v.Column, Message: v.Key, CodePointColumn: v.CodePointColumn})
 	}
+}
+
+// move returns the fixes of f (edits of the rendered stream) that move to
+// the source files, keeping the text of the files they edit, and records
+// why the first that did not move could not.
+func (rf *RootFixes) move(ed manifest.SourceEditor, f *finding.Finding, fixes []finding.Fix, file func(string) []byte) []finding.Fix {
+	var out []finding.Fix
+	for _, x := range fixes {
+		moved, err := ed.MoveFix(x)
+		if err != nil {
+			k := NotMovedKey(f)
+			if _, ok := rf.NotMoved[k]; !ok {
+				rf.NotMoved[k] = NotMoved{Fix: x, Reason: "no edit of a template, values file or patch makes this fix: " + err.Error()}
+			}
+			continue
+		}
+		for _, e := range moved.Edits {
+			if _, ok := rf.Files[e.File]; !ok {
+				rf.Files[e.File] = file(e.File)
+			}
+		}
+		out = append(out, moved)
+	}
+	return out
 }
 
 // keepNamed keeps the findings in the files a root was named by (a file

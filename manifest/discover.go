@@ -39,6 +39,12 @@ type Source struct {
 	// (a chart's files, a kustomization's bases and patches) must be in it.
 	// "" stands for the repository root of Path itself.
 	Root string
+	// Edited holds, by absolute path, the text podlint fix gave files of
+	// a render root: rendering reads it instead of the file on disk (for
+	// a file it may read at all), so that a fix to a template, values
+	// file or patch is verified by rendering the root again before
+	// anything is written.
+	Edited map[string][]byte
 }
 
 // Hint is advice about an input that is not an error, such as a Helm chart

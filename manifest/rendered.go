@@ -1,6 +1,10 @@
 package manifest
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/podlint/podlint/finding"
+)
 
 // Rendered is a Helm chart or a kustomization as the loader takes it from
 // the render stage (render.Open): the rendered documents as one YAML
@@ -48,6 +52,17 @@ type SourceMap interface {
 	File(path string) []byte
 	// Close releases the files the map holds open.
 	Close()
+}
+
+// SourceEditor is a SourceMap that can move a fix of the rendered stream
+// to the file the user edits.
+type SourceEditor interface {
+	// MoveFix returns fix x, whose edits are of the stream, as edits of
+	// the source files: each edit must set a scalar at one of x.Paths, and
+	// that scalar must be written literally in a template line or a
+	// kustomize patch or resource, or come unchanged from one key of a
+	// values file. The error says why the fix cannot be moved.
+	MoveFix(x finding.Fix) (finding.Fix, error)
 }
 
 // Mapped is where a rendered field comes from.

@@ -80,6 +80,9 @@ type childRequest struct {
 	// Untracked are the --read-untracked patterns: files git does not
 	// track that the workflow named (safefile.SetUntracked).
 	Untracked []string
+	// Edited is the text podlint fix gave files of the root, by absolute
+	// path (manifest.Source.Edited): read instead of the file on disk.
+	Edited map[string][]byte
 	// PanicOnNetwork makes a name lookup a crash instead of an error, so
 	// that a test sees a library that brings its own HTTP transport
 	// whatever it does with the error (isolateNetwork).
@@ -95,7 +98,8 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		return childExitBadRequest
 	}
 	var req childRequest
-	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&req); err != nil || req.Protocol != childProtocol {
+	// Edited text travels as base64: 4/3 of maxEdited on top of the rest.
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20+2*maxEdited)).Decode(&req); err != nil || req.Protocol != childProtocol {
 		fmt.Fprintf(stderr, "podlint: bad render request: %v\n", err)
 		return childExitBadRequest
 	}
@@ -123,6 +127,7 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	// needs to read, with the values files the user named.
 	confine(req.Readable)
 
+	edited = req.Edited
 	r := renderRoot(req.Kind, req.Root, req.Repo, req.Helm)
 	if err := gob.NewEncoder(stdout).Encode(r.wire()); err != nil {
 		fmt.Fprintf(stderr, "podlint: writing the rendered output: %v\n", err)
@@ -172,8 +177,15 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	if err != nil {
 		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
+	size := 0
+	for _, e := range src.Edited {
+		size += len(e)
+	}
+	if size > maxEdited {
+		return nil, childUse{}, fmt.Errorf("%s: the edited files total %s, more than the %s a fix is verified with", src.Path, sizeText(int64(size)), sizeText(maxEdited))
+	}
 	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
-		Readable: readable(src, ho), Untracked: safefile.Untracked(), PanicOnNetwork: panicOnNetwork})
+		Readable: readable(src, ho), Untracked: safefile.Untracked(), Edited: src.Edited, PanicOnNetwork: panicOnNetwork})
 	if err != nil {
 		return nil, childUse{}, err
 	}

@@ -160,13 +160,13 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 	}
 	read := func(f string, confined bool) ([]byte, error) {
 		if confined {
-			return cfgRoot.ReadFile(f, maxSourceFile)
+			return readEdited(cfgRoot, f, maxSourceFile)
 		}
 		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
 		if err == nil && tooBig {
 			err = fmt.Errorf("larger than %d bytes", maxSourceFile)
 		}
-		return data, err
+		return withEdits(f, data, err)
 	}
 	for i, f := range append(append([]string{}, opt.ConfigValues...), opt.Values...) {
 		data, err := read(f, i < len(opt.ConfigValues))

@@ -86,7 +86,7 @@ func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 	if k.file == "" {
 		return k
 	}
-	data, err := root.ReadFile(k.file, maxSourceFile)
+	data, err := readEdited(root, k.file, maxSourceFile)
 	if notInReadSet(err) {
 		k.problems = append(k.problems, notTrackedProblem(k.file, "kustomization", err))
 		return k
@@ -180,7 +180,7 @@ func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*k
 			p.file = filepath.Join(k.dir, filepath.FromSlash(pathOrInline.Value))
 			// kustomize itself reports a patch it cannot read, through the
 			// same confined file system.
-			data, err := root.ReadFile(p.file, maxSourceFile)
+			data, err := readEdited(root, p.file, maxSourceFile)
 			if err != nil {
 				return
 			}

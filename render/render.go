@@ -253,6 +253,12 @@ type valueAt struct {
 	File         string
 	Line, Column int
 	Message      string
+	// keys are the keys located; full is set when they are all the
+	// field's keys (the key holds the field's value, not a parent of
+	// it); data is the file as rendering read it.
+	keys []string
+	full bool
+	data []byte
 }
 
 func (m *mapper) doc(line int) int {
@@ -348,7 +354,8 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 		for j := len(m.r.valuesFiles) - 1; j >= 0; j-- {
 			vf := m.r.valuesFiles[j]
 			if l, c, dep := locateValues(vf.data, keys); dep > bestDepth && dep >= len(vp) {
-				best, bestDepth = &valueAt{File: vf.path, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], ".")}, dep
+				best, bestDepth = &valueAt{File: vf.path, Line: l, Column: c, Message: "value from .Values." + strings.Join(keys[:dep], "."),
+					keys: keys[:dep], full: dep == len(keys) && depth+len(keys)-len(vp) == len(p), data: vf.data}, dep
 			}
 		}
 		w.values = best

@@ -34,22 +34,49 @@ const maxChartFiles = 10000
 // a link out of it, never a device or a kernel file. A file it cannot read
 // that way is quoted as nothing.
 type sourceFiles struct {
-	root *safefile.Root
-	data map[string][]byte
+	root   *safefile.Root
+	data   map[string][]byte
+	edited map[string][]byte // manifest.Source.Edited
 }
 
 func newSourceFiles(src manifest.Source) *sourceFiles {
 	root, _ := safefile.Open(src.Root, src.Path)
-	return &sourceFiles{root: root, data: map[string][]byte{}}
+	return &sourceFiles{root: root, data: map[string][]byte{}, edited: src.Edited}
 }
 
 func (s *sourceFiles) read(p string) []byte {
 	if d, ok := s.data[p]; ok || s.root == nil {
 		return d
 	}
-	d, _ := s.root.ReadFile(p, maxSourceFile)
+	d, err := s.root.ReadFile(p, maxSourceFile)
+	if e, ok := s.edited[absPath(p)]; ok && err == nil {
+		d = e
+	}
 	s.data[p] = d
 	return d
+}
+
+// edited is, in a render child, the text podlint fix gave files of the
+// root (childRequest.Edited), by absolute path.
+var edited map[string][]byte
+
+// maxEdited bounds the edited text a render request carries: the
+// templates, values files and patches podlint fix changes are a few KB.
+const maxEdited = 1 << 20
+
+// readEdited reads p through root, as rendering reads every file, and
+// returns the text podlint fix gave it instead when there is one: only a
+// file the root lets rendering read is ever replaced.
+func readEdited(root *safefile.Root, p string, max int64) ([]byte, error) {
+	data, err := root.ReadFile(p, max)
+	return withEdits(p, data, err)
+}
+
+func withEdits(p string, data []byte, err error) ([]byte, error) {
+	if e, ok := edited[absPath(p)]; ok && err == nil {
+		return e, nil
+	}
+	return data, err
 }
 
 func (s *sourceFiles) close() {
@@ -125,7 +152,7 @@ func loadChartDir(dir string, root *safefile.Root) (*chart.Chart, error) {
 			if len(files) >= maxChartFiles {
 				return fmt.Errorf("the chart holds more than %d files", maxChartFiles)
 			}
-			data, err := root.ReadFile(p, min(maxSourceFile, loader.MaxDecompressedFileSize))
+			data, err := readEdited(root, p, min(maxSourceFile, loader.MaxDecompressedFileSize))
 			if err != nil {
 				return fmt.Errorf("%s: %v", n, reason(err))
 			}
@@ -203,7 +230,7 @@ type confinedFS struct {
 
 var errReadOnly = errors.New("podlint renders without writing or opening files for kustomize")
 
-func (c confinedFS) ReadFile(p string) ([]byte, error) { return c.root.ReadFile(p, maxSourceFile) }
+func (c confinedFS) ReadFile(p string) ([]byte, error) { return readEdited(c.root, p, maxSourceFile) }
 
 func (c confinedFS) Exists(p string) bool {
 	_, err := c.root.Stat(p)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -62,7 +64,14 @@ fixed, whatever --select says.
 
 PATH - reads standard input and writes the fixed text to standard output
 (the diff with --diff, nothing with --check), the report to standard error.
-Helm charts and kustomizations (rendered output) get no fixes.
+
+A finding of a Helm chart or kustomization is fixed in the file that writes
+the value: a literal on a template line (not {{ }}), a values.yaml key
+whose value the template writes unchanged, or a kustomize patch, inside
+the chart or kustomization folder. Each such fix is verified by rendering
+again, in the same limited child as check: the finding is gone, none is
+new, and every rendered object is compared; a fix that would also change
+other fields (a values key read twice) is unsafe, and says which.
 
 Exit status:
   0  nothing to change, and no finding at or above --fail-on remains
@@ -93,6 +102,17 @@ Exit status:
 				run.safety = finding.Unsafe
 			}
 			srcs, hints, errs := s.sources(c, env)
+			run.roots = s.an
+			if s.renderer != nil {
+				// The renders that verify the fixes of charts and
+				// kustomizations (one per fix) have a budget of their
+				// own: the run's keeps a full per-root limit for every
+				// root it has not rendered, which would starve them, and
+				// stays whole for the report's renders, which are check's.
+				o := *s.renderer
+				o.Budget = render.NewBudget(s.budget, nil)
+				run.roots.Open = o.Open
+			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}
@@ -103,7 +123,9 @@ Exit status:
 				var err error
 				switch {
 				case src.Render != "":
-					env.warnf("%s: rendered (a Helm chart or kustomization); its files get no fixes", src.Path)
+					if err := run.fixRoot(src); err != nil {
+						errs = append(errs, err)
+					}
 					continue
 				case src.Data != nil:
 					stdin = true
@@ -117,6 +139,11 @@ Exit status:
 				}
 				if fixed != nil {
 					src.Data = fixed // the report below is of the fixed text
+				}
+			}
+			for i := range srcs {
+				if srcs[i].Render != "" {
+					srcs[i].Edited = run.editedIn(&srcs[i]) // the report is of the fixed text
 				}
 			}
 			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
@@ -213,6 +240,15 @@ type fixRun struct {
 	// what the JSON report lists
 	applied, skipped []fixEntry
 	diffs            strings.Builder
+	// roots is the linter that renders roots for their fixes.
+	roots analyzer.Linter
+	// edited is the text the fixes gave the files of render roots, by
+	// absolute path (manifest.Source.Edited): the roots rendered after,
+	// and the report, render it.
+	edited map[string][]byte
+	// disk is the text on disk of each file in edited, for --diff and
+	// --check, which leave it there.
+	disk map[string][]byte
 }
 
 // fixEntry is a fix of the JSON report: one applied, or one skipped and why.
@@ -284,28 +320,10 @@ func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
 // fixText fixes the text of one file (or of standard input) and records
 // what was applied and skipped; nil when nothing changed.
 func (r *fixRun) fixText(path string, data []byte, writable bool) (*fix.Result, error) {
-	env, t := r.env, &r.tally
+	t := &r.tally
 	cfg := &r.s.an
 	res := fix.FileOnly(cfg, path, data, r.safety, r.fixable)
-	for _, s := range res.Skipped {
-		t.skipped++
-		env.warnf("%s:%d:%d: %s not fixed (%s): %s", path, s.Finding.Line, s.Finding.Column, s.Finding.RuleID, s.Fix.Title, s.Reason)
-		r.skipped = append(r.skipped, newFixEntry(&s.Finding, &s.Fix, s.Reason))
-	}
-	unsafeOnly := false
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		x := fix.Choose(f, finding.Unsafe)
-		switch {
-		case x == nil:
-		case r.fixable != nil && !r.fixable(f):
-			r.skipped = append(r.skipped, newFixEntry(f, x, "not fixed: the rule is not selected (--select) or is listed in the configuration's fix.never"))
-		case r.safety == finding.Safe && fix.Choose(f, finding.Safe) == nil:
-			unsafeOnly = true
-			r.skipped = append(r.skipped, newFixEntry(f, x, "unsafe: applied only with --unsafe"))
-		}
-	}
-	if unsafeOnly {
+	if r.noteSkipped(res.Skipped, res.Findings) {
 		// What --unsafe would fix beyond this run: fixed by the same
 		// passes, so that the note is a promise the next run keeps.
 		if more := fix.FileOnly(cfg, path, data, finding.Unsafe, r.fixable); len(more.Applied) > len(res.Applied) {
@@ -320,17 +338,138 @@ func (r *fixRun) fixText(path string, data []byte, writable bool) (*fix.Result, 
 		return nil, errReadOnly
 	}
 	t.files++
-	t.applied += len(res.Applied)
-	for _, a := range res.Applied {
+	r.noteApplied(res.Applied)
+	return res, nil
+}
+
+// noteSkipped records the fixes a run skipped, and the findings left
+// whose fixes it did not try (a rule not selected, a fix only --unsafe
+// applies); unsafeOnly says there is one of the latter.
+func (r *fixRun) noteSkipped(skipped []fix.Skipped, left []finding.Finding) (unsafeOnly bool) {
+	for _, s := range skipped {
+		r.tally.skipped++
+		r.env.warnf("%s:%d:%d: %s not fixed (%s): %s", s.Finding.File, s.Finding.Line, s.Finding.Column, s.Finding.RuleID, s.Fix.Title, s.Reason)
+		r.skipped = append(r.skipped, newFixEntry(&s.Finding, &s.Fix, s.Reason))
+	}
+	for i := range left {
+		f := &left[i]
+		x := fix.Choose(f, finding.Unsafe)
+		switch {
+		case x == nil:
+		case r.fixable != nil && !r.fixable(f):
+			r.skipped = append(r.skipped, newFixEntry(f, x, "not fixed: the rule is not selected (--select) or is listed in the configuration's fix.never"))
+		case r.safety == finding.Safe && fix.Choose(f, finding.Safe) == nil:
+			unsafeOnly = true
+			r.skipped = append(r.skipped, newFixEntry(f, x, "unsafe: applied only with --unsafe"))
+		}
+	}
+	return unsafeOnly
+}
+
+// noteApplied records the fixes a run applied (or would apply).
+func (r *fixRun) noteApplied(applied []fix.Applied) {
+	r.tally.applied += len(applied)
+	for _, a := range applied {
 		r.applied = append(r.applied, newFixEntry(&a.Finding, &a.Fix, ""))
 		switch {
 		case r.check:
-			env.warnf("%s:%d:%d: %s would be fixed: %s", path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
+			r.env.warnf("%s:%d:%d: %s would be fixed: %s", a.Finding.File, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
 		case !r.diff:
-			env.warnf("%s:%d:%d: %s fixed: %s", path, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
+			r.env.warnf("%s:%d:%d: %s fixed: %s", a.Finding.File, a.Finding.Line, a.Finding.Column, a.Finding.RuleID, a.Fix.Title)
 		}
 	}
-	return res, nil
+}
+
+// editedIn is the text the run's fixes gave files a render of src may
+// read: in its folder, or in a kustomization of the run it renders as a
+// base (src.Through). The fixes of a root edit only files in its folder,
+// and the render child takes at most 1 MiB of edited text, so the edits
+// of the other roots of a long run stay out.
+func (r *fixRun) editedIn(src *manifest.Source) map[string][]byte {
+	var out map[string][]byte
+	for abs, text := range r.edited {
+		for _, dir := range append([]string{src.Path}, src.Through...) {
+			if rel, err := filepath.Rel(absPath(dir), abs); err == nil && filepath.IsLocal(rel) {
+				if out == nil {
+					out = map[string][]byte{}
+				}
+				out[abs] = text
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fixRoot fixes a Helm chart or kustomization: the fixes move to the
+// template lines, values keys and patches that write the values, verified
+// by rendering again (fix.Root), and are written to those files (or shown)
+// as a file's are. A root with a file that may not be written is refused
+// whole, before anything is counted.
+func (r *fixRun) fixRoot(src *manifest.Source) error {
+	s := *src
+	s.Edited = r.editedIn(src)
+	res, err := fix.Root(&r.roots, s, r.safety, r.fixable)
+	if err != nil {
+		// A root podlint cannot render at all: the report renders it
+		// again and says why, once.
+		return nil
+	}
+	r.noteSkipped(res.Skipped, res.Findings)
+	if len(res.Changed) == 0 {
+		return nil
+	}
+	infos := make([]fs.FileInfo, len(res.Changed))
+	for i, c := range res.Changed {
+		fi, err := os.Lstat(c.Path)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %v", c.Path, unwrapPathErr(err))
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s: a symbolic link; not edited (fix the file it points to)", c.Path)
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file; not edited", c.Path)
+		case !r.check && !r.diff && !mayWrite(c.Path, fi):
+			return fmt.Errorf("%s: read-only (mode %04o); the fixes of %s were not applied: podlint fix does not replace a file you may not write (make it writable, or see the changes with --diff)", c.Path, fi.Mode().Perm(), src.Path)
+		}
+		// The fixes were computed on the text rendering read (inside the
+		// repository): the file must still hold it.
+		want, ok := r.disk[c.Abs]
+		if !ok {
+			want = c.Before
+		}
+		now, _, err := manifest.Source{Path: c.Path, Root: src.Root}.Read(r.s.an.Limits.MaxFileSize)
+		if err != nil || !bytes.Equal(now, want) {
+			return fmt.Errorf("%s: changed while %s was being fixed; not fixed", c.Path, src.Path)
+		}
+		infos[i] = fi
+	}
+	r.tally.files += len(res.Changed)
+	r.noteApplied(res.Applied)
+	if r.edited == nil {
+		r.edited = map[string][]byte{}
+	}
+	maps.Copy(r.edited, res.Edited)
+	if r.disk == nil {
+		r.disk = map[string][]byte{}
+	}
+	for i, c := range res.Changed {
+		if _, ok := r.disk[c.Abs]; !ok && (r.check || r.diff) {
+			r.disk[c.Abs] = c.Before
+		}
+		switch {
+		case r.check:
+		case r.diff:
+			if err := r.showDiff(c.Path, c.Before, c.After); err != nil {
+				return err
+			}
+		default:
+			if err := writeAtomic(c.Path, c.After, infos[i]); err != nil {
+				return fmt.Errorf("%s: not written: %v", c.Path, err)
+			}
+		}
+	}
+	return nil
 }
 
 // errReadOnly is fixText's answer for a file that would change but that

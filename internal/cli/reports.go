@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -309,3 +310,12 @@ func (k *keptRenders) release() {
 type lentMap struct{ manifest.SourceMap }
 
 func (lentMap) Close() {}
+
+// MoveFix is the lender's, so that a borrower that moves fixes to the
+// source files (podlint fix) sees the same map.
+func (m lentMap) MoveFix(x finding.Fix) (finding.Fix, error) {
+	if ed, ok := m.SourceMap.(manifest.SourceEditor); ok {
+		return ed.MoveFix(x)
+	}
+	return x, errors.New("the source map cannot move fixes")
+}
