@@ -18,9 +18,6 @@ import (
 	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/releaseutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -120,6 +117,11 @@ type Doc struct {
 func RenderChart(dir string, opt HelmOptions) *Rendered {
 	out := &Rendered{}
 	chartFile := filepath.Join(dir, "Chart.yaml")
+	e := linked
+	if e == nil {
+		out.Problems = append(out.Problems, notLinkedProblem(chartFile))
+		return out
+	}
 	if link, target := linkOutOfTree(dir); link != "" {
 		// Helm's loader follows symbolic links wherever they lead: a chart
 		// from an untrusted pull request could render a secret file into
@@ -190,38 +192,32 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 				fmt.Sprintf("%q: %v", s, err), "The chart was rendered without it."))
 		}
 	}
-	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
+	if err := e.Dependencies(ch, vals); err != nil {
 		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot resolve the chart's dependencies", err.Error(),
 			"Nothing in the chart was linted."))
 		return out
 	}
-	caps := chartutil.DefaultCapabilities.Copy()
-	if opt.KubeVersion != "" {
-		kv, err := chartutil.ParseKubeVersion(opt.KubeVersion)
-		if err == nil {
-			caps.KubeVersion = *kv
-		}
-	}
-	if ch.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(ch.Metadata.KubeVersion, caps.KubeVersion.String()) {
+	kube := e.KubeVersion(opt.KubeVersion)
+	if ch.Metadata.KubeVersion != "" && !e.Compatible(ch.Metadata.KubeVersion, kube) {
 		out.Problems = append(out.Problems, Problem{File: chartFile, Line: lineOfKey(ch, "kubeVersion"), Column: 1,
-			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version)", ch.Metadata.KubeVersion, caps.KubeVersion.String()),
+			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version)", ch.Metadata.KubeVersion, kube),
 			Detail:  "helm install would refuse the chart, so it was not rendered. Lint with a --kube-version the chart supports, or widen kubeVersion in Chart.yaml."})
 		return out
 	}
-	rel := chartutil.ReleaseOptions{Name: firstOf(opt.ReleaseName, "release-name"), Namespace: firstOf(opt.Namespace, "default"), Revision: 1, IsInstall: true}
-	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
+	rel := Release{Name: firstOf(opt.ReleaseName, "release-name"), Namespace: firstOf(opt.Namespace, "default"), Revision: 1, IsInstall: true}
+	rv, err := e.Values(ch, vals, rel, opt.KubeVersion)
 	if err != nil {
 		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "the values do not fit the chart", err.Error(),
 			"Nothing in the chart was linted."))
 		return out
 	}
-	files := renderAll(ch, rv, dir, out)
+	files := renderAll(e, ch, rv, dir, out)
 	for k := range files {
 		if strings.HasSuffix(k, "NOTES.txt") {
 			delete(files, k)
 		}
 	}
-	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	manifests, hooks, err := e.Sort(files)
 	if err != nil {
 		// A rendered template that is not YAML: the loader reports it
 		// with its line, so lint the raw output instead.
@@ -239,7 +235,7 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 		out.addHelmDoc(ch, dir, m.Name, m.Content)
 	}
 	for _, h := range hooks {
-		out.addHelmDoc(ch, dir, h.Path, h.Manifest)
+		out.addHelmDoc(ch, dir, h.Name, h.Content)
 	}
 	return out
 }
@@ -247,12 +243,12 @@ func RenderChart(dir string, opt HelmOptions) *Rendered {
 // renderAll renders the chart; when a template fails to parse or execute,
 // its error becomes a problem at the line Helm reports and the chart is
 // rendered again without that template, so the others are still linted.
-func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) map[string]string {
+func renderAll(e Engine, ch *chart.Chart, rv map[string]any, dir string, out *Rendered) map[string]string {
 	// The same stream for every render of the chart, keyed by its name, so
 	// a template's random values do not depend on what else is linted.
 	defer repeatableRandom(ch.Name())()
 	for range 50 {
-		files, err := engine.Render(ch, rv)
+		files, err := e.Render(ch, rv)
 		if err == nil {
 			return files
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -311,6 +310,11 @@ func renderKustomization(dir, rootDir string) *Rendered {
 		http.DefaultTransport = offline{}
 	})
 	out := &Rendered{}
+	e := linked
+	if e == nil {
+		out.Problems = append(out.Problems, notLinkedProblem(firstOf(kustFile(dir), dir)))
+		return out
+	}
 	root, err := safefile.Open(rootDir, dir)
 	if err != nil {
 		out.Problems = append(out.Problems, rootProblem(firstOf(kustFile(dir), dir), err))
@@ -333,27 +337,24 @@ func renderKustomization(dir, rootDir string) *Rendered {
 	}
 	top, _ := filepath.Abs(k.file)
 	fs := originFS{FileSystem: confinedFS{FileSystem: filesys.MakeFsOnDisk(), root: root}, top: top}
-	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, absDir)
+	res, err := e.Kustomize(fs, absDir)
 	if err != nil {
 		out.Problems = append(out.Problems, kustomizeProblem(k, err))
 		return out
 	}
-	for _, r := range m.Resources() {
-		o := &kOrigin{root: k, kind: r.GetKind(), name: r.GetName()}
-		if or, err := r.GetOrigin(); err == nil && or != nil {
-			if or.Path != "" {
-				o.file = filepath.Join(dir, filepath.FromSlash(or.Path))
-			} else if or.ConfiguredIn != "" {
-				o.configuredIn = filepath.Join(dir, filepath.FromSlash(or.ConfiguredIn))
-			}
+	for _, r := range res {
+		o := &kOrigin{root: k, kind: r.Kind, name: r.Name}
+		if r.OriginPath != "" {
+			o.file = filepath.Join(dir, filepath.FromSlash(r.OriginPath))
+		} else if r.OriginConfiguredIn != "" {
+			o.configuredIn = filepath.Join(dir, filepath.FromSlash(r.OriginConfiguredIn))
 		}
-		stripOrigin(r.GetAnnotations(), func(a map[string]string) { _ = r.SetAnnotations(a) })
-		data, err := r.AsYAML()
-		if err != nil {
-			out.Problems = append(out.Problems, problem(k.file, 1, 1, fmt.Sprintf("kustomize's %s %s cannot be written as YAML", r.GetKind(), r.GetName()), err.Error(),
+		if r.Err != nil {
+			out.Problems = append(out.Problems, problem(k.file, 1, 1, fmt.Sprintf("kustomize's %s %s cannot be written as YAML", r.Kind, r.Name), r.Err.Error(),
 				"It was not linted."))
 			continue
 		}
+		data := r.YAML
 		src := o.file
 		if src == "" {
 			src = firstOf(o.configuredIn, k.file)
@@ -361,14 +362,6 @@ func renderKustomization(dir, rootDir string) *Rendered {
 		out.Docs = append(out.Docs, Doc{Source: src, YAML: string(data), origin: o})
 	}
 	return out
-}
-
-func stripOrigin(a map[string]string, set func(map[string]string)) {
-	if _, ok := a["config.kubernetes.io/origin"]; !ok {
-		return
-	}
-	delete(a, "config.kubernetes.io/origin")
-	set(a)
 }
 
 // kustomizeProblem positions a build error at the kustomization it names,

@@ -137,8 +137,12 @@ func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) 
 		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
 	}
 	if o.Trace != nil {
-		o.trace("render %s: %s, in a child process of this executable (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
-			src.Path, label, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
+		who := "this executable"
+		if linked == nil {
+			who = RenderCommand
+		}
+		o.trace("render %s: %s, in a child process of %s (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
+			src.Path, label, who, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
 		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
 	}
 	r, *use, err = renderInChild(src, ho, lim, o.panicOnNetwork)
