@@ -1,7 +1,6 @@
 package render
 
 import (
-	"helm.sh/helm/v3/pkg/chart"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -9,50 +8,27 @@ import (
 // not. Helm's chartutil (which its engine and releaseutil import) links
 // santhosh-tekuri/jsonschema, which compiles its meta-schemas at init, and
 // client-go's scheme, which registers every Kubernetes API group; with
-// kustomize's API they were about 70 % of what a podlint run on one small
-// file did (docs/performance.md, "Start-up"). So this package reaches
-// those libraries only through Engine, which package render/engine
-// implements and only the render executable (cmd/podlint-render) and the
-// test binaries that render link. podlint itself links none of it and
-// renders by starting that executable, which it does for every root
-// anyway (child.go).
+// kustomize's API and Helm's chart types they were about 70 % of what a
+// podlint run on one small file did (docs/performance.md, "Start-up"). So
+// this package reaches those libraries only through Engine, which package
+// render/engine implements and only the render executable
+// (cmd/podlint-render) and the test binaries that render link. podlint
+// itself links none of it and renders by starting that executable, which
+// it does for every root anyway (child.go).
 
 // Engine is the part of Helm and kustomize that renders, as rendering
-// calls it. Each method is one library call, so that what podlint does
-// around it (positions, problems, limits) stays in this package.
+// calls it.
 type Engine interface {
-	// Dependencies is chartutil.ProcessDependenciesWithMerge: it drops the
-	// subcharts whose condition or tags disable them and imports values.
-	Dependencies(ch *chart.Chart, vals map[string]any) error
-	// KubeVersion is the .Capabilities.KubeVersion Helm renders with for
-	// --kube-version v: Helm's default where v is "" or not a version.
-	KubeVersion(v string) string
-	// Compatible is chartutil.IsCompatibleRange: whether a chart's
-	// kubeVersion constraint admits the version.
-	Compatible(constraint, version string) bool
-	// Values is chartutil.ToRenderValues for the release, with Helm's
-	// default capabilities at KubeVersion(kubeVersion).
-	Values(ch *chart.Chart, vals map[string]any, rel Release, kubeVersion string) (map[string]any, error)
-	// Render is Helm's engine.Render: each template's output by name.
-	Render(ch *chart.Chart, values map[string]any) (map[string]string, error)
-	// Sort is releaseutil.SortManifests in Helm's install order: the
-	// manifests, then the hooks.
-	Sort(files map[string]string) (manifests, hooks []Named, err error)
+	// Chart renders the Helm chart in dir as `helm template` does
+	// (RenderChart); everything that needs Helm's chart types is behind
+	// it, since they link Masterminds/semver, whose init compiles its
+	// regular expressions.
+	Chart(dir string, opt HelmOptions) *Rendered
 	// Kustomize is `kustomize build dir` (krusty with its default options)
 	// reading through fs, with each resource's origin annotation read and
 	// removed.
 	Kustomize(fs filesys.FileSystem, dir string) ([]Resource, error)
 }
-
-// Release is what chartutil.ReleaseOptions says of the release rendered.
-type Release struct {
-	Name, Namespace string
-	Revision        int
-	IsInstall       bool
-}
-
-// Named is a rendered manifest or hook: its template's name and its text.
-type Named struct{ Name, Content string }
 
 // Resource is one resource a kustomization built.
 type Resource struct {
@@ -84,4 +60,11 @@ func notLinkedProblem(file string) Problem {
 	return Problem{File: file, Line: 1, Column: 1,
 		Message: "this executable does not link Helm's engine or kustomize, so nothing of this root was rendered",
 		Detail:  "Call engine.Link (package render/engine) before rendering in process; podlint renders by starting podlint-render."}
+}
+
+// AddValuesFile records a values file the chart was rendered with, in
+// precedence order (the chart's values.yaml first), for the related
+// locations of findings.
+func (r *Rendered) AddValuesFile(path string, data []byte) {
+	r.valuesFiles = append(r.valuesFiles, valuesFile{path, data})
 }

@@ -230,20 +230,3 @@ func TestHostileSchemaRefIsNotFollowed(t *testing.T) {
 		t.Errorf("%d connections to the schema's URL", n)
 	}
 }
-
-func TestExternalRef(t *testing.T) {
-	for schema, want := range map[string]string{
-		`{"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}}`:             "",
-		`{"$schema": "https://json-schema.org/draft/2020-12/schema"}`:           "",
-		`{"$schema": "http://json-schema.org/draft-07/schema#"}`:                "",
-		`{"items": [{"$ref": "other.json"}]}`:                                   "other.json",
-		`{"properties": {"x": {"$dynamicRef": "https://example.com/s"}}}`:       "https://example.com/s",
-		`{"$schema": "https://example.com/meta", "$ref": "file:///etc/passwd"}`: "file:///etc/passwd",
-		`not json`: "",
-		`{"$id": "http://example.com/root.json", "properties": {"$ref": "#/x"}}`: "",
-	} {
-		if got := externalRef([]byte(schema)); got != want {
-			t.Errorf("externalRef(%s) = %q, want %q", schema, got, want)
-		}
-	}
-}

@@ -488,7 +488,7 @@ func (m *mapper) resolve(i int, path string) []seg {
 		if cur.Kind != yaml.MappingNode {
 			break
 		}
-		k, v := mapGet(cur, s.Key)
+		k, v := MapGet(cur, s.Key)
 		if k == nil {
 			break
 		}
@@ -516,9 +516,9 @@ func yamlDocs(data []byte) []*yaml.Node {
 // kindName reports whether a source document is the origin's resource
 // (by kind and the name it had before prefixes and suffixes).
 func kindName(doc *yaml.Node, o *kOrigin) bool {
-	_, k := mapGet(doc, "kind")
-	_, md := mapGet(doc, "metadata")
-	_, n := mapGet(md, "name")
+	_, k := MapGet(doc, "kind")
+	_, md := MapGet(doc, "metadata")
+	_, n := MapGet(md, "name")
 	if k == nil || k.Value != o.kind {
 		return false
 	}
@@ -559,7 +559,7 @@ const maxNameLen = 253
 // under the run's kustomizations it renders as bases (a chart's
 // Chart.yaml, values and templates; a kustomization and the resources
 // beside it; hidden files and folders skipped, as discovery does, at most
-// maxChartFiles), and the files the rendered documents and values came
+// MaxChartFiles), and the files the rendered documents and values came
 // from outside them (bases elsewhere). The run counts each once however
 // many renders read it. Scripts, READMEs and a generator's .env or .conf
 // files are not manifests and are not counted, so that the tally's files
@@ -593,7 +593,7 @@ func filesRead(src manifest.Source, r *Rendered) []string {
 			if !d.Type().IsRegular() || !manifestFile(d.Name()) {
 				return nil
 			}
-			if n++; n > maxChartFiles {
+			if n++; n > MaxChartFiles {
 				return filepath.SkipAll
 			}
 			add(p)

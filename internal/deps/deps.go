@@ -93,12 +93,14 @@ const Rules = `
 // dependency not listed may be imported anywhere the rules above allow.
 var External = map[string][]string{
 	// Helm and kustomize are the render stage's, which runs them in a
-	// confined child process. What renders (Helm's engine and chartutil,
-	// kustomize's API) is render/engine's alone; render keeps the chart
-	// loader and kustomize's file system interface, which are small.
+	// confined child process. What renders (Helm's chart types, loader,
+	// engine, chartutil, kustomize's API) is render/engine's alone; render
+	// keeps the parsing of --set values and kustomize's file system
+	// interface, which are small.
 	"helm.sh/helm/":                   {"render", "render/engine"},
-	"helm.sh/helm/v3/pkg/chartutil":   {"render/engine"},
+	"helm.sh/helm/v3/pkg/chart":       {"render/engine"}, // and chartutil, chart/loader
 	"helm.sh/helm/v3/pkg/engine":      {"render/engine"},
+	"helm.sh/helm/v3/pkg/ignore":      {"render/engine"},
 	"helm.sh/helm/v3/pkg/releaseutil": {"render/engine"},
 	"sigs.k8s.io/kustomize/":          {"render", "render/engine"},
 	"sigs.k8s.io/kustomize/api/":      {"render/engine"},
@@ -121,14 +123,15 @@ var External = map[string][]string{
 // through any dependency. Go runs the init of every linked package at
 // start-up: chartutil links santhosh-tekuri/jsonschema, which compiles its
 // meta-schemas there, and client-go's scheme, which registers every API
-// group; with kustomize's API they were about 70 % of the CPU time of
-// podlint on one small file (docs/performance.md, "Start-up"). podlint
+// group, and Helm's chart types Masterminds/semver, which compiles its
+// regular expressions; with kustomize's API they were most of the CPU time
+// of podlint on one small file (docs/performance.md, "Start-up"). podlint
 // renders with cmd/podlint-render instead.
 var Unlinked = map[string][]string{
 	"cmd/podlint": {
-		"helm.sh/helm/v3/pkg/chartutil", "helm.sh/helm/v3/pkg/engine", "helm.sh/helm/v3/pkg/releaseutil",
-		"github.com/santhosh-tekuri/jsonschema/", "k8s.io/client-go/", "sigs.k8s.io/kustomize/api/",
-		"render/engine",
+		"helm.sh/helm/v3/pkg/chart", "helm.sh/helm/v3/pkg/chartutil", "helm.sh/helm/v3/pkg/engine",
+		"helm.sh/helm/v3/pkg/releaseutil", "github.com/Masterminds/semver/", "github.com/santhosh-tekuri/jsonschema/",
+		"k8s.io/client-go/", "sigs.k8s.io/kustomize/api/", "render/engine",
 	},
 }
 

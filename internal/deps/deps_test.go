@@ -87,7 +87,7 @@ func TestRulesCatchABadArrow(t *testing.T) {
 	base := Graph{
 		"workload":      {"fmt", "k8s.io/api/core/v1"},
 		"internal/cli":  {"analyzer", "render", "github.com/urfave/cli/v2"},
-		"render":        {"manifest", "helm.sh/helm/v3/pkg/chart"},
+		"render":        {"manifest", "helm.sh/helm/v3/pkg/strvals"},
 		"render/engine": {"render", "helm.sh/helm/v3/pkg/engine"},
 		"timeline":      {"workload", "strings"},
 		"internal/lsp":  {"fix", "github.com/sourcegraph/jsonrpc2"},
@@ -104,7 +104,8 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"render", "analyzer", "not allowed by deps.Rules"},       // the render child links the rules
 		{"workload", "internal/cli", "not allowed by deps.Rules"}, // a cycle
 		{"timeline", "os", "a pure package"},                      // the model does I/O
-		{"internal/cli", "helm.sh/helm/v3/pkg/chart", "only render, render/engine may import"},
+		{"internal/cli", "helm.sh/helm/v3/pkg/strvals", "only render, render/engine may import"},
+		{"render", "helm.sh/helm/v3/pkg/chart/loader", "only render/engine may import"}, // podlint would link Helm's chart types
 		{"render", "sigs.k8s.io/kustomize/api/krusty", "only render/engine may import"}, // podlint would link kustomize's API
 		{"render", "k8s.io/client-go/kubernetes", "no package of podlint"},
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
@@ -201,13 +202,13 @@ func TestUnlinked(t *testing.T) {
 // TestCheckUnlinkedPrefixes: a prefix names a package and those under it,
 // not a package whose name merely starts with it.
 func TestCheckUnlinkedPrefixes(t *testing.T) {
-	v := CheckUnlinked("cmd/podlint", []string{"render", "render/engine", "render/engineering",
-		"helm.sh/helm/v3/pkg/chart", "helm.sh/helm/v3/pkg/chartutil", "k8s.io/client-go/kubernetes/scheme", "k8s.io/api/core/v1"})
+	v := CheckUnlinked("cmd/podlint", []string{"render", "render/engine", "render/engineering", "helm.sh/helm/v3/pkg/strvals",
+		"helm.sh/helm/v3/pkg/chart/loader", "helm.sh/helm/v3/pkg/chartx", "k8s.io/client-go/kubernetes/scheme", "k8s.io/api/core/v1"})
 	var got []string
 	for _, x := range v {
 		got = append(got, x.To)
 	}
-	want := []string{"helm.sh/helm/v3/pkg/chartutil", "k8s.io/client-go/kubernetes/scheme", "render/engine"}
+	want := []string{"helm.sh/helm/v3/pkg/chart/loader", "k8s.io/client-go/kubernetes/scheme", "render/engine"}
 	if !slices.Equal(got, want) {
 		t.Errorf("CheckUnlinked = %v; want %v", got, want)
 	}

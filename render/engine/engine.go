@@ -6,10 +6,6 @@
 package engine
 
 import (
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-	helmengine "helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -20,51 +16,6 @@ import (
 func Link() { render.Link(libraries{}) }
 
 type libraries struct{}
-
-func (libraries) Dependencies(ch *chart.Chart, vals map[string]any) error {
-	return chartutil.ProcessDependenciesWithMerge(ch, vals)
-}
-
-// capabilities are Helm's defaults with KubeVersion from v when it parses,
-// as `helm template --kube-version v` has them.
-func capabilities(v string) *chartutil.Capabilities {
-	caps := chartutil.DefaultCapabilities.Copy()
-	if v != "" {
-		if kv, err := chartutil.ParseKubeVersion(v); err == nil {
-			caps.KubeVersion = *kv
-		}
-	}
-	return caps
-}
-
-func (libraries) KubeVersion(v string) string { return capabilities(v).KubeVersion.String() }
-
-func (libraries) Compatible(constraint, version string) bool {
-	return chartutil.IsCompatibleRange(constraint, version)
-}
-
-func (libraries) Values(ch *chart.Chart, vals map[string]any, rel render.Release, kubeVersion string) (map[string]any, error) {
-	opts := chartutil.ReleaseOptions{Name: rel.Name, Namespace: rel.Namespace, Revision: rel.Revision, IsInstall: rel.IsInstall}
-	return chartutil.ToRenderValues(ch, vals, opts, capabilities(kubeVersion))
-}
-
-func (libraries) Render(ch *chart.Chart, values map[string]any) (map[string]string, error) {
-	return helmengine.Render(ch, values)
-}
-
-func (libraries) Sort(files map[string]string) (manifests, hooks []render.Named, err error) {
-	hs, ms, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, m := range ms {
-		manifests = append(manifests, render.Named{Name: m.Name, Content: m.Content})
-	}
-	for _, h := range hs {
-		hooks = append(hooks, render.Named{Name: h.Path, Content: h.Manifest})
-	}
-	return manifests, hooks, nil
-}
 
 func (libraries) Kustomize(fs filesys.FileSystem, dir string) ([]render.Resource, error) {
 	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, dir)
