@@ -26,7 +26,7 @@
 #     to back, CPU time summed, and GODEBUG=inittrace=1's package inits of
 #     both, into the `startup LABEL` section and the start-up comparison.
 #     Build kube-score outside the repository first:
-#       GOBIN=/tmp/kube-score CGO_ENABLED=0 go install -trimpath github.com/zegl/kube-score/cmd/kube-score@v1.20.0
+#       GOBIN=/tmp/kube-score CGO_ENABLED=0 go install -trimpath -ldflags="-s -w" github.com/zegl/kube-score/cmd/kube-score@v1.20.0
 #     PODLINT_BIN=path measures that podlint (with its podlint-render beside
 #     it, if any) instead of building this checkout's, and COMMIT=abc names
 #     its commit: how the "before" of a change is measured.
@@ -56,8 +56,12 @@ echo "== corpus: workload documents of $corpus"
 # kustomize's Go plugin loader. A cgo build that links the plugin package
 # makes the linker keep every exported method and symbol: 75 MB instead of
 # 42, and 21 MiB more of the executable resident in every run.
-# podlint-render, which podlint starts for charts, is built beside it.
-CGO_ENABLED=0 go build -trimpath -tags kustomize_disable_go_plugin_support -o "$work/" ./cmd/podlint ./cmd/podlint-render
+# podlint-render, which podlint starts for charts, is built beside it. The
+# start-up is measured with the release's -ldflags "-s -w" as well (a
+# smaller executable to map; kube-score is built the same way).
+ldflags=
+[ "${STARTUP:-0}" != 1 ] || ldflags="-s -w"
+CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -tags kustomize_disable_go_plugin_support,urfave_cli_no_docs -o "$work/" ./cmd/podlint ./cmd/podlint-render
 go build -tags benchtools -o "$work/perfdoc" ./bench/perfdoc
 
 if [ "${STARTUP:-0}" = 1 ]; then
