@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -263,7 +264,7 @@ func (d *Document) scalarRange(n *yaml.Node) (start, end int, err error) {
 	return 0, 0, noEdit("block scalars are not edited")
 }
 
-var plainSafe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*$`)
+var plainSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*$`) })
 
 // scalarText writes value in style.
 func scalarText(value string, style yaml.Style) (string, error) {
@@ -276,7 +277,7 @@ func scalarText(value string, style yaml.Style) (string, error) {
 	case yaml.DoubleQuotedStyle:
 		return strconv.Quote(value), nil
 	}
-	if plainSafe.MatchString(value) {
+	if plainSafe().MatchString(value) {
 		return value, nil
 	}
 	return strconv.Quote(value), nil

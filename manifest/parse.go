@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -171,8 +172,8 @@ func aliasProblem(root *yaml.Node, c chunk, lim Limits) *Problem {
 }
 
 var (
-	lineInError   = regexp.MustCompile(`^yaml: line (\d+): `)
-	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+	lineInError   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
+	unknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown anchor '(.*)' referenced`) })
 )
 
 // yamlProblem turns a parse error into a problem at the right file line.
@@ -184,13 +185,13 @@ func yamlProblem(err error, c chunk) Problem {
 		return Problem{Rule: RuleLimitExceeded, Line: line + c.line - 1, Column: 1,
 			Message: "document is nested more than 10000 levels deep, the YAML parser's own limit; kubectl cannot read it either"}
 	}
-	if m := unknownAnchor.FindStringSubmatch(msg); m != nil && line == 1 {
+	if m := unknownAnchor().FindStringSubmatch(msg); m != nil && line == 1 {
 		// The parser does not say where the alias is; the first "*name" is.
 		if i := bytes.Index(c.data, []byte("*"+m[1])); i >= 0 {
 			line = 1 + countLines(c.data[:i])
 		}
 	}
-	if blockError.MatchString(msg) {
+	if blockError().MatchString(msg) {
 		if stray := strayLine(c.data, line, msg); stray > line {
 			return Problem{Rule: RuleInvalidYAML, Line: stray + c.line - 1, Column: firstNonBlank(c.data, stray),
 				Message: fmt.Sprintf("%s: line %d is not indented like the block that starts at line %d; kubectl cannot read this document", msg, stray+c.line-1, line+c.line-1)}
@@ -202,7 +203,7 @@ func yamlProblem(err error, c chunk) Problem {
 // blockError is the error of a block whose next line is indented unlike
 // it: yaml.v3 names the line where the block starts (libyaml's context
 // mark), not the line that breaks it.
-var blockError = regexp.MustCompile(`did not find expected (key|'-' indicator)$`)
+var blockError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`did not find expected (key|'-' indicator)$`) })
 
 // maxStraySearch bounds the documents strayLine bisects: each step parses
 // a prefix again, about 20 parses of a hand-written manifest, and never
@@ -274,7 +275,7 @@ func firstNonBlank(data []byte, n int) int {
 
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
-	if m := lineInError.FindStringSubmatch(msg); m != nil {
+	if m := lineInError().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return max(n, 1), "YAML syntax error: " + msg[len(m[0]):]
 	}
@@ -419,7 +420,9 @@ func normalizeEncoding(data []byte) ([]byte, *Problem) {
 	return data, nil
 }
 
-var helmAction = regexp.MustCompile(`\{\{-?\s*(\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\.Template|include\s|template\s|toYaml|tpl\s|if\s|range\s|with\s|end\s*-?\}\}|define\s|else)`)
+var helmAction = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{-?\s*(\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\.Template|include\s|template\s|toYaml|tpl\s|if\s|range\s|with\s|end\s*-?\}\}|define\s|else)`)
+})
 
 // helmLine returns the first line where Helm template syntax makes up the
 // YAML structure of a document, or 0. Template text inside a string value
@@ -464,7 +467,7 @@ func helmActionLine(data []byte) int {
 		if len(t) > 0 && t[0] == '#' {
 			continue
 		}
-		if bytes.HasPrefix(t, []byte("{{")) || helmAction.Match(l) {
+		if bytes.HasPrefix(t, []byte("{{")) || helmAction().Match(l) {
 			return line
 		}
 	}
@@ -480,7 +483,7 @@ func helmNode(n *yaml.Node, depth int) int {
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.Style == 0 && helmAction.MatchString(n.Value) {
+		if n.Style == 0 && helmAction().MatchString(n.Value) {
 			return n.Line
 		}
 	case yaml.MappingNode:

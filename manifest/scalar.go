@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -55,7 +56,9 @@ var yaml11Floats = map[string]float64{
 	"-.inf": math.Inf(-1), "-.Inf": math.Inf(-1), "-.INF": math.Inf(-1),
 }
 
-var yaml11Float = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+var yaml11Float = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
 
 const (
 	tagStr       = "!!str"
@@ -144,7 +147,7 @@ func resolvePlain(in, tag string) (scalarValue, string) {
 		if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
 			return scalarValue{kind: scalarUint, u: u}, tagInt
 		}
-		if yaml11Float.MatchString(plain) {
+		if yaml11Float().MatchString(plain) {
 			if f, err := strconv.ParseFloat(plain, 64); err == nil {
 				return scalarValue{kind: scalarFloat, f: f}, tagFloat
 			}

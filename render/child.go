@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -22,11 +23,19 @@ import (
 
 // Helm's engine cannot be cancelled and Go cannot stop a goroutine, so a
 // chart that loops, recurses or allocates without end would take the whole
-// run with it. Each root is therefore rendered by a child podlint process
-// (the running executable, re-executed with ChildEnv set) that the parent
-// can bound and kill: it reads one childRequest on standard input, renders
-// that root only, and writes the Rendered result (documents, provenance,
-// problems; never findings) on standard output.
+// run with it. Each root is therefore rendered by a child process that the
+// parent can bound and kill: the render executable installed beside
+// podlint (RenderCommand; a process that links the engine itself, such as
+// a test binary, starts its own executable), with ChildEnv set. It reads
+// one childRequest on standard input, renders that root only, and writes
+// the Rendered result (documents, provenance, problems; never findings) on
+// standard output.
+
+// RenderCommand is the render executable's name (cmd/podlint-render),
+// without the .exe of Windows: podlint looks for it in its own folder,
+// where `go install github.com/podlint/podlint/cmd/...` and the release
+// archives put it.
+const RenderCommand = "podlint-render"
 
 // ChildEnv marks a process as a render child; its value is the protocol
 // version, so a podlint of another version never misreads a request.
@@ -93,6 +102,10 @@ type childRequest struct {
 // IsChild, and so does the TestMain of every package whose tests render
 // (in `go test`, os.Executable is the test binary).
 func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
+	if linked == nil {
+		fmt.Fprintf(stderr, "podlint: this executable does not render (it does not link render/engine); podlint renders with %s\n", RenderCommand)
+		return childExitBadRequest
+	}
 	if v := os.Getenv(ChildEnv); v != childProtocol {
 		fmt.Fprintf(stderr, "podlint: render child protocol %q, want %q\n", v, childProtocol)
 		return childExitBadRequest
@@ -173,9 +186,9 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		return nil, childUse{}, fmt.Errorf("%s: %s is set, so this process is a render child and renders nothing itself; "+
 			"the executable does not dispatch to render.ChildMain", src.Path, ChildEnv)
 	}
-	exe, err := os.Executable()
+	exe, err := childExecutable()
 	if err != nil {
-		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
+		return nil, childUse{}, fmt.Errorf("%s: cannot render: %w", src.Path, err)
 	}
 	size := 0
 	for _, e := range src.Edited {
@@ -235,6 +248,12 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	}
 	if limit != "" {
 		return &Rendered{Problems: []Problem{limitProblem(src, limit, lim)}}, use, nil
+	}
+	if waitErr != nil && cmd.ProcessState.ExitCode() == childExitBadRequest {
+		// Not the root's doing: an executable that does not render, or
+		// one of another version of podlint.
+		return nil, use, fmt.Errorf("%s: cannot render: %s refused the request of this podlint (%s); install podlint and %s of the same version side by side",
+			src.Path, textsafe.Escape(exe), textsafe.Escape(firstLine(stderr.String())), RenderCommand)
 	}
 	if waitErr != nil {
 		return crashedChild(src, cmd.ProcessState), use, nil
@@ -404,3 +423,40 @@ func (c *capped) Write(p []byte) (int, error) {
 func (c *capped) String() string { return string(c.head) + string(c.buf) }
 
 var errNetwork = errors.New("podlint never uses the network while rendering; vendor the file into the repository")
+
+// childExecutable is the program that renders a root: this process's own
+// executable when it renders itself (Link), else RenderCommand in the
+// folder of this executable (links resolved, so that a podlint linked
+// into a bin folder finds the one installed with it).
+func childExecutable() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if linked != nil {
+		return self, nil
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	name := RenderCommand
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	exe := filepath.Join(filepath.Dir(self), name)
+	fi, err := os.Stat(exe)
+	if err == nil && !fi.Mode().IsRegular() {
+		err = errors.New("not a file")
+	}
+	if err != nil {
+		return "", fmt.Errorf("podlint renders Helm charts and kustomizations with %s, installed beside it, and %s cannot be used: %s; "+
+			"install both with `go install github.com/podlint/podlint/cmd/...@VERSION`, or take both from a release archive",
+			RenderCommand, textsafe.Escape(exe), textsafe.Escape(unwrap(err).Error()))
+	}
+	return exe, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

@@ -3,11 +3,8 @@ package render
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,11 +13,6 @@ import (
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
-	yaml "go.yaml.in/yaml/v3"
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/releaseutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -44,14 +36,14 @@ type HelmOptions struct {
 	Root string
 }
 
-// notTrackedProblem is the problem of a chart or kustomization whose own
+// NotTrackedProblem is the problem of a chart or kustomization whose own
 // file is outside the read set: a new chart nobody has added to git yet.
-func notTrackedProblem(file, what string, err error) Problem {
+func NotTrackedProblem(file, what string, err error) Problem {
 	head := fmt.Sprintf("this %s is not tracked by git, so it was not rendered", what)
 	if errors.Is(err, safefile.ErrNoIndex) {
 		head = fmt.Sprintf("the repository's git index cannot be read, so this %s was not rendered", what)
 	}
-	return problem(file, 1, 1, head, "",
+	return NewProblem(file, 1, 1, head, "",
 		fmt.Sprintf("podlint renders only the files git tracks, so that a pull request's %s cannot read what the CI job keeps in its checkout "+
 			"(the token in .git/config, credential files an earlier step wrote). %s Run git add on the %s (git add -N is enough), "+
 			"or name untracked files with --read-untracked PATTERN.", what, finding.Sentence(unwrap(err).Error()), what))
@@ -64,10 +56,10 @@ type Problem = manifest.RenderProblem
 // a terminal next to its position and rule ID.
 const headlineMax = 100
 
-// problem builds a problem from a headline naming what failed, the
+// NewProblem builds a problem from a headline naming what failed, the
 // underlying error's text (may be empty) and a detail. The error joins the
 // headline when both fit one short sentence; otherwise it opens the detail.
-func problem(file string, line, col int, head, cause, detail string) Problem {
+func NewProblem(file string, line, col int, head, cause, detail string) Problem {
 	p := Problem{File: file, Line: line, Column: col, Message: head}
 	cause = strings.TrimSpace(cause)
 	if cause != "" {
@@ -114,363 +106,10 @@ type Doc struct {
 	origin *kOrigin
 }
 
-// RenderChart renders the chart in dir as `helm template` does, without
-// ever touching the network. Problems are positioned in the chart's files;
-// a chart with problems still renders as much as it can.
-func RenderChart(dir string, opt HelmOptions) *Rendered {
-	out := &Rendered{}
-	chartFile := filepath.Join(dir, "Chart.yaml")
-	if link, target := linkOutOfTree(dir); link != "" {
-		// Helm's loader follows symbolic links wherever they lead: a chart
-		// from an untrusted pull request could render a secret file into
-		// its output (and so into the report).
-		out.Problems = append(out.Problems, problem(link, 1, 1, "chart holds a symbolic link out of the chart, so it was not rendered",
-			fmt.Sprintf("%s points to %s", link, target),
-			"podlint never reads files outside the chart being rendered. Replace the link with the file itself, or vendor it into the chart."))
-		return out
-	}
-	root, err := safefile.Open(opt.Root, dir)
-	if err != nil {
-		out.Problems = append(out.Problems, rootProblem(chartFile, err))
-		return out
-	}
-	defer root.Close()
-	if err := root.Readable(chartFile); notInReadSet(err) {
-		out.Problems = append(out.Problems, notTrackedProblem(chartFile, "chart", err))
-		return out
-	}
-	ch, err := loadChartDir(dir, root)
-	if err != nil {
-		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot load the chart", err.Error(),
-			"Nothing in the chart was linted."))
-		return out
-	}
-	out.valuesFiles = append(out.valuesFiles, valuesFile{filepath.Join(dir, "values.yaml"), rawFile(ch, "values.yaml")})
-	out.Problems = append(out.Problems, missingDependencies(ch, chartFile)...)
-	out.Problems = append(out.Problems, dropExternalSchemas(ch, dir)...)
-
-	vals := map[string]any{}
-	cfgRoot := root
-	if opt.ConfigRoot != "" && len(opt.ConfigValues) > 0 {
-		if cfgRoot, err = safefile.Open(opt.ConfigRoot, opt.ConfigRoot); err != nil {
-			out.Problems = append(out.Problems, rootProblem(chartFile, err))
-			return out
-		}
-		defer cfgRoot.Close()
-	}
-	read := func(f string, confined bool) ([]byte, error) {
-		if confined {
-			return readEdited(cfgRoot, f, maxSourceFile)
-		}
-		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
-		if err == nil && tooBig {
-			err = fmt.Errorf("larger than %d bytes", maxSourceFile)
-		}
-		return withEdits(f, data, err)
-	}
-	for i, f := range append(append([]string{}, opt.ConfigValues...), opt.Values...) {
-		data, err := read(f, i < len(opt.ConfigValues))
-		if err != nil {
-			out.Problems = append(out.Problems, problem(chartFile, 1, 1, "a values file for this chart cannot be read",
-				fmt.Sprintf("%s: %v", f, reason(err)), "The chart was rendered without it."))
-			continue
-		}
-		cur := map[string]any{}
-		if err := sigsyaml.Unmarshal(data, &cur); err != nil {
-			out.Problems = append(out.Problems, problem(f, yamlErrLine(err), 1, "values file is not valid YAML", err.Error(),
-				"The chart was rendered without it."))
-			continue
-		}
-		vals = mergeMaps(vals, cur)
-		out.valuesFiles = append(out.valuesFiles, valuesFile{f, data})
-	}
-	for _, s := range opt.Set {
-		if err := strvals.ParseInto(s, vals); err != nil {
-			out.Problems = append(out.Problems, problem(chartFile, 1, 1, "a --set value cannot be parsed",
-				fmt.Sprintf("%q: %v", s, err), "The chart was rendered without it."))
-		}
-	}
-	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
-		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "Helm cannot resolve the chart's dependencies", err.Error(),
-			"Nothing in the chart was linted."))
-		return out
-	}
-	caps := chartutil.DefaultCapabilities.Copy()
-	if opt.KubeVersion != "" {
-		kv, err := chartutil.ParseKubeVersion(opt.KubeVersion)
-		if err == nil {
-			caps.KubeVersion = *kv
-		}
-	}
-	if ch.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(ch.Metadata.KubeVersion, caps.KubeVersion.String()) {
-		out.Problems = append(out.Problems, Problem{File: chartFile, Line: lineOfKey(ch, "kubeVersion"), Column: 1,
-			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (--kube-version)", ch.Metadata.KubeVersion, caps.KubeVersion.String()),
-			Detail:  "helm install would refuse the chart, so it was not rendered. Lint with a --kube-version the chart supports, or widen kubeVersion in Chart.yaml."})
-		return out
-	}
-	rel := chartutil.ReleaseOptions{Name: firstOf(opt.ReleaseName, "release-name"), Namespace: firstOf(opt.Namespace, "default"), Revision: 1, IsInstall: true}
-	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
-	if err != nil {
-		out.Problems = append(out.Problems, problem(chartFile, 1, 1, "the values do not fit the chart", err.Error(),
-			"Nothing in the chart was linted."))
-		return out
-	}
-	files := renderAll(ch, rv, dir, out)
-	for k := range files {
-		if strings.HasSuffix(k, "NOTES.txt") {
-			delete(files, k)
-		}
-	}
-	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
-	if err != nil {
-		// A rendered template that is not YAML: the loader reports it
-		// with its line, so lint the raw output instead.
-		names := make([]string, 0, len(files))
-		for k := range files {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			out.addHelmDoc(ch, dir, n, files[n])
-		}
-		return out
-	}
-	for _, m := range manifests {
-		out.addHelmDoc(ch, dir, m.Name, m.Content)
-	}
-	for _, h := range hooks {
-		out.addHelmDoc(ch, dir, h.Path, h.Manifest)
-	}
-	return out
-}
-
-// renderAll renders the chart; when a template fails to parse or execute,
-// its error becomes a problem at the line Helm reports and the chart is
-// rendered again without that template, so the others are still linted.
-func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *Rendered) map[string]string {
-	// The same stream for every render of the chart, keyed by its name, so
-	// a template's random values do not depend on what else is linted.
-	defer repeatableRandom(ch.Name())()
-	for range 50 {
-		files, err := engine.Render(ch, rv)
-		if err == nil {
-			return files
-		}
-		name, line, col, msg := templateError(err.Error())
-		if findTemplate(ch, name) == nil {
-			// The error's text is partly the chart's own ({{ fail }}): a
-			// position in it is trusted only when it names a template of
-			// this chart, never a file to read.
-			name = ""
-		}
-		p := problem(filepath.Join(dir, "Chart.yaml"), 1, 1, "Helm cannot render the chart", err.Error(), "Nothing in the chart was linted.")
-		if name != "" {
-			p = problem(templatePath(ch, dir, name), max(line, 1), max(col, 1), "Helm cannot render this template", msg,
-				"The chart was rendered again without this template, so the others were still linted.")
-		}
-		out.Problems = append(out.Problems, p)
-		if name == "" || !removeTemplate(ch, name) {
-			return nil
-		}
-	}
-	return nil
-}
-
-// Helm reports "parse error at (chart/templates/x.yaml:6): unexpected …"
-// and "execution error at (chart/templates/x.yaml:3:11): …", or
-// "template: chart/templates/x.yaml:3:11: executing …". The position is
-// the first one on the first line, which Helm writes; what follows may be
-// the chart's own text ({{ fail "…" }}), positions included.
-var (
-	helmErrAt  = lazyRegexp(`^[^\n(]*\(([^():\n]+\.[A-Za-z]+):(\d+)(?::(\d+))?\)[ \t]*:?[ \t]*((?s:.*))$`)
-	helmErrTpl = lazyRegexp(`^[^\n]*?template: ([^:\n]+):(\d+)(?::(\d+))?: ((?s:.*))$`)
-)
-
-var startedAt = lazyRegexp(`started at ([^:\s]+):(\d+)`)
-
-func templateError(s string) (name string, line, col int, msg string) {
-	s = strings.TrimSpace(s)
-	for _, re := range []*regexp.Regexp{helmErrAt(), helmErrTpl()} {
-		if m := re.FindStringSubmatch(s); m != nil {
-			line, _ = strconv.Atoi(m[2])
-			col, _ = strconv.Atoi(m[3])
-			// "unclosed action started at x.yaml:6" is reported at the
-			// end of the file; the action that is not closed is the place
-			// to fix.
-			if st := startedAt().FindStringSubmatch(m[4]); st != nil && st[1] == m[1] {
-				line, _ = strconv.Atoi(st[2])
-				col = 0
-			}
-			return m[1], line, col, m[4]
-		}
-	}
-	return "", 0, 0, s
-}
-
-// removeTemplate drops the template Helm names name from the chart or the
-// subchart that holds it.
-func removeTemplate(ch *chart.Chart, name string) bool {
-	prefix := ch.Name() + "/"
-	if !strings.HasPrefix(name, prefix) {
-		return false
-	}
-	rest := strings.TrimPrefix(name, prefix)
-	for i, t := range ch.Templates {
-		if t.Name == rest {
-			ch.Templates = append(ch.Templates[:i:i], ch.Templates[i+1:]...)
-			return true
-		}
-	}
-	if sub, ok := strings.CutPrefix(rest, "charts/"); ok {
-		for _, d := range ch.Dependencies() {
-			if strings.HasPrefix(sub, d.Name()+"/") && removeTemplate(d, sub) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// templatePath turns Helm's template name ("podinfo/charts/redis/templates/x.yaml")
-// into the file on disk. Subcharts packed as .tgz have no file on disk; their
-// name is kept under the chart folder.
-func templatePath(ch *chart.Chart, dir, name string) string {
-	rest, _ := strings.CutPrefix(name, ch.Name()+"/")
-	return filepath.Join(dir, filepath.FromSlash(rest))
-}
-
-func (out *Rendered) addHelmDoc(ch *chart.Chart, dir, name, content string) {
-	if strings.TrimSpace(content) == "" {
-		return
-	}
-	out.Docs = append(out.Docs, Doc{Source: templatePath(ch, dir, name), Name: name, YAML: content, Template: templateText(ch, name)})
-}
-
-func templateText(ch *chart.Chart, name string) []byte {
-	if t := findTemplate(ch, name); t != nil {
-		return t.Data
-	}
-	return nil
-}
-
-// findTemplate returns the template Helm names name ("podinfo/templates/x.yaml",
-// "podinfo/charts/redis/templates/y.yaml"), or nil.
-func findTemplate(ch *chart.Chart, name string) *chart.File {
-	rest, ok := strings.CutPrefix(name, ch.Name()+"/")
-	if !ok {
-		return nil
-	}
-	for _, t := range ch.Templates {
-		if t.Name == rest {
-			return t
-		}
-	}
-	if sub, ok := strings.CutPrefix(rest, "charts/"); ok {
-		for _, d := range ch.Dependencies() {
-			if strings.HasPrefix(sub, d.Name()+"/") {
-				if t := findTemplate(d, sub); t != nil {
-					return t
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// missingDependencies reports each dependency of Chart.yaml that is not in
-// charts/, at its entry, as `helm template` would refuse the chart. The
-// chart is rendered without it: podlint never downloads.
-func missingDependencies(ch *chart.Chart, chartFile string) []Problem {
-	var out []Problem
-	have := map[string]bool{}
-	for _, d := range ch.Dependencies() {
-		have[d.Name()] = true
-	}
-	for _, r := range ch.Metadata.Dependencies {
-		if have[r.Name] {
-			continue
-		}
-		line := lineOfDependency(ch, r.Name)
-		out = append(out, Problem{File: chartFile, Line: line, Column: 1,
-			Message: fmt.Sprintf("dependency %q is declared in Chart.yaml but missing from charts/", r.Name),
-			Detail: fmt.Sprintf("The chart was rendered without %s (%s %s). podlint never downloads charts: run `helm dependency build %s`, then lint again.",
-				r.Name, r.Repository, r.Version, filepath.Dir(chartFile))})
-	}
-	// The rest of the chart is rendered without the missing ones, which
-	// ProcessDependencies would otherwise look for.
-	if len(out) > 0 {
-		var keep []*chart.Dependency
-		for _, r := range ch.Metadata.Dependencies {
-			if have[r.Name] {
-				keep = append(keep, r)
-			}
-		}
-		ch.Metadata.Dependencies = keep
-	}
-	return out
-}
-
-func chartYAML(ch *chart.Chart) *yaml.Node {
-	var n yaml.Node
-	if data := rawFile(ch, "Chart.yaml"); data != nil && yaml.Unmarshal(data, &n) == nil {
-		return deref(&n)
-	}
-	return nil
-}
-
-// rawFile is a file of the chart as loaded, or nil.
-func rawFile(ch *chart.Chart, name string) []byte {
-	for _, f := range ch.Raw {
-		if f.Name == name {
-			return f.Data
-		}
-	}
-	return nil
-}
-
-func lineOfKey(ch *chart.Chart, key string) int {
-	if k, _ := mapGet(chartYAML(ch), key); k != nil {
-		return k.Line
-	}
-	return 1
-}
-
-func lineOfDependency(ch *chart.Chart, name string) int {
-	_, deps := mapGet(chartYAML(ch), "dependencies")
-	if deps == nil || deps.Kind != yaml.SequenceNode {
-		return 1
-	}
-	for _, d := range deps.Content {
-		if _, v := mapGet(d, "name"); v != nil && v.Value == name {
-			return d.Line
-		}
-	}
-	return deps.Line
-}
-
-// mergeMaps is Helm's merge of values files: b wins, maps merge deeply.
-func mergeMaps(a, b map[string]any) map[string]any {
-	out := make(map[string]any, len(a))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		if v, ok := v.(map[string]any); ok {
-			if bv, ok := out[k]; ok {
-				if bv, ok := bv.(map[string]any); ok {
-					out[k] = mergeMaps(bv, v)
-					continue
-				}
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
 var yamlLine = lazyRegexp(`line (\d+)`)
 
-func yamlErrLine(err error) int {
+// YAMLErrorLine is the line a YAML parser's error names, 1 when none.
+func YAMLErrorLine(err error) int {
 	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return max(n, 1)
@@ -495,37 +134,16 @@ func unwrap(err error) error {
 	return err
 }
 
-// linkOutOfTree returns the first symbolic link under root (in walk order)
-// that resolves outside root or to anything but a regular file or folder,
-// with where it points; "" when there is none.
-func linkOutOfTree(root string) (link, target string) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", ""
+// RenderChart renders the chart in dir as `helm template` does, without
+// ever touching the network. Problems are positioned in the chart's files;
+// a chart with problems still renders as much as it can. It renders with
+// the engine this process linked (Engine.Chart); in podlint, which links
+// none, it only says so.
+func RenderChart(dir string, opt HelmOptions) *Rendered {
+	if linked == nil {
+		return &Rendered{Problems: []Problem{notLinkedProblem(filepath.Join(dir, "Chart.yaml"))}}
 	}
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.Type()&fs.ModeSymlink == 0 {
-			return nil
-		}
-		t, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			link, target = path, "a missing or looping target"
-			return filepath.SkipAll
-		}
-		// The refusal names the link and what it says, never what it
-		// resolves to (or holds).
-		said, _ := os.Readlink(path)
-		rel, err := filepath.Rel(realRoot, t)
-		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-		fi, statErr := os.Stat(t)
-		regular := statErr == nil && (fi.Mode().IsRegular() || fi.IsDir())
-		if !inside || !regular {
-			link, target = path, said
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return link, target
+	return linked.Chart(dir, opt)
 }
 
 // CheckCommandLineValues reads the values files and parses the --set
@@ -536,15 +154,15 @@ func linkOutOfTree(root string) (link, target string) {
 // chart they belong to.)
 func CheckCommandLineValues(files, set []string) error {
 	for _, f := range files {
-		data, tooBig, err := manifest.ReadSource(f, maxSourceFile)
+		data, tooBig, err := manifest.ReadSource(f, MaxSourceFile)
 		if err == nil && tooBig {
-			err = fmt.Errorf("larger than %d bytes", maxSourceFile)
+			err = fmt.Errorf("larger than %d bytes", MaxSourceFile)
 		}
 		if err != nil { // ReadSource's error starts with the file's name
-			return fmt.Errorf("--values %s", textsafe.Escape(reason(err).Error()))
+			return fmt.Errorf("--values %s", textsafe.Escape(Reason(err).Error()))
 		}
 		if err := sigsyaml.Unmarshal(data, &map[string]any{}); err != nil {
-			return fmt.Errorf("--values %s:%d: not a YAML mapping of chart values: %s", textsafe.Escape(f), yamlErrLine(err), textsafe.Escape(err.Error()))
+			return fmt.Errorf("--values %s:%d: not a YAML mapping of chart values: %s", textsafe.Escape(f), YAMLErrorLine(err), textsafe.Escape(err.Error()))
 		}
 	}
 	vals := map[string]any{}

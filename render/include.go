@@ -67,9 +67,9 @@ func (m *mapper) defines() map[string]*define {
 	var files []string
 	seen := 0
 	filepath.WalkDir(m.root, func(p string, e fs.DirEntry, err error) error {
-		// The loader reads at most maxChartFiles of a chart; a tree
+		// The loader reads at most MaxChartFiles of a chart; a tree
 		// larger than that is not walked further here either.
-		if seen++; seen > maxChartFiles {
+		if seen++; seen > MaxChartFiles {
 			return filepath.SkipAll
 		}
 		if err != nil || e.IsDir() || !strings.Contains(filepath.ToSlash(p), "/templates/") {

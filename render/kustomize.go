@@ -12,7 +12,6 @@ import (
 	"github.com/podlint/podlint/internal/safefile"
 	"github.com/podlint/podlint/manifest"
 	yaml "go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -86,25 +85,25 @@ func loadKust(dir string, seen map[string]*kust, root *safefile.Root) *kust {
 	if k.file == "" {
 		return k
 	}
-	data, err := readEdited(root, k.file, maxSourceFile)
-	if notInReadSet(err) {
-		k.problems = append(k.problems, notTrackedProblem(k.file, "kustomization", err))
+	data, err := ReadEdited(root, k.file, MaxSourceFile)
+	if NotInReadSet(err) {
+		k.problems = append(k.problems, NotTrackedProblem(k.file, "kustomization", err))
 		return k
 	}
 	if err != nil {
-		k.problems = append(k.problems, problem(k.file, 1, 1, "cannot read the kustomization", reason(err).Error(), "It was not built."))
+		k.problems = append(k.problems, NewProblem(k.file, 1, 1, "cannot read the kustomization", Reason(err).Error(), "It was not built."))
 		return k
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		k.problems = append(k.problems, problem(k.file, yamlErrLine(err), 1, "the kustomization is not valid YAML", err.Error(), ""))
+		k.problems = append(k.problems, NewProblem(k.file, YAMLErrorLine(err), 1, "the kustomization is not valid YAML", err.Error(), ""))
 		return k
 	}
 	top := deref(&doc)
 	// Every list whose entries kustomize loads as resources: a remote one
 	// would be cloned with git or fetched over HTTP.
 	for _, field := range []string{"resources", "bases", "components", "generators", "transformers", "validators"} {
-		_, list := mapGet(top, field)
+		_, list := MapGet(top, field)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
 		}
@@ -157,11 +156,11 @@ func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*k
 	add := func(entry *yaml.Node, pathOrInline *yaml.Node, inline bool) {
 		p := &kPatch{file: k.file}
 		if entry != nil && entry.Kind == yaml.MappingNode {
-			if _, t := mapGet(entry, "target"); t != nil {
-				if _, v := mapGet(t, "kind"); v != nil {
+			if _, t := MapGet(entry, "target"); t != nil {
+				if _, v := MapGet(t, "kind"); v != nil {
 					p.targetKind = v.Value
 				}
-				if _, v := mapGet(t, "name"); v != nil {
+				if _, v := MapGet(t, "name"); v != nil {
 					p.targetName = v.Value
 				}
 			}
@@ -180,7 +179,7 @@ func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*k
 			p.file = filepath.Join(k.dir, filepath.FromSlash(pathOrInline.Value))
 			// kustomize itself reports a patch it cannot read, through the
 			// same confined file system.
-			data, err := readEdited(root, p.file, maxSourceFile)
+			data, err := ReadEdited(root, p.file, MaxSourceFile)
 			if err != nil {
 				return
 			}
@@ -188,20 +187,20 @@ func readPatches(k *kust, top *yaml.Node, data []byte, root *safefile.Root) []*k
 		}
 		out = append(out, p)
 	}
-	if _, l := mapGet(top, "patchesStrategicMerge"); l != nil && l.Kind == yaml.SequenceNode {
+	if _, l := MapGet(top, "patchesStrategicMerge"); l != nil && l.Kind == yaml.SequenceNode {
 		for _, e := range l.Content {
 			add(nil, e, strings.Contains(e.Value, "\n"))
 		}
 	}
 	for _, field := range []string{"patches", "patchesJson6902"} {
-		_, l := mapGet(top, field)
+		_, l := MapGet(top, field)
 		if l == nil || l.Kind != yaml.SequenceNode {
 			continue
 		}
 		for _, e := range l.Content {
-			if _, v := mapGet(e, "path"); v != nil {
+			if _, v := MapGet(e, "path"); v != nil {
 				add(e, v, false)
-			} else if _, v := mapGet(e, "patch"); v != nil {
+			} else if _, v := MapGet(e, "patch"); v != nil {
 				add(e, v, true)
 			}
 		}
@@ -311,9 +310,14 @@ func renderKustomization(dir, rootDir string) *Rendered {
 		http.DefaultTransport = offline{}
 	})
 	out := &Rendered{}
+	e := linked
+	if e == nil {
+		out.Problems = append(out.Problems, notLinkedProblem(firstOf(kustFile(dir), dir)))
+		return out
+	}
 	root, err := safefile.Open(rootDir, dir)
 	if err != nil {
-		out.Problems = append(out.Problems, rootProblem(firstOf(kustFile(dir), dir), err))
+		out.Problems = append(out.Problems, RootProblem(firstOf(kustFile(dir), dir), err))
 		return out
 	}
 	defer root.Close()
@@ -328,32 +332,29 @@ func renderKustomization(dir, rootDir string) *Rendered {
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
-		out.Problems = append(out.Problems, problem(k.file, 1, 1, "cannot resolve the kustomization's folder", err.Error(), ""))
+		out.Problems = append(out.Problems, NewProblem(k.file, 1, 1, "cannot resolve the kustomization's folder", err.Error(), ""))
 		return out
 	}
 	top, _ := filepath.Abs(k.file)
 	fs := originFS{FileSystem: confinedFS{FileSystem: filesys.MakeFsOnDisk(), root: root}, top: top}
-	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, absDir)
+	res, err := e.Kustomize(fs, absDir)
 	if err != nil {
 		out.Problems = append(out.Problems, kustomizeProblem(k, err))
 		return out
 	}
-	for _, r := range m.Resources() {
-		o := &kOrigin{root: k, kind: r.GetKind(), name: r.GetName()}
-		if or, err := r.GetOrigin(); err == nil && or != nil {
-			if or.Path != "" {
-				o.file = filepath.Join(dir, filepath.FromSlash(or.Path))
-			} else if or.ConfiguredIn != "" {
-				o.configuredIn = filepath.Join(dir, filepath.FromSlash(or.ConfiguredIn))
-			}
+	for _, r := range res {
+		o := &kOrigin{root: k, kind: r.Kind, name: r.Name}
+		if r.OriginPath != "" {
+			o.file = filepath.Join(dir, filepath.FromSlash(r.OriginPath))
+		} else if r.OriginConfiguredIn != "" {
+			o.configuredIn = filepath.Join(dir, filepath.FromSlash(r.OriginConfiguredIn))
 		}
-		stripOrigin(r.GetAnnotations(), func(a map[string]string) { _ = r.SetAnnotations(a) })
-		data, err := r.AsYAML()
-		if err != nil {
-			out.Problems = append(out.Problems, problem(k.file, 1, 1, fmt.Sprintf("kustomize's %s %s cannot be written as YAML", r.GetKind(), r.GetName()), err.Error(),
+		if r.Err != nil {
+			out.Problems = append(out.Problems, NewProblem(k.file, 1, 1, fmt.Sprintf("kustomize's %s %s cannot be written as YAML", r.Kind, r.Name), r.Err.Error(),
 				"It was not linted."))
 			continue
 		}
+		data := r.YAML
 		src := o.file
 		if src == "" {
 			src = firstOf(o.configuredIn, k.file)
@@ -361,14 +362,6 @@ func renderKustomization(dir, rootDir string) *Rendered {
 		out.Docs = append(out.Docs, Doc{Source: src, YAML: string(data), origin: o})
 	}
 	return out
-}
-
-func stripOrigin(a map[string]string, set func(map[string]string)) {
-	if _, ok := a["config.kubernetes.io/origin"]; !ok {
-		return
-	}
-	delete(a, "config.kubernetes.io/origin")
-	set(a)
 }
 
 // kustomizeProblem positions a build error at the kustomization it names,
@@ -381,7 +374,7 @@ func kustomizeProblem(k *kust, err error) Problem {
 			file = n.file
 		}
 	})
-	return problem(file, 1, 1, "kustomize cannot build this kustomization", msg, "")
+	return NewProblem(file, 1, 1, "kustomize cannot build this kustomization", msg, "")
 }
 
 // sets reports whether the patch sets field p of the origin's resource, and
@@ -403,8 +396,8 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 		// field or one of its parents.
 		for i := len(ops.Content) - 1; i >= 0; i-- {
 			op := ops.Content[i]
-			_, kind := mapGet(op, "op")
-			_, path := mapGet(op, "path")
+			_, kind := MapGet(op, "op")
+			_, path := MapGet(op, "path")
 			if kind == nil || path == nil || (kind.Value != "add" && kind.Value != "replace") {
 				continue
 			}
@@ -412,7 +405,7 @@ func (pt *kPatch) sets(o *kOrigin, p []seg) (line, col int, ok bool) {
 			if len(ptr) > len(p) || !pointerPrefix(ptr, p) {
 				continue
 			}
-			vk, v := mapGet(op, "value")
+			vk, v := MapGet(op, "value")
 			if v == nil {
 				return at(path.Line, path.Column)
 			}

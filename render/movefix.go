@@ -97,7 +97,7 @@ func nodeAt(doc *yaml.Node, path workload.Path) *yaml.Node {
 			n = deref(n.Content[s.Index])
 			continue
 		}
-		_, n = mapGet(n, s.Key)
+		_, n = MapGet(n, s.Key)
 	}
 	return n
 }

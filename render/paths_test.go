@@ -231,25 +231,6 @@ func TestHostileSchemaRefIsNotFollowed(t *testing.T) {
 	}
 }
 
-func TestExternalRef(t *testing.T) {
-	for schema, want := range map[string]string{
-		`{"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}}`:             "",
-		`{"$schema": "https://json-schema.org/draft/2020-12/schema"}`:           "",
-		`{"$schema": "http://json-schema.org/draft-07/schema#"}`:                "",
-		`{"$schema": "http://json-schema.org/schema#"}`:                         "", // the latest draft's alias
-		`{"$schema": "https://json-schema.org/schema"}`:                         "",
-		`{"items": [{"$ref": "other.json"}]}`:                                   "other.json",
-		`{"properties": {"x": {"$dynamicRef": "https://example.com/s"}}}`:       "https://example.com/s",
-		`{"$schema": "https://example.com/meta", "$ref": "file:///etc/passwd"}`: "file:///etc/passwd",
-		`not json`: "",
-		`{"$id": "http://example.com/root.json", "properties": {"$ref": "#/x"}}`: "",
-	} {
-		if got := externalRef([]byte(schema)); got != want {
-			t.Errorf("externalRef(%s) = %q, want %q", schema, got, want)
-		}
-	}
-}
-
 // TestSchemaOfLatestDraftAlias checks that a values.schema.json whose
 // $schema is the latest draft's alias (http://json-schema.org/schema#,
 // which the validator holds itself) is used as Helm uses it: the chart

@@ -140,8 +140,12 @@ func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) 
 		return nil, "", fmt.Errorf("%s: unknown render kind %q", src.Path, src.Render)
 	}
 	if o.Trace != nil {
-		o.trace("render %s: %s, in a child process of this executable (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
-			src.Path, label, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
+		who := "this executable"
+		if linked == nil {
+			who = RenderCommand
+		}
+		o.trace("render %s: %s, in a child process of %s (%s=%s, no environment, no network, confined where the OS allows), limits cpu %s, memory %s, wall %s, output %s",
+			src.Path, label, who, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
 		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
 	}
 	r, *use, err = renderInChild(src, ho, lim, o.panicOnNetwork)
@@ -494,7 +498,7 @@ func (m *mapper) resolve(i int, path string) []seg {
 		if cur.Kind != yaml.MappingNode {
 			break
 		}
-		k, v := mapGet(cur, s.Key)
+		k, v := MapGet(cur, s.Key)
 		if k == nil {
 			break
 		}
@@ -522,9 +526,9 @@ func yamlDocs(data []byte) []*yaml.Node {
 // kindName reports whether a source document is the origin's resource
 // (by kind and the name it had before prefixes and suffixes).
 func kindName(doc *yaml.Node, o *kOrigin) bool {
-	_, k := mapGet(doc, "kind")
-	_, md := mapGet(doc, "metadata")
-	_, n := mapGet(md, "name")
+	_, k := MapGet(doc, "kind")
+	_, md := MapGet(doc, "metadata")
+	_, n := MapGet(md, "name")
 	if k == nil || k.Value != o.kind {
 		return false
 	}
@@ -565,7 +569,7 @@ const maxNameLen = 253
 // under the run's kustomizations it renders as bases (a chart's
 // Chart.yaml, values and templates; a kustomization and the resources
 // beside it; hidden files and folders skipped, as discovery does, at most
-// maxChartFiles), and the files the rendered documents and values came
+// MaxChartFiles), and the files the rendered documents and values came
 // from outside them (bases elsewhere). The run counts each once however
 // many renders read it. Scripts, READMEs and a generator's .env or .conf
 // files are not manifests and are not counted, so that the tally's files
@@ -599,7 +603,7 @@ func filesRead(src manifest.Source, r *Rendered) []string {
 			if !d.Type().IsRegular() || !manifestFile(d.Name()) {
 				return nil
 			}
-			if n++; n > maxChartFiles {
+			if n++; n > MaxChartFiles {
 				return filepath.SkipAll
 			}
 			add(p)

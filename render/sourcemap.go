@@ -34,8 +34,8 @@ func pathString(p []seg) string {
 
 func deref(n *yaml.Node) *yaml.Node { return manifest.Deref(n) }
 
-// mapGet returns the last key and value named key in mapping m.
-func mapGet(m *yaml.Node, key string) (k, v *yaml.Node) {
+// MapGet returns the last key and value named key in mapping m.
+func MapGet(m *yaml.Node, key string) (k, v *yaml.Node) {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
@@ -99,7 +99,7 @@ var mergeKeys = []string{"name", "containerPort", "mountPath", "devicePath", "ip
 
 func itemKey(it *yaml.Node) (string, string) {
 	for _, k := range mergeKeys {
-		if _, v := mapGet(it, k); v != nil && v.Kind == yaml.ScalarNode {
+		if _, v := MapGet(it, k); v != nil && v.Kind == yaml.ScalarNode {
 			return k, v.Value
 		}
 	}
@@ -127,7 +127,7 @@ func walkNode(src *yaml.Node, p []seg) (line, col, depth int) {
 			var it *yaml.Node
 			if k, v := itemKey(s.item); k != "" {
 				for _, c := range n.Content {
-					if _, cv := mapGet(c, k); cv != nil && cv.Value == v {
+					if _, cv := MapGet(c, k); cv != nil && cv.Value == v {
 						it = c
 					}
 				}
@@ -141,7 +141,7 @@ func walkNode(src *yaml.Node, p []seg) (line, col, depth int) {
 			line, col = it.Line, it.Column
 			continue
 		}
-		k, v := mapGet(n, s.key)
+		k, v := MapGet(n, s.key)
 		if k == nil {
 			return line, col, i
 		}
@@ -281,7 +281,7 @@ func pickItem(tl []tline, items []int, end int, s seg) int {
 			if l.opaque || l.key == "" || l.indent != tl[it].indent {
 				continue
 			}
-			_, v := mapGet(s.item, l.key)
+			_, v := MapGet(s.item, l.key)
 			tv, ok := scalarText(l.text, l.key)
 			if v == nil || v.Kind != yaml.ScalarNode || !ok {
 				continue
@@ -489,7 +489,7 @@ func locateValues(data []byte, keys []string) (line, col, depth int) {
 	}
 	n := deref(&doc)
 	for i, k := range keys {
-		kn, v := mapGet(n, k)
+		kn, v := MapGet(n, k)
 		if kn == nil {
 			return line, col, i
 		}

@@ -21,7 +21,7 @@ func segsFor(t *testing.T, n *yaml.Node, path string) []seg {
 	for _, m := range segRE.FindAllStringSubmatch(path, -1) {
 		if m[1] != "" {
 			out = append(out, seg{key: m[1], index: -1})
-			_, cur = mapGet(cur, m[1])
+			_, cur = MapGet(cur, m[1])
 			continue
 		}
 		i, _ := strconv.Atoi(m[2])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sync"
 
 	"github.com/podlint/podlint/internal/shellread"
 	"github.com/podlint/podlint/timeline"
@@ -83,7 +84,9 @@ var networkTools = map[string]bool{
 }
 
 // urlRE matches a network URL in an argument (file:// excluded).
-var urlRE = regexp.MustCompile(`\b(https?|postgres(ql)?|mysql|redis|rediss|mongodb(\+srv)?|amqps?|nats|kafka|tcp|grpc|s3|gs|git|ssh|ftp)://`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(https?|postgres(ql)?|mysql|redis|rediss|mongodb(\+srv)?|amqps?|nats|kafka|tcp|grpc|s3|gs|git|ssh|ftp)://`)
+})
 
 // networkCall describes why a command reaches the network, or "".
 func networkCall(name string, words []string) string {
@@ -91,7 +94,7 @@ func networkCall(name string, words []string) string {
 		return name
 	}
 	for _, w := range words[1:] {
-		if m := urlRE.FindString(w); m != "" {
+		if m := urlRE().FindString(w); m != "" {
 			return fmt.Sprintf("%s with a %s URL", name, m[:len(m)-3])
 		}
 	}

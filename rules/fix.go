@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
@@ -77,7 +78,7 @@ func flowYAML(v any) (string, error) {
 	return b.String(), nil
 }
 
-var flowPlain = regexp.MustCompile(`^[A-Za-z/_.][A-Za-z0-9/_.-]*$`)
+var flowPlain = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z/_.][A-Za-z0-9/_.-]*$`) })
 
 func writeFlow(b *strings.Builder, v any) {
 	switch x := v.(type) {
@@ -112,7 +113,7 @@ func writeFlow(b *strings.Builder, v any) {
 			b.WriteString(strconv.Quote(x))
 			return
 		}
-		if flowPlain.MatchString(x) {
+		if flowPlain().MatchString(x) {
 			b.WriteString(x)
 		} else {
 			b.WriteString(strconv.Quote(x))

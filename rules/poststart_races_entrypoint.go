@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/internal/shellread"
@@ -138,10 +139,14 @@ func checkPostStartHTTP(p *Pass, h HookRef) {
 }
 
 var (
-	localURL = regexp.MustCompile(`^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::([0-9]{1,5}))?(?:[/?#].*)?$`)
+	localURL = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::([0-9]{1,5}))?(?:[/?#].*)?$`)
+	})
 	// waiting are signs that a hook waits for the server or tolerates its
 	// absence: loops, sleeps, retries, explicit waits.
-	waiting = regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
+	waiting = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:until|while|for|sleep|wait-for-it|wait-for|dockerize|timeout)\b|--retry|--tries|--waitretry|\bnc\s+-z\b`)
+	})
 )
 
 func checkPostStartExec(p *Pass, h HookRef) {
@@ -156,7 +161,7 @@ func checkPostStartExec(p *Pass, h HookRef) {
 		call = cmd
 	} else if inv := shellread.Invocation(cmd); inv.Script >= 0 {
 		script := cmd[inv.Script]
-		if waiting.MatchString(script) {
+		if waiting().MatchString(script) {
 			return
 		}
 		parsed := shellread.Parse(script, inv.Lang)
@@ -184,7 +189,7 @@ func checkPostStartExec(p *Pass, h HookRef) {
 	port := int32(80)
 	for _, w := range call[1:] {
 		w = strings.Trim(w, `'"`)
-		if m := localURL.FindStringSubmatch(w); m != nil && !strings.HasPrefix(w, "-") {
+		if m := localURL().FindStringSubmatch(w); m != nil && !strings.HasPrefix(w, "-") {
 			target = w
 			if strings.HasPrefix(w, "https://") {
 				port = 443

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/podlint/podlint/finding"
 	corev1 "k8s.io/api/core/v1"
@@ -77,7 +78,7 @@ func checkProbeHandler(p *Pass, pr ProbeRef) {
 	}
 }
 
-var portNameChars = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+var portNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`) })
 
 // portNameProblem explains why s is not an IANA service name, as the API
 // server's IsValidPortName would, or returns "".
@@ -87,7 +88,7 @@ func portNameProblem(s string) string {
 		return "the port is empty"
 	case len(s) > 15:
 		return "port names are at most 15 characters"
-	case !portNameChars.MatchString(s):
+	case !portNameChars().MatchString(s):
 		return "port names contain only lower-case letters, digits and inner hyphens"
 	case strings.Contains(s, "--"):
 		return "port names may not contain two hyphens in a row"

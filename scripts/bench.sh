@@ -20,6 +20,17 @@
 #        SMALL_RUNS=40  FORMAT=json (podlint's report format)
 #        SUITE=0 (skip the go test suite)  DOC=docs/performance.md (empty: print)
 #
+#   STARTUP=1 KUBE_SCORE=/tmp/kube-score/kube-score scripts/bench.sh
+#     measures only the start-up instead (issue 37 item 2): podlint and
+#     kube-score on the same small file, STARTUP_PAIRS=200 pairs run back
+#     to back, CPU time summed, and GODEBUG=inittrace=1's package inits of
+#     both, into the `startup LABEL` section and the start-up comparison.
+#     Build kube-score outside the repository first:
+#       GOBIN=/tmp/kube-score CGO_ENABLED=0 go install -trimpath -ldflags="-s -w" github.com/zegl/kube-score/cmd/kube-score@v1.20.0
+#     PODLINT_BIN=path measures that podlint (with its podlint-render beside
+#     it, if any) instead of building this checkout's, and COMMIT=abc names
+#     its commit: how the "before" of a change is measured.
+#
 # Needs Go and GNU time (/usr/bin/time; installed with apt-get when missing
 # and possible). About 5 minutes on a quiet 2-core machine with the defaults
 # (12 when the machine is shared).
@@ -45,9 +56,26 @@ echo "== corpus: workload documents of $corpus"
 # kustomize's Go plugin loader. A cgo build that links the plugin package
 # makes the linker keep every exported method and symbol: 75 MB instead of
 # 42, and 21 MiB more of the executable resident in every run.
-CGO_ENABLED=0 go build -trimpath -tags kustomize_disable_go_plugin_support -o "$work/podlint" ./cmd/podlint
-CGO_ENABLED=0 go build -tags benchtools -o "$work/floor" ./bench/floor
+# podlint-render, which podlint starts for charts, is built beside it. The
+# start-up is measured with the release's -ldflags "-s -w" as well (a
+# smaller executable to map; kube-score is built the same way).
+ldflags=
+[ "${STARTUP:-0}" != 1 ] || ldflags="-s -w"
+CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -tags kustomize_disable_go_plugin_support,urfave_cli_no_docs -o "$work/" ./cmd/podlint ./cmd/podlint-render
 go build -tags benchtools -o "$work/perfdoc" ./bench/perfdoc
+
+if [ "${STARTUP:-0}" = 1 ]; then
+	if ! [ -x "${KUBE_SCORE:-}" ]; then
+		echo "bench.sh: STARTUP=1 needs KUBE_SCORE=path of a kube-score executable (see the header of this script)" >&2
+		exit 1
+	fi
+	echo "== start-up against $("$KUBE_SCORE" version 2>/dev/null | head -n 1)"
+	"$work/perfdoc" -startup -podlint "${PODLINT_BIN:-$work/podlint}" -kube-score "$KUBE_SCORE" -commit "${COMMIT:-}" \
+		-label "${LABEL:-after}" -doc "${DOC-docs/performance.md}" -startup-pairs "${STARTUP_PAIRS:-200}" -init-runs "${INIT_RUNS:-20}"
+	echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+	exit 0
+fi
+CGO_ENABLED=0 go build -tags benchtools -o "$work/floor" ./bench/floor
 
 suite=()
 if [ "${SUITE:-1}" != 0 ]; then

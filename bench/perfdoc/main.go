@@ -29,7 +29,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -56,6 +55,12 @@ type options struct {
 	runs, pairs, smallRuns, initRuns, profileScale               int
 	scales                                                       []int
 	largeMB                                                      float64
+	// The start-up comparison (-startup): kube-score's executable, the
+	// pairs, and the commit to name (the podlint measured may be another
+	// checkout's build).
+	kubeScore, commit string
+	startupPairs      int
+	startup           bool
 }
 
 func main() {
@@ -76,6 +81,10 @@ func main() {
 	flag.IntVar(&o.profileScale, "profile-scale", 2, "corpus scale of the profiled run")
 	scales := flag.String("scales", "1,2,4,8", "corpus scales of the scale table")
 	flag.Float64Var(&o.largeMB, "large-mb", 60, "size in MB the large file should reach (the corpus is repeated to reach it)")
+	flag.BoolVar(&o.startup, "startup", false, "measure only the start-up on -small against -kube-score, into the `startup LABEL` section")
+	flag.StringVar(&o.kubeScore, "kube-score", "", "kube-score binary, for -startup")
+	flag.IntVar(&o.startupPairs, "startup-pairs", 200, "pairs of podlint and kube-score runs, for -startup")
+	flag.StringVar(&o.commit, "commit", "", "commit to name in the results (default: the checkout's)")
 	flag.Parse()
 	for _, s := range strings.Split(*scales, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -83,6 +92,25 @@ func main() {
 			fail(fmt.Errorf("-scales: %q is not a positive number", s))
 		}
 		o.scales = append(o.scales, n)
+	}
+	if o.startup {
+		if o.podlint == "" || o.kubeScore == "" || (o.label != "before" && o.label != "after") {
+			fmt.Fprintln(os.Stderr, "usage: perfdoc -startup -podlint BIN -kube-score BIN [-label before|after] [-small FILE] [-startup-pairs N]")
+			os.Exit(2)
+		}
+		st, err := o.measureStartup()
+		if err != nil {
+			fail(err)
+		}
+		if o.doc == "" {
+			fmt.Print(st.markdown())
+			return
+		}
+		if err := writeStartup(o.doc, st); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "perfdoc: wrote the startup %s section of %s\n", o.label, o.doc)
+		return
 	}
 	if o.podlint == "" || o.floor == "" || o.work == "" || (o.label != "before" && o.label != "after") {
 		fmt.Fprintln(os.Stderr, "usage: perfdoc -podlint BIN -floor BIN -work DIR [-label before|after] [flags]")
@@ -138,6 +166,7 @@ type CorpusInfo struct {
 type sample struct {
 	wall, cpu time.Duration
 	rss       int64 // bytes
+	exit      int
 }
 
 // Pair is podlint against one floor.
@@ -260,7 +289,7 @@ func run(bin string, args []string, stdin string, env []string, rss bool, ok ...
 		return sample{}, stderr.Bytes(), fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, tail(stderr.String()))
 	}
 	st := cmd.ProcessState
-	s := sample{wall: wall, cpu: st.UserTime() + st.SystemTime()}
+	s := sample{wall: wall, cpu: st.UserTime() + st.SystemTime(), exit: st.ExitCode()}
 	if rss {
 		data, err := os.ReadFile(out)
 		if err != nil {
@@ -325,7 +354,7 @@ const mib = 1 << 20
 func measure(o options) (*Results, error) {
 	res := &Results{Label: o.label, Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Format: o.format,
 		CPUs: runtime.NumCPU(), LoadStart: loadAvg(), Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
-	res.Commit = gitCommit()
+	res.Commit = cmp.Or(o.commit, gitCommit())
 	from := o.from
 	if from == "" {
 		var err error
@@ -554,43 +583,11 @@ func (o options) measureSmall(res *Results) error {
 	sm.Runs = len(walls)
 	sm.Min, sm.Median, sm.P90, sm.CPU, sm.RSS = slices.Min(walls), median(walls), percentile(walls, 0.9), median(cpus), median(rss)
 
-	perPkg := map[string][]float64{}
-	perPkgKB := map[string][]float64{}
-	var totals, heaps, own []float64
-	for range o.initRuns {
-		_, stderr, err := run(o.podlint, args, "", []string{"GODEBUG=inittrace=1"}, false, 0, 1)
-		if err != nil {
-			return err
-		}
-		var total, heap, mine float64
-		n := 0
-		sc := bufio.NewScanner(bytes.NewReader(stderr))
-		for sc.Scan() {
-			m := initLine.FindStringSubmatch(sc.Text())
-			if m == nil {
-				continue
-			}
-			ms, _ := strconv.ParseFloat(m[2], 64)
-			b, _ := strconv.ParseFloat(m[3], 64)
-			perPkg[m[1]] = append(perPkg[m[1]], ms)
-			perPkgKB[m[1]] = append(perPkgKB[m[1]], b/1024)
-			total, heap, n = total+ms, heap+b, n+1
-			if strings.HasPrefix(m[1], "github.com/podlint/podlint") {
-				mine += ms
-			}
-		}
-		totals, heaps, own = append(totals, total), append(heaps, heap/1e6), append(own, mine)
-		sm.Packages = n
+	it, err := initTrace(o.podlint, args, o.initRuns)
+	if err != nil {
+		return err
 	}
-	sm.InitRuns = len(totals)
-	sm.InitMs, sm.InitMB, sm.OwnInitMs = median(totals), median(heaps), median(own)
-	for p, ms := range perPkg {
-		sm.TopInits = append(sm.TopInits, Init{Package: p, Ms: median(ms), KB: median(perPkgKB[p])})
-	}
-	slices.SortFunc(sm.TopInits, func(a, b Init) int {
-		return cmp.Or(cmp.Compare(b.Ms, a.Ms), strings.Compare(a.Package, b.Package))
-	})
-	sm.TopInits = sm.TopInits[:min(8, len(sm.TopInits))]
+	sm.InitRuns, sm.Packages, sm.InitMs, sm.InitMB, sm.OwnInitMs, sm.TopInits = it.runs, it.packages, it.ms, it.mb, it.ownMs, it.top
 	return nil
 }
 

@@ -57,8 +57,10 @@ func (e *exitError) Error() string { return e.msg }
 // exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if render.IsChild() {
-		// podlint re-executed itself to render one chart or kustomization
-		// within limits (render/child.go).
+		// Started to render one chart or kustomization within limits
+		// (render/child.go): podlint starts podlint-render for that, and
+		// refuses here as it links no engine; a test binary that links
+		// render/engine renders.
 		return render.ChildMain(stdin, stdout, stderr)
 	}
 	defer func() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -64,7 +65,9 @@ func grouped(flags []ucli.Flag) []ucli.Flag {
 // inlineDefault is a default written into a flag's usage in one of the
 // forms flags once used: "… (default 5s)", "…; default 1.37", "…;
 // unknown by default".
-var inlineDefault = regexp.MustCompile(`(?:\s*\(default ([^()]*(?:\([^()]*\)[^()]*)*)\)|;\s*default (\S+)|;?\s*unknown by default)\s*$`)
+var inlineDefault = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\s*\(default ([^()]*(?:\([^()]*\)[^()]*)*)\)|;\s*default (\S+)|;?\s*unknown by default)\s*$`)
+})
 
 // defaultText gives every flag's default one style, urfave/cli's
 // "(default: X)" at the end of the line, unquoted: a default stated in the
@@ -75,7 +78,7 @@ func defaultText(usage, text, value string) (string, string) {
 	if text != "" {
 		return usage, text
 	}
-	if m := inlineDefault.FindStringSubmatchIndex(usage); m != nil {
+	if m := inlineDefault().FindStringSubmatchIndex(usage); m != nil {
 		switch {
 		case m[2] >= 0:
 			text = usage[m[2]:m[3]]

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/render"
+	"github.com/podlint/podlint/render/engine"
 )
 
 // TestMain lets the test binary serve as the render child, as the podlint
 // binary does through Run: os.Executable is the test binary in `go test`.
 func TestMain(m *testing.M) {
+	engine.Link()
 	if render.IsChild() {
 		os.Exit(Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/crossobject"
@@ -267,7 +268,7 @@ func timelinePaths(tl *timeline.Timeline) []workload.Path {
 	return out
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // svgNames returns one distinct file name per item, from its namespace,
 // kind and name: objects a, a and a-2 get a, a-2 and a-2-2, never one
@@ -281,7 +282,7 @@ func svgNames(items []plot.Item) []string {
 		if it.Namespace != "" {
 			base = it.Namespace + "-" + base
 		}
-		base = boundName(strings.Trim(unsafeFileChars.ReplaceAllString(base, "_"), "_"))
+		base = boundName(strings.Trim(unsafeFileChars().ReplaceAllString(base, "_"), "_"))
 		name := base
 		for n := 2; taken[strings.ToLower(name)]; n++ {
 			name = fmt.Sprintf("%s-%d", base, n)

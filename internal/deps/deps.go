@@ -44,9 +44,12 @@ const Rules = `
 	< timeline;
 
 	# Rendering charts and kustomizations: the loader stage, run in a
-	# confined child. It never sees the rules or the analysis.
+	# confined child. It never sees the rules or the analysis. Helm's
+	# engine and kustomize are render/engine's, linked only into the
+	# render executable, never into podlint (Unlinked).
 	manifest
-	< render;
+	< render
+	< render/engine;
 
 	# The analysis.
 	manifest, timeline
@@ -74,6 +77,8 @@ const Rules = `
 	internal/lsp, internal/ruledoc, internal/version, render, report, policy
 	< internal/cli
 	< cmd/podlint;
+	internal/cli, render/engine
+	< cmd/podlint-render;
 
 	# The generated files: the docs follow from the code and these rules.
 	internal/cli, internal/deps
@@ -97,10 +102,18 @@ const Rules = `
 // dependency not listed may be imported anywhere the rules above allow.
 var External = map[string][]string{
 	// Helm and kustomize are the render stage's, which runs them in a
-	// confined child process.
-	"helm.sh/helm/":            {"render"},
-	"sigs.k8s.io/kustomize/":   {"render"},
-	"github.com/landlock-lsm/": {"render"},
+	// confined child process. What renders (Helm's chart types, loader,
+	// engine, chartutil, kustomize's API) is render/engine's alone; render
+	// keeps the parsing of --set values and kustomize's file system
+	// interface, which are small.
+	"helm.sh/helm/":                   {"render", "render/engine"},
+	"helm.sh/helm/v3/pkg/chart":       {"render/engine"}, // and chartutil, chart/loader
+	"helm.sh/helm/v3/pkg/engine":      {"render/engine"},
+	"helm.sh/helm/v3/pkg/ignore":      {"render/engine"},
+	"helm.sh/helm/v3/pkg/releaseutil": {"render/engine"},
+	"sigs.k8s.io/kustomize/":          {"render", "render/engine"},
+	"sigs.k8s.io/kustomize/api/":      {"render/engine"},
+	"github.com/landlock-lsm/":        {"render"},
 	// A cluster client is for reading a live cluster, which no linting
 	// path does.
 	"k8s.io/client-go/": {},
@@ -112,6 +125,23 @@ var External = map[string][]string{
 	"github.com/owenrumney/go-sarif/": {"report"},
 	// Shell scripts are read in one place.
 	"mvdan.cc/sh/": {"internal/shellread"},
+}
+
+// Unlinked names, for each command of the module, the packages (by
+// import path prefix) that must not be linked into it at all, directly or
+// through any dependency. Go runs the init of every linked package at
+// start-up: chartutil links santhosh-tekuri/jsonschema, which compiles its
+// meta-schemas there, and client-go's scheme, which registers every API
+// group, and Helm's chart types Masterminds/semver, which compiles its
+// regular expressions; with kustomize's API they were most of the CPU time
+// of podlint on one small file (docs/performance.md, "Start-up"). podlint
+// renders with cmd/podlint-render instead.
+var Unlinked = map[string][]string{
+	"cmd/podlint": {
+		"helm.sh/helm/v3/pkg/chart", "helm.sh/helm/v3/pkg/chartutil", "helm.sh/helm/v3/pkg/engine",
+		"helm.sh/helm/v3/pkg/releaseutil", "github.com/Masterminds/semver/", "github.com/santhosh-tekuri/jsonschema/",
+		"k8s.io/client-go/", "sigs.k8s.io/kustomize/api/", "render/engine",
+	},
 }
 
 // Pure lists the packages that do no I/O of their own: the model, the
@@ -266,5 +296,21 @@ func fields(s string) []string {
 			out = append(out, f)
 		}
 	}
+	return out
+}
+
+// CheckUnlinked lists the packages of linked (every package linked into
+// the command cmd, as `go list -deps` gives them, the module's relative)
+// that Unlinked forbids it.
+func CheckUnlinked(cmd string, linked []string) []Violation {
+	var out []Violation
+	for _, p := range linked {
+		for _, prefix := range Unlinked[cmd] {
+			if p == prefix || strings.HasPrefix(p, prefix) && (strings.HasSuffix(prefix, "/") || strings.HasPrefix(p[len(prefix):], "/")) {
+				out = append(out, Violation{cmd, p, fmt.Sprintf("links %s, which deps.Unlinked keeps out of it (its package inits cost every run's start-up)", prefix)})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].To < out[j].To })
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,15 +19,7 @@ const tags = "gencorpus,benchtools,gendocs"
 // direct imports of every package, the module's relative to Module.
 func listGraph(t *testing.T, dir string, env ...string) Graph {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-tags", tags, "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list in %s (%v): %v\n%s", dir, env, err, stderr.String())
-	}
+	out := goList(t, dir, env, "-e", "-tags", tags, "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
 	g := Graph{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<20)
@@ -94,7 +87,8 @@ func TestRulesCatchABadArrow(t *testing.T) {
 	base := Graph{
 		"workload":      {"fmt", "k8s.io/api/core/v1"},
 		"internal/cli":  {"analyzer", "render", "github.com/urfave/cli/v2"},
-		"render":        {"manifest", "helm.sh/helm/v3/pkg/engine"},
+		"render":        {"manifest", "helm.sh/helm/v3/pkg/strvals"},
+		"render/engine": {"render", "helm.sh/helm/v3/pkg/engine"},
 		"timeline":      {"workload", "strings"},
 		"internal/lsp":  {"fix", "github.com/sourcegraph/jsonrpc2"},
 		"manifest":      {"workload", "os"},
@@ -110,7 +104,9 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"render", "analyzer", "not allowed by deps.Rules"},       // the render child links the rules
 		{"workload", "internal/cli", "not allowed by deps.Rules"}, // a cycle
 		{"timeline", "os", "a pure package"},                      // the model does I/O
-		{"internal/cli", "helm.sh/helm/v3/pkg/chartutil", "only render may import"},
+		{"internal/cli", "helm.sh/helm/v3/pkg/strvals", "only render, render/engine may import"},
+		{"render", "helm.sh/helm/v3/pkg/chart/loader", "only render/engine may import"}, // podlint would link Helm's chart types
+		{"render", "sigs.k8s.io/kustomize/api/krusty", "only render/engine may import"}, // podlint would link kustomize's API
 		{"render", "k8s.io/client-go/kubernetes", "no package of podlint"},
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
 	} {
@@ -172,4 +168,74 @@ func TestE2EModules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUnlinked: podlint links none of what only rendering needs, on every
+// platform, as `go install` builds it.
+func TestUnlinked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, env := range [][]string{
+		{"CGO_ENABLED=1", "GOOS=linux"},
+		{"CGO_ENABLED=0", "GOOS=linux"},
+		{"CGO_ENABLED=0", "GOOS=darwin"},
+		{"CGO_ENABLED=0", "GOOS=windows"},
+	} {
+		for cmd := range Unlinked {
+			linked := listDeps(t, "../..", cmd, env...)
+			if len(linked) < 20 || !slices.Contains(linked, "render") {
+				t.Fatalf("%v: go list -deps %s found %d packages without render; the list is too short to check", env, cmd, len(linked))
+			}
+			for _, v := range CheckUnlinked(cmd, linked) {
+				t.Errorf("%v: %s", env, v)
+			}
+		}
+	}
+	// And the render executable does link the engine: the check reads
+	// what it is meant to.
+	if linked := listDeps(t, "../..", "cmd/podlint-render"); len(CheckUnlinked("cmd/podlint", linked)) == 0 {
+		t.Errorf("CheckUnlinked finds nothing forbidden in cmd/podlint-render, which links Helm's engine")
+	}
+}
+
+// TestCheckUnlinkedPrefixes: a prefix names a package and those under it,
+// not a package whose name merely starts with it.
+func TestCheckUnlinkedPrefixes(t *testing.T) {
+	v := CheckUnlinked("cmd/podlint", []string{"render", "render/engine", "render/engineering", "helm.sh/helm/v3/pkg/strvals",
+		"helm.sh/helm/v3/pkg/chart/loader", "helm.sh/helm/v3/pkg/chartx", "k8s.io/client-go/kubernetes/scheme", "k8s.io/api/core/v1"})
+	var got []string
+	for _, x := range v {
+		got = append(got, x.To)
+	}
+	want := []string{"helm.sh/helm/v3/pkg/chart/loader", "k8s.io/client-go/kubernetes/scheme", "render/engine"}
+	if !slices.Equal(got, want) {
+		t.Errorf("CheckUnlinked = %v; want %v", got, want)
+	}
+}
+
+// listDeps is `go list -deps` of the package cmd of the module, the
+// module's packages relative.
+func listDeps(t *testing.T, dir, cmd string, env ...string) []string {
+	t.Helper()
+	var deps []string
+	for _, l := range strings.Fields(string(goList(t, dir, env, "-deps", "./"+cmd))) {
+		deps = append(deps, rel(l))
+	}
+	return deps
+}
+
+// goList runs go list with args in dir with the given environment.
+func goList(t *testing.T, dir string, env []string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s in %s (%v): %v\n%s", strings.Join(args, " "), dir, env, err, stderr.String())
+	}
+	return out
 }

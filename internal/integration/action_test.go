@@ -537,12 +537,20 @@ func (r *runner) seedBuild(s actionStep) string {
 	if target == "" {
 		return ""
 	}
-	if prev := buildPath(r.t, r.ref); fileExists(prev) {
+	if prev := buildPath(r.t, r.ref); fileExists(prev) && fileExists(prev+"-render") {
 		if err := copyFile(prev, target); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := copyFile(prev+"-render", renderBeside(target)); err != nil {
 			r.t.Fatal(err)
 		}
 	}
 	return target
+}
+
+// renderBeside is the podlint-render the action builds beside podlint.
+func renderBeside(podlint string) string {
+	return filepath.Join(filepath.Dir(podlint), strings.Replace(filepath.Base(podlint), "podlint", "podlint-render", 1))
 }
 
 // keepBuild keeps the build step's output for ref, once per run. It
@@ -555,12 +563,14 @@ func keepBuild(t *testing.T, ref, built string) {
 	if builds.kept[ref] {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", kept, os.Getpid())
-	if err := copyFile(built, tmp); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, kept); err != nil {
-		t.Fatal(err)
+	for _, f := range [][2]string{{renderBeside(built), kept + "-render"}, {built, kept}} {
+		tmp := fmt.Sprintf("%s.%d.tmp", f[1], os.Getpid())
+		if err := copyFile(f[0], tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, f[1]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	builds.kept[ref] = true
 }

@@ -155,8 +155,8 @@ func TestCIDocGitLab(t *testing.T) {
 		t.Fatal(err)
 	}
 	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
-	if len(job.BeforeScript) != 1 || !strings.HasPrefix(job.BeforeScript[0], "go install "+string(module[1])+"/cmd/podlint@") {
-		t.Errorf("before_script should go install %s/cmd/podlint, is %q", module[1], job.BeforeScript)
+	if len(job.BeforeScript) != 1 || !strings.HasPrefix(job.BeforeScript[0], "go install "+string(module[1])+"/cmd/...@") {
+		t.Errorf("before_script should go install %s/cmd/... (podlint and the podlint-render it starts), is %q", module[1], job.BeforeScript)
 	}
 	if job.Artifacts.When != "always" || job.Artifacts.Reports["codequality"] == "" || job.Artifacts.Reports["junit"] == "" {
 		t.Fatalf("the job must keep codequality and junit reports when it fails: %+v", job.Artifacts)

@@ -37,19 +37,32 @@ var (
 	binOut  []byte
 )
 
-// podlintBinary builds cmd/podlint once per test run, for the tests that
-// need a real executable (shell completion calls it by name). It keeps the
-// executable between runs (testbin), so a run after an unchanged build
+// podlintBinary builds cmd/podlint, with the podlint-render it starts for
+// charts beside it, once per test run, for the tests that need a real
+// executable (shell completion calls it by name). It keeps the
+// executables between runs (testbin), so a run after an unchanged build
 // links nothing.
 func podlintBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		binPath, binTemp, binOut, binErr = testbin.Build(repoRoot(t), "integration", "podlint", "./cmd/podlint")
+		binPath, binTemp, binOut, binErr = testbin.BuildPodlint(repoRoot(t), "integration")
 	})
 	if binErr != nil {
-		t.Fatalf("go build ./cmd/podlint: %v\n%s", binErr, binOut)
+		t.Fatalf("go build ./cmd/podlint ./cmd/podlint-render: %v\n%s", binErr, binOut)
 	}
 	return binPath
+}
+
+// readRenderBinary reads the podlint-render that podlintBinary built beside
+// podlint, for the fake release archives, which hold both.
+func readRenderBinary(t *testing.T) []byte {
+	t.Helper()
+	bin := podlintBinary(t)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), strings.Replace(filepath.Base(bin), "podlint", "podlint-render", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // slowTestsEnv names the environment variable that turns on the tests of

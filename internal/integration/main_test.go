@@ -7,11 +7,13 @@ import (
 
 	"github.com/podlint/podlint/internal/cli"
 	"github.com/podlint/podlint/render"
+	"github.com/podlint/podlint/render/engine"
 )
 
 // TestMain lets the test binary serve as the render child of the podlint
 // runs made in process (runCLI): os.Executable is the test binary.
 func TestMain(m *testing.M) {
+	engine.Link()
 	if render.IsChild() {
 		os.Exit(cli.Run([]string{"podlint"}, os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -35,7 +35,7 @@ func TestNeovim(t *testing.T) {
 	}
 	dir := t.TempDir()
 	// Kept between runs (testbin): an unchanged podlint is not linked again.
-	bin, temporary, out, err := testbin.Build("../..", "lsp", "podlint", "./cmd/podlint")
+	bin, temporary, out, err := testbin.BuildPodlint("../..", "lsp")
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -3,6 +3,7 @@ package shellread
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -317,13 +318,15 @@ func (l Loop) Runs(name string) bool {
 // return).
 func (l Loop) Leaves() bool { return l.Runs("break") || l.Runs("exit") || l.Runs("return") }
 
-var loopCounterRE = regexp.MustCompile(`\$\(\(|\(\(|\blet\s|\bexpr\s|\+\+|\+=|\$SECONDS|\bseq\s|date\s+\+%s|\bdeadline\b|\bmax_?(attempts|retries|tries|wait)\b|\bretries\b|\battempts?\b|\btries\b`)
+var loopCounterRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\(\(|\(\(|\blet\s|\bexpr\s|\+\+|\+=|\$SECONDS|\bseq\s|date\s+\+%s|\bdeadline\b|\bmax_?(attempts|retries|tries|wait)\b|\bretries\b|\battempts?\b|\btries\b`)
+})
 
 // GivesUp reports whether the loop is bounded by itself: it counts
 // attempts or time, or fails out with a non-zero exit. A per-attempt
 // timeout inside the condition does not bound the loop.
 func (l Loop) GivesUp() bool {
-	if loopCounterRE.MatchString(l.Cond) || loopCounterRE.MatchString(l.Body) {
+	if loopCounterRE().MatchString(l.Cond) || loopCounterRE().MatchString(l.Body) {
 		return true
 	}
 	return l.bodyCalls(func(args []*syntax.Word) bool {

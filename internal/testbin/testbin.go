@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 )
 
 // Dir returns the folder where the tests of package pkg keep the
@@ -36,17 +37,21 @@ func Dir(root, pkg string) (dir string, temporary bool, err error) {
 	return dir, true, err
 }
 
-// Build runs `go build -o dir/name args...` in the checkout at root, with
-// dir from Dir(root, pkg), and returns the executable's path, and go
-// build's output when it fails.
-func Build(root, pkg, name string, args ...string) (path string, temporary bool, out []byte, err error) {
+// BuildPodlint builds podlint and the render executable it starts for
+// charts and kustomizations (cmd/podlint-render) side by side in the folder
+// of the tests of package pkg, as `go install ./cmd/...` installs them, and
+// returns podlint's path; the rest is as Build.
+func BuildPodlint(root, pkg string) (path string, temporary bool, out []byte, err error) {
 	dir, temporary, err := Dir(root, pkg)
 	if err != nil {
 		return "", false, nil, err
 	}
-	path = filepath.Join(dir, name)
-	cmd := exec.Command("go", append([]string{"build", "-o", path}, args...)...)
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/podlint", "./cmd/podlint-render")
 	cmd.Dir = root
 	out, err = cmd.CombinedOutput()
-	return path, temporary, out, err
+	name := "podlint"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(dir, name), temporary, out, err
 }
