@@ -1,6 +1,6 @@
 // Package apisurface counts podlint's exported identifiers and those that
 // no other package uses, the measure of how much of its surface could be
-// unexported (go run ./internal/apisurface/cmd). It reads the source with
+// unexported (go run -tags apisurface ./internal/apisurface/cmd). It reads the source with
 // go/parser alone: an identifier counts as used outside its package when a
 // file of another package selects it through an import of its package
 // (pkg.Name), and a method or field when another package selects any

@@ -24,7 +24,7 @@ const Module = "github.com/podlint/podlint"
 // package appears once on the right of a "<": a new package has to be
 // placed before its first import is allowed. Test files and the modules
 // under e2e/ (each with a go.mod of its own) are outside these rules; the
-// tools behind build tags (gencorpus, benchtools, gendocs) are inside.
+// tools behind build tags (gencorpus, benchtools, gendocs, apisurface) are inside.
 const Rules = `
 	# Leaves: what every layer shares.
 	NONE

@@ -1,8 +1,13 @@
+//go:build apisurface
+
 // Command apisurface prints, for each package of the module in the
 // current folder, how many identifiers it exports and how many of those no
 // other package uses (see package apisurface); -v lists the unused ones.
 //
-//	go run ./internal/apisurface/cmd [-v]
+//	go run -tags apisurface ./internal/apisurface/cmd [-v]
+//
+// The tag keeps it out of go install ./..., which installs podlint's
+// commands alone.
 package main
 
 import (
