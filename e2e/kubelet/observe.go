@@ -19,10 +19,11 @@ import (
 //   - lines the containers write themselves into /obs/log: the system uptime
 //     (/proc/uptime, 10 ms resolution; busybox date has no sub-second
 //     format), the container and an event;
-//   - the kubelet's log (-v=4): every probe result and kill;
+//   - the kubelet's log (-v=4): every probe result and kill, and the ID of
+//     every container it starts ("Added Container"), which names the exits;
 //   - ctr events: each container's exit with its status (137 is SIGKILL);
 //   - the kubelet's /pods endpoint, polled every 100 ms: readiness, phase,
-//     restart counts and the container IDs that name the exits.
+//     restart counts and container IDs too.
 
 // uptimeOffset is wall time minus uptime, read at a tick of /proc/uptime so
 // that it is exact to well under its 10 ms resolution.
@@ -92,13 +93,15 @@ func readObs(path string, offset time.Duration) ([]obsLine, error) {
 	return out, sc.Err()
 }
 
-// kubeletLine is a probe result or a kill from the kubelet's log.
+// kubeletLine is a probe result, a kill, a removal or a container's start
+// from the kubelet's log.
 type kubeletLine struct {
 	t         time.Time
 	pod       string // namespace/name
 	container string
-	kind      string // probe-failed | probe-succeeded | kill
+	kind      string // probe-failed | probe-succeeded | kill | remove | added
 	probe     string // Liveness | Readiness | Startup
+	id        string // the container's runtime ID (added), without "containerd://"
 }
 
 var (
@@ -132,6 +135,13 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 			kind = "probe-succeeded"
 		case "Killing container with a grace period", "Killing container with a grace period override":
 			kind = "kill"
+		case "Added Container":
+			// The CPU manager's PreStartContainer hook (cpu_manager.go,
+			// AddContainer), for every container the kubelet starts, just
+			// before the runtime starts it: the only source that names a
+			// container that exits before /pods ever shows it running (a
+			// loaded kubelet can take seconds to write the status).
+			kind = "added"
 		case "SyncLoop REMOVE":
 			// The kubelet saw the static Pod's file go: the delete request
 			// as the kubelet has it, which can lag the file's removal.
@@ -155,6 +165,8 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 				l.container = fm[2]
 			case "probeType":
 				l.probe = fm[2]
+			case "containerID":
+				l.id = strings.TrimPrefix(fm[2], "containerd://")
 			}
 		}
 		out = append(out, l)
@@ -359,6 +371,7 @@ type recKubelet struct {
 	Container string    `json:"container,omitempty"`
 	Kind      string    `json:"kind"`
 	Probe     string    `json:"probe,omitempty"`
+	ID        string    `json:"id,omitempty"`
 }
 
 type recExit struct {
@@ -380,7 +393,7 @@ func writeRecord(path string, p *pod) error {
 		r.Obs = append(r.Obs, recObs{l.t, l.container, l.event})
 	}
 	for _, l := range p.kubelet {
-		r.Kubelet = append(r.Kubelet, recKubelet{l.t, l.pod, l.container, l.kind, l.probe})
+		r.Kubelet = append(r.Kubelet, recKubelet{l.t, l.pod, l.container, l.kind, l.probe, l.id})
 	}
 	for c, es := range p.exits {
 		for _, e := range es {
@@ -421,7 +434,7 @@ func readRecord(path string, scs []*scenario) (*pod, error) {
 		p.obs = append(p.obs, obsLine{l.T, l.Container, l.Event})
 	}
 	for _, l := range r.Kubelet {
-		p.kubelet = append(p.kubelet, kubeletLine{l.T, l.Pod, l.Container, l.Kind, l.Probe})
+		p.kubelet = append(p.kubelet, kubeletLine{l.T, l.Pod, l.Container, l.Kind, l.Probe, l.ID})
 	}
 	for c, es := range r.Exits {
 		for _, e := range es {

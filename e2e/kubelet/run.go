@@ -149,25 +149,37 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			}
 		}
 	}()
+	// One Pod at a time, each once the previous one's first container
+	// has started: 23 sandboxes created at once kept containerd and the
+	// kubelet busy for 8 s on a loaded 2-core machine (a sandbox every
+	// 0.35 s, PLEG relists seconds late, exec probes taking 2 s), which
+	// the first Pods' probes and restarts then measured. A node sees Pods
+	// arrive one by one.
 	var pwg sync.WaitGroup
 	errs := make(chan error, len(pods))
 	for _, p := range pods {
+		// Written aside and renamed: the kubelet must never read half a
+		// file, and it skips names that start with a dot.
+		tmp := filepath.Join(filepath.Dir(p.file), "."+filepath.Base(p.file)+".tmp")
+		if err := os.WriteFile(tmp, p.manifest, 0o644); err != nil {
+			return nil, err
+		}
+		p.created = time.Now()
+		if err := os.Rename(tmp, p.file); err != nil {
+			return nil, err
+		}
+		// The delete counts from the Pod's first start, not from its
+		// manifest: a slow sandbox must not eat the scenario's time.
+		from := p.created
+		if t, ok := waitStart(filepath.Join(p.obsDir, "log"), offset, startTimeout); ok {
+			from = t
+		} else {
+			fmt.Fprintf(os.Stderr, "e2e-kubelet: %s: no container started within %s\n", p.name, startTimeout)
+		}
 		pwg.Add(1)
-		go func(p *pod) {
+		go func(p *pod, from time.Time) {
 			defer pwg.Done()
-			// Written aside and renamed: the kubelet must never read half a
-			// file, and it skips names that start with a dot.
-			tmp := filepath.Join(filepath.Dir(p.file), "."+filepath.Base(p.file)+".tmp")
-			if err := os.WriteFile(tmp, p.manifest, 0o644); err != nil {
-				errs <- err
-				return
-			}
-			p.created = time.Now()
-			if err := os.Rename(tmp, p.file); err != nil {
-				errs <- err
-				return
-			}
-			time.Sleep(time.Duration(p.sc.deleteAfter * float64(time.Second)))
+			time.Sleep(time.Until(from.Add(time.Duration(p.sc.deleteAfter * float64(time.Second)))))
 			p.deleted = time.Now()
 			if err := os.Remove(p.file); err != nil {
 				errs <- err
@@ -177,7 +189,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			// containers stop after that, within the grace period and
 			// the 2 s SIGKILL floor of every scenario here.
 			time.Sleep(settleAfterDelete)
-		}(p)
+		}(p, from)
 	}
 	pwg.Wait()
 	close(stop)
@@ -199,13 +211,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			return nil, err
 		}
 		p.kubelet = linesOf(klines, p)
-		p.exits = map[string][]exitEvent{}
-		for _, e := range exits {
-			if who, ok := pl.ids[e.id]; ok && strings.HasPrefix(who, p.name+"/") {
-				name := strings.TrimPrefix(who, p.name+"/")
-				p.exits[name] = append(p.exits[name], e)
-			}
-		}
+		p.exits = exitsOf(p, exits, pl.ids)
 		p.changes = pl.changes[p.name]
 		if err := writeRecord(filepath.Join(p.obsDir, "record.json"), p); err != nil {
 			return nil, err
@@ -218,6 +224,63 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 }
 
 const settleAfterDelete = 16 * time.Second
+
+// startTimeout is how long a Pod may take to start its first container
+// before the next Pod is created anyway.
+const startTimeout = 30 * time.Second
+
+// waitStart waits until the observation file at path has a "start" line
+// and returns its time, or gives up after timeout.
+func waitStart(path string, offset, timeout time.Duration) (time.Time, bool) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if t, ok := firstStart(path, offset); ok {
+			return t, true
+		}
+		if time.Now().After(deadline) {
+			return time.Time{}, false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func firstStart(path string, offset time.Duration) (time.Time, bool) {
+	ls, err := readObs(path, offset)
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, l := range ls {
+		if l.event == "start" {
+			return l.t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// exitsOf picks Pod p's container exits, by container name. A container
+// is named by the kubelet's "Added Container" line for its ID, else by
+// what /pods showed (ids: ID -> pod/container): /pods alone missed the
+// containers that exited before a loaded kubelet wrote a running status.
+func exitsOf(p *pod, exits []exitEvent, ids map[string]string) map[string][]exitEvent {
+	names := map[string]string{}
+	for id, who := range ids {
+		if name, ok := strings.CutPrefix(who, p.name+"/"); ok {
+			names[id] = name
+		}
+	}
+	for _, l := range p.kubelet {
+		if l.kind == "added" && l.id != "" {
+			names[l.id] = l.container
+		}
+	}
+	out := map[string][]exitEvent{}
+	for _, e := range exits {
+		if name, ok := names[e.id]; ok {
+			out[name] = append(out[name], e)
+		}
+	}
+	return out
+}
 
 // newPod names one scenario's Pod of run `run` of invocation id: the
 // static Pod NAME-rRUN-ID-<node>, its manifest, and its observation folder
