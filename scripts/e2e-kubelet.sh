@@ -58,45 +58,9 @@ log() { echo "e2e-kubelet: $(date -u +%H:%M:%S) $*" >&2; }
 [[ $(id -u) == 0 ]] || die "needs root (it starts containerd and a kubelet)"
 command -v go >/dev/null || die "needs Go (the version in go.mod) on PATH"
 
-# Paths containerd 1.6 (runc root, shim sockets), the CNI library (its
-# result cache) and the kubelet (device plugins, log links) write whatever
-# their configuration says, and libmount's /run/mount (utab), which mount
-# and umount create. Tear-down removes what of them the run created.
-outside=(/run/mount /run/containerd /run/containerd/runc /run/containerd/s /var/lib/cni /var/lib/cni/results
-	/var/lib/kubelet /var/lib/kubelet/device-plugins /var/lib/kubelet/pod-resources /var/log/containers /var/log/pods)
-
-# host_state prints what a run must leave as it found it. Reading
-# /proc/net/*_tables_names, not `iptables-legacy -S`, which itself creates a table.
-host_state() {
-	echo "## sysctls"
-	grep -r -H . /proc/sys/net 2>/dev/null | sort
-	# What the kubelet's container manager tunes (the build only logs it).
-	grep -H . /proc/sys/vm/overcommit_memory /proc/sys/vm/panic_on_oom /proc/sys/kernel/panic \
-		/proc/sys/kernel/panic_on_oops /proc/sys/kernel/keys/root_maxkeys /proc/sys/kernel/keys/root_maxbytes 2>/dev/null
-	echo "## netfilter"
-	grep -H . /proc/net/ip_tables_names /proc/net/ip6_tables_names /proc/net/arp_tables_names 2>/dev/null || true
-	# nftables, through nft or, where only iptables is installed (the CNI
-	# plugins' dependency), its nft backend's save, which creates nothing.
-	if command -v nft >/dev/null; then nft list ruleset 2>&1; fi
-	for save in iptables-nft-save ip6tables-nft-save; do
-		if command -v "$save" >/dev/null; then "$save" 2>&1 | grep -v '^#' || true; fi
-	done
-	echo "## network"
-	ip -o link show | awk '{print $2, $3}'
-	ip -o addr show | awk '{print $2, $3, $4}'
-	ip route show table all
-	echo "## mounts"
-	awk '{print $5, $9}' /proc/self/mountinfo | sort
-	echo "## cgroups"
-	find /sys/fs/cgroup -maxdepth 2 -type d | sort
-	echo "## folders"
-	find /run /var/lib /var/log /etc /opt -maxdepth 1 | sort
-	{ find "${outside[@]}" 2>/dev/null || true; } | sort
-	echo "## processes"
-	# By program: a command line naming the state folder would match this
-	# script's own subshells.
-	pgrep -a -f '^(\S*/)?(containerd|containerd-shim-runc-v2|kubelet|ctr|e2e-kubelet)( |$)' || true
-}
+# host_state, host_outside_now, host_remove_created, host_compare.
+# shellcheck source=scripts/e2e-hostcheck.sh
+. "$repo/scripts/e2e-hostcheck.sh"
 
 # inns runs a command in the stack's network namespace. Background
 # commands call nsenter directly instead: nsenter execs the command (no PID
@@ -134,17 +98,14 @@ teardown() {
 	done
 	# What the stack created outside STATE, and only that.
 	if [[ -f $state/host/outside-before ]]; then
-		find "${outside[@]}" 2>/dev/null | sort | comm -13 "$state/host/outside-before" - | while read -r p; do
-			rm -rf -- "$p"
-		done
+		host_remove_created "$state/host/outside-before"
 	fi
 	local before=
 	[[ -f $state/host/before ]] && before=$(cat "$state/host/before")
 	rm -rf "$state"
 	if [[ -n $before ]]; then
 		local diffs
-		diffs=$(diff <(echo "$before") <(host_state) || true)
-		if [[ -n $diffs ]]; then
+		if ! diffs=$(host_compare <(echo "$before")); then
 			echo "e2e-kubelet: the host is not as it was before the run (< before, > after):" >&2
 			echo "$diffs" >&2
 			log "done, host differs"
@@ -213,7 +174,7 @@ before=$(host_state)
 trap finish EXIT
 mkdir -p "$state"/{containerd/root,containerd/state,cni/net.d,cni/ipam,kubelet,manifests,obs,logs,image,host}
 echo "$before" >"$state/host/before"
-{ find "${outside[@]}" 2>/dev/null || true; } | sort >"$state/host/outside-before"
+host_outside_now >"$state/host/outside-before"
 
 # The stack's network namespace, held by a process of its own; nsenter
 # must not run before unshare has switched, or it would enter the host's.
