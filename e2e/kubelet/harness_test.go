@@ -42,10 +42,10 @@ func TestEvaluate(t *testing.T) {
 		{"firstProbe": [1, 4], "killDecision": [5, 8], "nextStart": [5, null]}}]}`),
 		obs: []obsLine{{at(0), "app", "start"}, {at(4.1), "app", "lprobe"}},
 		kubelet: []kubeletLine{
-			{at(5), "ns/p", "app", "probe-failed", "Liveness", ""},
-			{at(6), "ns/p", "app", "probe-succeeded", "Readiness", ""},
-			{at(7), "ns/p", "app", "probe-failed", "Liveness", ""},
-			{at(8.3), "ns/p", "app", "probe-failed", "Liveness", ""},
+			{at(5), "ns/p", "app", "probe-failed", "Liveness", "", ""},
+			{at(6), "ns/p", "app", "probe-succeeded", "Readiness", "", ""},
+			{at(7), "ns/p", "app", "probe-failed", "Liveness", "", ""},
+			{at(8.3), "ns/p", "app", "probe-failed", "Liveness", "", ""},
 		}}
 	res := evaluate([]*pod{p})
 	want := []struct{ verdict, why string }{

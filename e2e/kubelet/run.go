@@ -51,6 +51,7 @@ type pod struct {
 	obs     []obsLine
 	kubelet []kubeletLine
 	exits   map[string][]exitEvent // by container name
+	starts  map[string][]exitEvent // by container name, the runtime's starts
 	changes []change
 }
 
@@ -202,7 +203,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 	if err != nil {
 		return nil, err
 	}
-	exits, err := parseEvents(c.events)
+	exits, starts, err := parseEvents(c.events)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +213,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 		}
 		p.kubelet = linesOf(klines, p)
 		p.exits = exitsOf(p, exits, pl.ids)
+		p.starts = exitsOf(p, starts, pl.ids)
 		p.changes = pl.changes[p.name]
 		if err := writeRecord(filepath.Join(p.obsDir, "record.json"), p); err != nil {
 			return nil, err
@@ -257,7 +259,7 @@ func firstStart(path string, offset time.Duration) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// exitsOf picks Pod p's container exits, by container name. A container
+// exitsOf picks Pod p's container exits (or starts), by container name. A container
 // is named by the kubelet's "Added Container" line for its ID, else by
 // what /pods showed (ids: ID -> pod/container): /pods alone missed the
 // containers that exited before a loaded kubelet wrote a running status.
@@ -489,12 +491,50 @@ func (p *pod) probeN(c, typ, result string, n int) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("the kubelet logged fewer than %d %s %s probe results of %s", n+1, typ, result, c)
 }
 
+// probeRunN is when the kubelet ran container c's exec probe that logs
+// event for the n-th (0-based) time.
+func (p *pod) probeRunN(c, event string, n int) (time.Time, error) {
+	i := 0
+	for _, l := range p.kubelet {
+		if l.kind == "probe-run" && l.container == c && l.event == event {
+			if i == n {
+				return l.t, nil
+			}
+			i++
+		}
+	}
+	return time.Time{}, fmt.Errorf("the kubelet ran %s's %s probe fewer than %d times", c, event, n+1)
+}
+
+// createdN is when the kubelet started creating instance n (0-based) of
+// container c.
+func (p *pod) createdN(c string, n int) (time.Time, error) {
+	i := 0
+	for _, l := range p.kubelet {
+		if l.kind == "create" && l.container == c {
+			if i == n {
+				return l.t, nil
+			}
+			i++
+		}
+	}
+	return time.Time{}, fmt.Errorf("the kubelet started %s fewer than %d times", c, n+1)
+}
+
 // exitN is the n-th exit of container c.
 func (p *pod) exitN(c string, n int) (exitEvent, error) {
 	if n < len(p.exits[c]) {
 		return p.exits[c][n], nil
 	}
 	return exitEvent{}, fmt.Errorf("ctr events saw %d exits of %s, not %d", len(p.exits[c]), c, n+1)
+}
+
+// taskStartN is the runtime's n-th start of container c.
+func (p *pod) taskStartN(c string, n int) (time.Time, error) {
+	if n < len(p.starts[c]) {
+		return p.starts[c][n].t, nil
+	}
+	return time.Time{}, fmt.Errorf("ctr events saw %d starts of %s, not %d", len(p.starts[c]), c, n+1)
 }
 
 // changed is when /pods first showed key = value after `after`.
