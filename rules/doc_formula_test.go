@@ -128,3 +128,48 @@ func evalFormula(expr string, vars map[string]float64) (float64, error) {
 	}
 	return eval(e)
 }
+
+// TestPL101ConsequenceIsTheSchedule: when PL101 says a container is killed
+// before it can have started, its consequence states how the restarts
+// then go, in the numbers and words of the timeline's schedule for a
+// container unhealthy at every start (livenessProbe.unhealthyRestarts):
+// each run is the kill window, and the waits rise and fall for the reason
+// the timeline gives. Under restartPolicy Never there is no schedule.
+func TestPL101ConsequenceIsTheSchedule(t *testing.T) {
+	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LivenessKillsBeforeReady: finding.Error},
+		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	for _, tc := range []struct {
+		d, period, ft float64
+		policy        string
+		restarts      bool
+	}{{15, 10, 3, "Always", true}, {0, 1, 2, "Always", true}, {40, 3, 5, "OnFailure", true}, {0, 5, 3, "Never", false}} {
+		pod := fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {podlint.dev/expected-startup: 1h}\nspec:\n  restartPolicy: %s\n  containers:\n    - name: app\n      image: busybox\n      livenessProbe:\n        httpGet: {path: /, port: 80}\n        initialDelaySeconds: %g\n        periodSeconds: %g\n        failureThreshold: %g\n", tc.policy, tc.d, tc.period, tc.ft)
+		res := manifest.Parse("p.yaml", []byte(pod), manifest.DefaultLimits)
+		if len(res.Objects) != 1 || res.Objects[0].Workload == nil {
+			t.Fatalf("%+v: no workload", tc)
+		}
+		lp := timeline.Compute(res.Objects[0].Workload, timeline.Latest, timeline.DefaultParams()).Container("app").Liveness
+		fs, _ := cfg.File("p.yaml", []byte(pod), false)
+		var detail string
+		for _, f := range fs {
+			if f.RuleID == rules.LivenessKillsBeforeReady.ID {
+				detail = strings.Join(strings.Fields(f.Detail), " ")
+			}
+		}
+		if detail == "" {
+			t.Errorf("%+v: no PL101 finding: %v", tc, fs)
+			continue
+		}
+		if !tc.restarts {
+			if strings.Contains(detail, "restarts wait") || !strings.Contains(detail, "not restarted") {
+				t.Errorf("%+v: %q, want no restart schedule", tc, detail)
+			}
+			continue
+		}
+		want := fmt.Sprintf("each run lasts %s from start to exit and the restarts wait %s; %s",
+			timeline.FormatWait(lp.NextStart.Interval), timeline.RestartWaits(lp.UnhealthyRestarts), timeline.ProbeKillRestartRule)
+		if want = strings.Join(strings.Fields(want), " "); !strings.Contains(detail, want) {
+			t.Errorf("%+v:\n%s\nwant it to say\n%s", tc, detail, want)
+		}
+	}
+}

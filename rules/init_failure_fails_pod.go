@@ -30,7 +30,7 @@ var InitFailureFailsPod = &Rule{
 			related := []Related{{Path: p.SpecPath("restartPolicy"), Message: "restartPolicy: Never: a failed init container is not restarted"}}
 			headline := "fails the Pod for good"
 			outcome := "fails the Pod for good: the init container is not retried and " + neverStart(p)
-			fix := "use restartPolicy: OnFailure so that the kubelet retries it"
+			fix := "use restartPolicy: OnFailure so that the kubelet retries it: " + initRetries(p, c)
 			if js := p.Workload.Job; js != nil {
 				fix = "raise backoffLimit"
 				field, limit, _ := timeline.JobRetryLimit(js, p.Version)
@@ -65,6 +65,20 @@ var InitFailureFailsPod = &Rule{
 					call, outcome, fix)})
 		}
 	},
+}
+
+// initRetries says how the kubelet would retry the init container under
+// OnFailure, as the timeline's initFailure.restarts does: at once,
+// then after the crash-loop back-off from each failed exit, for the run
+// its command states (0 when it states none: a failed call ends it soon).
+func initRetries(p *Pass, c ContainerRef) string {
+	run, _ := timeline.StatedRun(c.C)
+	rs := timeline.CrashLoop(run, 4, p.Version, p.Params)
+	if len(rs) < 4 || rs[0].Delay != timeline.At(0) || rs[1].Reset {
+		return "after waits of " + timeline.RestartWaits(rs) + ", …"
+	}
+	return fmt.Sprintf("at once, then after back-offs of %s, … (each from the failed exit, doubling, capped at %s)",
+		timeline.RestartWaits(rs[1:]), secs(p.Params.CrashLoopMax))
 }
 
 // ownRestartPolicy reports whether an init container's own restartPolicy

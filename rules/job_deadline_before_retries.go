@@ -139,9 +139,7 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 				return w.Lo
 			}
 		}
-		first := timeline.CrashLoop(r, 4, t.Version, t.Params)
-		how = fmt.Sprintf("with restartPolicy: OnFailure the kubelet restarts the container after 0s, %s, %s, %s, … (doubling, capped at %s)",
-			secs(first[1].Delay.Lo), secs(first[2].Delay.Lo), secs(first[3].Delay.Lo), secs(t.Params.CrashLoopMax))
+		how = "with restartPolicy: OnFailure the kubelet restarts the container " + crashRestarts(r, L, t)
 	} else {
 		newDelay = func() func(int64) float64 {
 			return func(k int64) float64 {
@@ -202,6 +200,26 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 			field, dur(j.Retries.Lo), runs, field, fit)})
 }
 
+// crashRestarts words the kubelet's restarts of a container that exits
+// after runs of r seconds (0: unknown), as the model counts them:
+// the back-off entry expires when a run reaches 600 s, and is
+// garbage-collected 600 s after its last update, which cuts the waits
+// of runs between 300 and 600 s.
+func crashRestarts(r float64, retries int64, t *timeline.Timeline) string {
+	first := timeline.CrashLoop(r, 4, t.Version, t.Params)
+	waits := fmt.Sprintf("after 0s, %s, %s, %s, …", secs(first[1].Delay.Lo), secs(first[2].Delay.Lo), secs(first[3].Delay.Lo))
+	if r >= timeline.CrashLoopResetAfter {
+		return fmt.Sprintf("at once every time: each run of %s reaches the %s after which the kubelet forgets its back-off", dur(r), secs(timeline.CrashLoopResetAfter))
+	}
+	for _, rs := range timeline.CrashLoop(r, int(min(retries, 64)), t.Version, t.Params) {
+		if rs.Reset {
+			return fmt.Sprintf("%s (doubling, but the kubelet forgets its back-off %s after a restart, so after a run of %s a wait ends at %s and the next is back at %s)",
+				waits, secs(timeline.CrashLoopResetAfter), dur(r), dur(rs.Delay.Lo), secs(t.Params.CrashLoopInitial))
+		}
+	}
+	return fmt.Sprintf("%s (doubling, capped at %s)", waits, secs(t.Params.CrashLoopMax))
+}
+
 // retryTerms are the terms of n waits before retries (delay, asked in
 // order) and of runs run times r: "10s + 20s + 40s", equal neighbours
 // grouped as "4 × 600s" (n may be 2^31−1: once a wait repeats twice the
@@ -234,6 +252,9 @@ func retryTerms(n, runs int64, r float64, delay func(int64) float64) []term {
 	}
 	flush()
 	if r > 0 {
+		if termSum(out) == 0 {
+			out = nil // "2 × 0s + 2 × the run time": the waits add nothing
+		}
 		out = append(out, term{fmt.Sprintf("%d × the run time %s", runs, dur(r)), float64(runs) * r})
 	}
 	if len(out) == 0 {

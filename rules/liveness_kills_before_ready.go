@@ -71,6 +71,17 @@ func checkLivenessBeforeReady(p *Pass, c ContainerRef, tc *timeline.Container) {
 	if !mustKill {
 		outcome = "it is killed on unlucky starts and restarts until a start happens to get through"
 	}
+	if rs := lp.UnhealthyRestarts; len(rs) > 0 && lp.NextStart != nil {
+		// The timeline's schedule for a container unhealthy at every
+		// start (its key numbers say the same): the waits rise and fall,
+		// and the sentence says why.
+		while := ":"
+		if !mustKill {
+			while = "; while it is killed,"
+		}
+		outcome += fmt.Sprintf("%s each run lasts %s from start to exit and the restarts wait %s; %s",
+			while, timeline.FormatWait(lp.NextStart.Interval), timeline.RestartWaits(rs), timeline.ProbeKillRestartRule)
+	}
 	if !tc.Restarts {
 		outcome = "it is killed and, because it is not restarted, the Pod fails"
 		if !mustKill {

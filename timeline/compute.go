@@ -385,7 +385,8 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		if c.Restarts {
 			next := span(killCycle(lp.KillDecision.Interval, lp.KillDecisionHang.Interval, lp.Kill), ps...)
 			lp.NextStart = &next
-			lp.Restarts = probeKillRestarts(next.Interval, crashLoopSteps, k.v, k.p)
+			lp.UnhealthyRestarts = probeKillRestarts(next.Interval, crashLoopSteps, k.v, k.p)
+			k.livenessRestarts(lp, ctr)
 		}
 		c.Liveness = lp
 	}
@@ -421,6 +422,27 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 	r := k.ready(c)
 	c.Ready = &r
 	return c
+}
+
+// livenessRestarts sets lp.Restarts from the runs the container states
+// (StatedHealth): healthy h seconds, then the probe's failures and the
+// kill; with nothing stated, runs of the kill window or longer.
+func (k *computer) livenessRestarts(lp *LivenessProbe, ctr *corev1.Container) {
+	h, alive, ok := StatedHealth(ctr, ctr.LivenessProbe)
+	switch {
+	case ok && h == 0:
+		lp.HealthyFor, lp.Restarts = Seconds(0), lp.UnhealthyRestarts
+		return
+	case ok:
+		fast, hang := lp.FailingFrom(h, false), lp.FailingFrom(h, true)
+		// A command that ends before the probe acts crashes instead.
+		if decided := Later(fast, hang); !decided.HiUnbounded && alive >= decided.Hi-h {
+			lp.HealthyFor = Seconds(h)
+			lp.Restarts = probeKillRestarts(killCycle(fast, hang, lp.Kill), crashLoopSteps, k.v, k.p)
+			return
+		}
+	}
+	lp.Restarts = healthUnknownRestarts(lp.NextStart.Interval, crashLoopSteps, k.v, k.p)
 }
 
 // killCycle is how long an instance that a probe kills at every start

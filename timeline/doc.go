@@ -53,7 +53,9 @@
 //	c.Liveness.Outcome(h)          may / must liveness kill an app that needs h s to start
 //	c.Liveness.Kill                preStop, stop signal, SIGKILL after the verdict (probe TGPS ?? pod TGPS)
 //	c.Liveness.NextStart           when the replacement starts (first restart immediate)
-//	c.Liveness.Restarts            restarts of a container killed at every start (R-3 liveness kills)
+//	c.Liveness.Restarts            restarts of a container killed in every run, the run a term (R-3 liveness kills)
+//	c.Liveness.HealthyFor          healthy part of each run, when command and probe state it (StatedHealth)
+//	c.Liveness.UnhealthyRestarts   restarts of a container killed at every start (runs of the kill window)
 //	c.Readiness.FirstProbe         F-2 bounds; FirstProbeTypical = X-10 point, FastPath = D ≤ ε
 //	c.Readiness.NotReadyDetection / .NotReadyDetectionFast   F-7: the check hangs / fails fast
 //	c.Ready                        F-8: container Ready after S (X-1: D counts from S)

@@ -63,3 +63,20 @@ func FormatRange(lo, hi float64, unbounded bool) string {
 	}
 	return FormatDuration(lo) + "–" + FormatDuration(hi)
 }
+
+// FormatWait is a back-off or a run, to a tenth of a second: "0s",
+// "10s–15s".
+func FormatWait(iv Interval) string {
+	lo, hi := math.Round(iv.Lo*10)/10, math.Round(iv.Hi*10)/10
+	return FormatRange(lo, hi, iv.HiUnbounded)
+}
+
+// RestartWaits lists the waits before each restart of a schedule: "0s,
+// 10s–15s, …", as the timeline's key numbers and the rules word them.
+func RestartWaits(rs []Restart) string {
+	waits := make([]string, len(rs))
+	for i, r := range rs {
+		waits[i] = FormatWait(r.Delay)
+	}
+	return strings.Join(waits, ", ")
+}

@@ -45,13 +45,71 @@ func TestProbeKillRestartsInTimeline(t *testing.T) {
 	if len(l.Restarts) != crashLoopSteps || l.Restarts[0].Delay != At(0) {
 		t.Fatalf("restarts %+v, want %d starting immediately", l.Restarts, crashLoopSteps)
 	}
-	if l.Restarts[2].Delay.Lo != 10 {
-		t.Errorf("restart 3 waits %v, want the 10 s back-off (cycle < 10 s)", l.Restarts[2].Delay)
+	if l.UnhealthyRestarts[2].Delay.Lo != 10 {
+		t.Errorf("unhealthy at every start: restart 3 waits %v, want the 10 s back-off (cycle < 10 s)", l.UnhealthyRestarts[2].Delay)
+	}
+	// Nothing states how long the app stays healthy: a long run makes
+	// restart 3 immediate.
+	if l.HealthyFor.Known || l.Restarts[2].Delay != iv(0, 15) || !l.Restarts[2].Start.HiUnbounded {
+		t.Errorf("health unknown: healthy for %+v, restart 3 %+v, want unknown, a wait of [0, 15] and no latest start", l.HealthyFor, l.Restarts[2])
+	}
+	// A command that ends 1 s after its probe's file is gone exits before
+	// the probe can act: a crash, not this schedule.
+	spec.Containers[0].Command = []string{"sh", "-c", "touch /tmp/ok; sleep 20; rm /tmp/ok; sleep 1"}
+	spec.Containers[0].LivenessProbe.Exec = &corev1.ExecAction{Command: []string{"cat", "/tmp/ok"}}
+	spec.Containers[0].LivenessProbe.FailureThreshold = 3
+	if l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness; l.HealthyFor.Known || !l.Restarts[0].Exit.HiUnbounded {
+		t.Errorf("command ends before the kill: healthy for %+v, restart 1 %+v, want the unknown case", l.HealthyFor, l.Restarts[0])
+	}
+	spec.Containers[0].Command[2] = "touch /tmp/ok; sleep 20; rm /tmp/ok; sleep 5"
+	if l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness; l.HealthyFor != Seconds(20) || l.Restarts[0].Exit.HiUnbounded {
+		t.Errorf("command outlives the kill decision: healthy for %+v, restart 1 %+v, want 20 s and a bounded exit", l.HealthyFor, l.Restarts[0])
 	}
 	spec.RestartPolicy = corev1.RestartPolicyNever
-	if l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness; l.Restarts != nil {
+	if l := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Liveness; l.Restarts != nil || l.UnhealthyRestarts != nil {
 		t.Errorf("restartPolicy Never: restarts %+v, want none", l.Restarts)
 	}
+}
+
+// TestHealthUnknownRestarts: a container healthy for an unknown while
+// before each kill runs at least the earliest kill, any longer. Every
+// sequence of such runs, with and without the re-queue slack, must wait
+// and start inside the reported intervals (runs up to 300 s, where
+// kubeletKillPath needs no expiry), and the waits that runs longer than
+// the back-off skip must show as lower edges of 0 (the real kubelet's
+// 0.96 s before restart 3 of a container healthy 8 s per run).
+func TestHealthUnknownRestarts(t *testing.T) {
+	p, v := DefaultParams(), Latest
+	const n = 6
+	rs := healthUnknownRestarts(iv(1, 6.5), n, v, p)
+	for i, want := range []Interval{At(0), At(0), iv(0, 15), iv(0, 30), iv(0, 60), iv(0, 110)} {
+		wantInterval(t, "delay of restart "+string(rune('1'+i)), rs[i].Delay, want)
+	}
+	grid := []float64{1, 6.5, 10, 25, 45, 100, 300}
+	runs := make([]float64, n)
+	var walk func(i int)
+	walk = func(i int) {
+		if i == n {
+			for _, late := range []bool{false, true} {
+				starts := kubeletKillPath(runs, late, v, p)
+				for k, s := range starts {
+					exit := runs[0]
+					if k > 0 {
+						exit = starts[k-1] + runs[k]
+					}
+					if r := rs[k]; s < r.Start.Lo-1e-9 || s-exit < r.Delay.Lo-1e-9 || s-exit > r.Delay.Hi+1e-9 {
+						t.Fatalf("runs %v (late %v): restart %d waits %v and starts at %v, outside %+v", runs, late, k+1, s-exit, s, r)
+					}
+				}
+			}
+			return
+		}
+		for _, c := range grid {
+			runs[i] = c
+			walk(i + 1)
+		}
+	}
+	walk(0)
 }
 
 // TestInitialDelayTruncation: doProbe measures initialDelaySeconds from

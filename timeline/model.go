@@ -228,13 +228,24 @@ type LivenessProbe struct {
 	// for a container unhealthy from its start (first kill restarts
 	// immediately, R-3); nil when the container is not restarted.
 	NextStart *Span
-	// Restarts is the restart schedule of a container that is unhealthy
-	// from every start and so killed by this probe again and again,
-	// relative to the first S (R-3 liveness kills): the back-off check of
-	// the killing sync looks at the instance that exited before, so a
-	// restart is immediate while the time between the two previous exits
-	// covers the current back-off. Nil when the container is not restarted.
+	// Restarts is the restart schedule of a container that this probe
+	// kills in every run, relative to the first S (R-3 liveness kills):
+	// the back-off check of the killing sync looks at the instance that
+	// exited before, so a restart is immediate when the time between the
+	// two previous exits covers the current back-off, and the run is a
+	// term. With HealthyFor known each run is that long healthy, then
+	// killed (0: UnhealthyRestarts); with it unknown a run may last any
+	// time from the kill window on, so every restart from the third may
+	// be immediate (lower edge 0) and the exits and starts have no upper
+	// edge. Nil when the container is not restarted.
 	Restarts []Restart
+	// UnhealthyRestarts is Restarts for a container unhealthy from every
+	// start: each run lasts the kill window (NextStart).
+	UnhealthyRestarts []Restart
+	// HealthyFor is how long each run stays healthy before the probe
+	// starts failing, when the command and the probe state it
+	// (StatedHealth): 0 for a probe that states its failure.
+	HealthyFor Duration
 	// Gated is true when a startup probe gates this probe (F-5).
 	Gated bool
 }

@@ -161,6 +161,11 @@ func jobBackoff(k int64, cap float64) float64 {
 	return math.Min(d, cap)
 }
 
+// ProbeKillRestartRule says why the waits of a probe-killed container rise
+// and fall (0s, 80s–110s, 0s–3m10s), in the words the timeline and the
+// rules share.
+const ProbeKillRestartRule = "a restart is immediate when the time since the previous kill, a run plus any wait, is at least the crash-loop back-off, else it waits for the back-off to run out"
+
 // probeKillRestarts is the restart schedule of a container that a probe
 // kills `cycle` seconds after each start (start → exit; R-3 liveness kills,
 // relative to the first start). The sync that kills the container also
@@ -208,6 +213,39 @@ func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 				o.Start.Interval = hull(o.Start.Interval, r.Start.Interval)
 				o.Reset = o.Reset || r.Reset
 			}
+		}
+	}
+	return out
+}
+
+// healthUnknownRestarts is probeKillRestarts for runs of unknown length,
+// at least cycle.Lo (the earliest kill) each: a container that may be
+// healthy for any while before the probe kills it. Restarts 1 and 2 are
+// immediate as always (no exited instance, then no entry); from restart 3
+// a run at least as long as the entry makes the restart immediate, and a
+// shorter one waits the entry, which is at most the initial delay doubled
+// n − 3 times (runs past the 600 s expiry only make it smaller), plus the
+// re-queue slack. Exits and starts are later by the runs: no upper edge.
+func healthUnknownRestarts(cycle Interval, n int, v Version, p Params) []Restart {
+	if n <= 0 {
+		return nil
+	}
+	v = v.orLatest()
+	p = p.clean().crashCurve(v)
+	out := make([]Restart, 0, n)
+	entry := 0.0 // the largest entry any run lengths leave before restart i
+	for i := 1; i <= n; i++ {
+		delay := At(0)
+		if entry > 0 {
+			delay = Between(0, entry+crashOvershoot(entry, v))
+		}
+		at := From(float64(i) * cycle.Lo)
+		out = append(out, Restart{N: i, Exit: span(at), Delay: delay, Start: span(at)})
+		switch {
+		case i == 2:
+			entry = p.CrashLoopInitial
+		case i > 2:
+			entry = math.Min(2*entry, p.CrashLoopMax)
 		}
 	}
 	return out

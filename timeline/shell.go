@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,7 +64,12 @@ func StatedExit(c *corev1.Container) (code int32, ok bool) {
 	if c == nil || len(c.Command) == 0 {
 		return 0, false
 	}
-	cmd := append(append([]string(nil), c.Command...), c.Args...)
+	return statedExit(append(append([]string(nil), c.Command...), c.Args...))
+}
+
+// statedExit is StatedExit of a command line (a container's, or an exec
+// probe's).
+func statedExit(cmd []string) (code int32, ok bool) {
 	call := shellread.Invocation(cmd)
 	if call.Script < 0 {
 		if call.Rest == len(cmd)-1 && path.Base(cmd[call.Rest]) == "false" {
@@ -122,3 +128,108 @@ func StatedRun(c *corev1.Container) (seconds float64, ok bool) {
 	}
 	return s.Min, true
 }
+
+// StatedHealth is how long each run of container c stays healthy for its
+// exec probe pr, when the two state it (R-3 liveness kills):
+//
+//   - 0 when the probe states its failure: false, or a script that ends in
+//     a literal exit N other than 0;
+//   - h when the command creates a file (touch F) before any sleep, removes
+//     it (rm F) after sleeps of h seconds, and the probe checks that file
+//     (test -e F, [ -f F ], cat F, ls F, stat F). alive is how long the
+//     command then certainly keeps running: +Inf for an endless loop or
+//     sleep infinity, else its stated sleeps after the rm (anything else
+//     counts as 0). The caller compares it with the time the probe takes
+//     to act: a command that ends first crashes instead.
+//
+// Like StatedRun, h counts only sleeps, so it is a lower bound; ok is false
+// when nothing is stated.
+func StatedHealth(c *corev1.Container, pr *corev1.Probe) (healthy, alive float64, ok bool) {
+	if c == nil || pr == nil || pr.Exec == nil || len(pr.Exec.Command) == 0 {
+		return 0, 0, false
+	}
+	file, fails := probeCheck(pr.Exec.Command)
+	if fails {
+		return 0, math.Inf(1), true
+	}
+	if file == "" {
+		return 0, 0, false
+	}
+	cmd := append(append([]string(nil), c.Command...), c.Args...)
+	if len(c.Command) == 0 && shellread.Invocation(c.Args).Script < 0 {
+		// Arguments alone run the image's entrypoint with them: read
+		// only a shell script, which an image without an entrypoint (or
+		// one that runs its arguments, as tini and dumb-init do) runs.
+		return 0, 0, false
+	}
+	steps, slept, _, read := shellread.Steps(cmd, ContainerEnv(c))
+	if !read {
+		return 0, 0, false
+	}
+	created := -1
+	for i, st := range steps {
+		switch {
+		case created < 0 && st.Name == "touch" && len(st.Args) == 1 && st.Args[0] == file:
+			if st.Slept > 0 {
+				return 0, 0, false // unhealthy while it sleeps before
+			}
+			created = i
+		case created >= 0 && st.Name == "rm" && removes(st.Args, file):
+			alive = slept - st.Slept
+			for _, after := range steps[i+1:] {
+				if after.Endless {
+					alive = math.Inf(1)
+				}
+			}
+			return st.Slept, alive, true
+		}
+	}
+	return 0, 0, false
+}
+
+// probeCheck reads an exec probe's command: the file whose presence it
+// checks, or fails when it states its failure.
+func probeCheck(cmd []string) (file string, fails bool) {
+	if code, ok := statedExit(cmd); ok {
+		return "", code != 0
+	}
+	call := shellread.Invocation(cmd)
+	if call.Script < 0 {
+		if call.Rest >= len(cmd) {
+			return "", false
+		}
+		return checkedFile(path.Base(cmd[call.Rest]), cmd[call.Rest+1:]), false
+	}
+	steps, _, complete, ok := shellread.Steps(cmd, shellread.Env{})
+	if !ok || !complete || call.Errexit || len(steps) == 0 {
+		return "", false
+	}
+	// The last statement's status is the probe's.
+	last := steps[len(steps)-1]
+	return checkedFile(last.Name, last.Args), false
+}
+
+// checkedFile is the file a command checks the presence of: test -e F,
+// [ -f F ], cat F, ls F, stat F (one absolute path, no pattern).
+func checkedFile(name string, args []string) string {
+	if name == "[" && len(args) > 0 && args[len(args)-1] == "]" {
+		name, args = "test", args[:len(args)-1]
+	}
+	var f string
+	switch {
+	case name == "test" && len(args) == 2 && (args[0] == "-e" || args[0] == "-f" || args[0] == "-s" || args[0] == "-r"):
+		f = args[1]
+	case (name == "cat" || name == "ls" || name == "stat") && len(args) == 1:
+		f = args[0]
+	default:
+		return ""
+	}
+	if !strings.HasPrefix(f, "/") || strings.ContainsAny(f, "*?[") {
+		return ""
+	}
+	return f
+}
+
+// removes reports whether rm's arguments (flags, then operands) remove
+// file.
+func removes(args []string, file string) bool { return slices.Contains(args, file) }

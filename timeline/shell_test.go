@@ -80,3 +80,51 @@ func TestStatedExit(t *testing.T) {
 		}
 	}
 }
+
+// TestStatedHealth: a command that creates the file its exec liveness
+// probe checks, sleeps and removes it states how long each run stays
+// healthy (the documentation's exec-liveness example: 30 s); a probe that
+// states its failure is unhealthy from the start; anything the reader
+// cannot follow states nothing.
+func TestStatedHealth(t *testing.T) {
+	inf := math.Inf(1)
+	shell := func(script string) []string { return []string{"/bin/sh", "-c", script} }
+	exec := func(cmd ...string) *corev1.Probe {
+		return &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: cmd}}}
+	}
+	docs := "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"
+	for _, tc := range []struct {
+		name           string
+		c              corev1.Container
+		probe          *corev1.Probe
+		healthy, alive float64
+		ok             bool
+	}{
+		{"documentation example, args only", corev1.Container{Args: shell(docs)}, exec("cat", "/tmp/healthy"), 30, 600, true},
+		{"command", corev1.Container{Command: shell(docs)}, exec("test", "-e", "/tmp/healthy"), 30, 600, true},
+		{"bracket test in a probe script, endless loop after", corev1.Container{Command: shell(
+			`C=app; . /obs/lib.sh; trap "exit 0" TERM; touch /tmp/ok; sleep 8; rm /tmp/ok; while :; do sleep 1 & wait $!; done`)},
+			exec("sh", "-c", "log probe; [ -f /tmp/ok ]"), 8, inf, true},
+		{"sleep from the env", corev1.Container{Command: shell("touch /tmp/ok; sleep $UP; rm /tmp/ok; sleep infinity"),
+			Env: []corev1.EnvVar{{Name: "UP", Value: "20"}}}, exec("cat", "/tmp/ok"), 20, inf, true},
+		{"probe states exit 1", corev1.Container{Command: shell("sleep infinity")}, exec("sh", "-c", "exit 1"), 0, inf, true},
+		{"probe false", corev1.Container{}, exec("/bin/false"), 0, inf, true},
+		{"command ends after the rm", corev1.Container{Command: shell("touch /tmp/ok; sleep 5; rm /tmp/ok")}, exec("cat", "/tmp/ok"), 5, 0, true},
+		// Nothing stated.
+		{"probe checks another file", corev1.Container{Args: shell(docs)}, exec("cat", "/tmp/other"), 0, 0, false},
+		{"probe exits 0", corev1.Container{Args: shell(docs)}, exec("sh", "-c", "exit 0"), 0, 0, false},
+		{"probe does more after the check", corev1.Container{Args: shell(docs)}, exec("sh", "-c", "cat /tmp/healthy; echo ok"), 0, 0, false},
+		{"http probe", corev1.Container{Args: shell(docs)}, &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/"}}}, 0, 0, false},
+		{"sleep before the file exists", corev1.Container{Command: shell("sleep 3; touch /tmp/ok; sleep 5; rm /tmp/ok; sleep 60")}, exec("cat", "/tmp/ok"), 0, 0, false},
+		{"rm only in a branch", corev1.Container{Command: shell("touch /tmp/ok; sleep 5; if [ -x /x ]; then rm /tmp/ok; fi; sleep 60")}, exec("cat", "/tmp/ok"), 0, 0, false},
+		{"never removed", corev1.Container{Command: shell("touch /tmp/ok; sleep infinity")}, exec("cat", "/tmp/ok"), 0, 0, false},
+		{"exit before the rm", corev1.Container{Command: shell("touch /tmp/ok; sleep 5; exit 1; rm /tmp/ok")}, exec("cat", "/tmp/ok"), 0, 0, false},
+		{"arguments to an image's entrypoint", corev1.Container{Args: []string{"touch", "/tmp/ok"}}, exec("cat", "/tmp/ok"), 0, 0, false},
+		{"a pattern", corev1.Container{Command: shell("touch /tmp/ok; sleep 5; rm /tmp/ok; sleep 60")}, exec("ls", "/tmp/o*"), 0, 0, false},
+	} {
+		h, alive, ok := StatedHealth(&tc.c, tc.probe)
+		if ok != tc.ok || ok && (h != tc.healthy || alive != tc.alive) {
+			t.Errorf("%s: StatedHealth = %v, %v, %v; want %v, %v, %v", tc.name, h, alive, ok, tc.healthy, tc.alive, tc.ok)
+		}
+	}
+}

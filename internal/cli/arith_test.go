@@ -87,6 +87,8 @@ var unexplained = []struct {
 }{
 	{"PL304", `waits 10s, 20s, 40s, 80s, … \(doubling, capped at \d+s\)`,
 		"the Job controller's back-off (docs/semantics.md F-12): constants of Kubernetes, listed as the terms the sums of the sentence use"},
+	{"PL101", `each run lasts \S+ from start to exit and the restarts wait [^;]+;`,
+		"the timeline's restart schedule of a container unhealthy at every start (livenessProbe.unhealthyRestarts, docs/semantics.md R-3 liveness kills): the hull over every run length in the kill window, which no sum of the detail gives; TestPL101ConsequenceIsTheSchedule (rules) holds it to the timeline's"},
 }
 
 // splitSentences splits a detail after ". " before a capital letter or a

@@ -206,12 +206,20 @@ type sleepReader struct {
 	texts   []string
 	found   bool
 	funcs   map[string]bool
+	// visit, when set, sees each top-level statement before it is read
+	// (Steps); stopped: a statement that may end the script was read.
+	visit   func(*syntax.Stmt)
+	stopped bool
 }
 
 // stmts reads statements until one may end the script.
 func (r *sleepReader) stmts(list []*syntax.Stmt) {
 	for _, st := range list {
+		if r.visit != nil {
+			r.visit(st)
+		}
 		if !r.stmt(st) {
+			r.stopped = true
 			return
 		}
 	}

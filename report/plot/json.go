@@ -97,6 +97,10 @@ type jsonLiveness struct {
 	GatedByStartup   bool               `json:"gatedByStartup"`
 	Kill             *jsonTermination   `json:"kill,omitempty"`
 	Restarts         []jsonRestart      `json:"restarts,omitempty"`
+	// HealthyFor: absent when unknown (Restarts then covers runs of any
+	// length); UnhealthyRestarts: the runs of the kill window.
+	HealthyFor        *float64      `json:"healthyFor,omitempty"`
+	UnhealthyRestarts []jsonRestart `json:"unhealthyRestarts,omitempty"`
 }
 
 type jsonReadiness struct {
@@ -378,7 +382,10 @@ func objectJSON(it Item) jsonObject {
 		if l := c.Liveness; l != nil {
 			jl := &jsonLiveness{FirstProbe: l.FirstProbe.Interval, KillDecision: l.KillDecision.Interval, KillDecisionHang: l.KillDecisionHang.Interval,
 				HangDetection: l.HangDetection.Interval, KillGracePeriod: l.GracePeriod.V, GatedByStartup: l.Gated,
-				Kill: terminationJSON(l.Kill), Restarts: restartsJSON(l.Restarts)}
+				Kill: terminationJSON(l.Kill), Restarts: restartsJSON(l.Restarts), UnhealthyRestarts: restartsJSON(l.UnhealthyRestarts)}
+			if l.HealthyFor.Known {
+				jl.HealthyFor = ptr(l.HealthyFor.Seconds)
+			}
 			if l.NextStart != nil {
 				jl.NextStart = ptr(l.NextStart.Interval)
 			}

@@ -307,11 +307,8 @@ func summary(tl *timeline.Timeline) []string {
 				line += "; it is not restarted after such a kill"
 			}
 			out = append(out, line)
-			if len(lp.Restarts) > 0 {
-				// The waits rise and fall (0s, 80s–110s, 0s–3m10s): say why,
-				// so that a reader need not take them for an error.
-				out = append(out, fmt.Sprintf("if liveness kills %s at every start, the restarts wait %s: a restart is immediate when the time since the previous kill (a run of %s, plus any wait) is at least the crash-loop back-off, else it waits for the back-off to run out",
-					c.Name, delaysText(lp.Restarts), delayText(lp.KillDecision.Interval)))
+			if len(lp.UnhealthyRestarts) > 0 {
+				out = append(out, livenessRestarts(c.Name, lp))
 			}
 		}
 		if f := c.InitFailure; f != nil {
@@ -437,6 +434,27 @@ func summary(tl *timeline.Timeline) []string {
 	return out
 }
 
+// livenessRestarts states the restarts of a container its liveness probe
+// kills in every run. The waits rise and fall (0s, 80s–110s, 0s–3m10s):
+// the sentence says why, so that a reader need not take them for an
+// error, and what the run is when the container is healthy for a while
+// first.
+func livenessRestarts(name string, lp *timeline.LivenessProbe) string {
+	why := timeline.ProbeKillRestartRule
+	unhealthy := fmt.Sprintf("if liveness kills %s at every start (runs of %s), the restarts wait %s",
+		name, delayText(lp.NextStart.Interval), delaysText(lp.UnhealthyRestarts))
+	switch h := lp.HealthyFor; {
+	case h.Known && h.Seconds == 0:
+		return fmt.Sprintf("its probe states its failure: liveness kills %s at every start (runs of %s), and the restarts wait %s: %s",
+			name, delayText(lp.NextStart.Interval), delaysText(lp.Restarts), why)
+	case h.Known:
+		return fmt.Sprintf("%s is healthy for %s of each run, as its command and probe state, then killed (runs of %s): the restarts wait %s; %s; %s",
+			name, secs(h.Seconds), delayText(lp.Restarts[0].Exit.Interval), delaysText(lp.Restarts), why, unhealthy)
+	}
+	return fmt.Sprintf("%s; %s, so a container healthy for a while before each kill (for how long, nothing states) can be restarted at once from restart 3 on: it waits %s",
+		unhealthy, why, delaysText(lp.Restarts))
+}
+
 // crashLoop states the restart schedule of a container that keeps exiting
 // (R-3, F-10), as JSON's controller.restartSchedule lists it: the back-off
 // before each restart and when the last listed restart starts.
@@ -462,19 +480,10 @@ func crashLoop(tl *timeline.Timeline) string {
 }
 
 // delaysText lists the waits before each restart: "0s, 10s–15s, …".
-func delaysText(rs []timeline.Restart) string {
-	delays := make([]string, len(rs))
-	for i, r := range rs {
-		delays[i] = delayText(r.Delay)
-	}
-	return strings.Join(delays, ", ")
-}
+func delaysText(rs []timeline.Restart) string { return timeline.RestartWaits(rs) }
 
 // delayText is a back-off, to a tenth of a second: "0s", "10s–15s".
-func delayText(iv timeline.Interval) string {
-	lo, hi := math.Round(iv.Lo*10)/10, math.Round(iv.Hi*10)/10
-	return timeline.FormatRange(lo, hi, iv.HiUnbounded)
-}
+func delayText(iv timeline.Interval) string { return timeline.FormatWait(iv) }
 
 // replicas is "1 replica" or "3 replicas".
 func replicas(n float64) string {
