@@ -180,7 +180,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 		pwg.Add(1)
 		go func(p *pod, from time.Time) {
 			defer pwg.Done()
-			time.Sleep(time.Until(from.Add(time.Duration(p.sc.deleteAfter * float64(time.Second)))))
+			time.Sleep(time.Until(from.Add(time.Duration(lifetime(p.sc, p.pred) * float64(time.Second)))))
 			p.deleted = time.Now()
 			if err := os.Remove(p.file); err != nil {
 				errs <- err
@@ -226,6 +226,26 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 }
 
 const settleAfterDelete = 16 * time.Second
+
+// lifetime is how long after its first start the Pod of scenario sc is
+// deleted: its deleteAfter, or longer when podlint lets a restart the
+// scenario checks start later (its start's upper edge, plus the
+// tolerance and 2 s to see it). liveness-exec-kill's fifth restart may
+// start 157 s after the first start, and in two runs of three it had not
+// within the scenario's 135 s.
+func lifetime(sc *scenario, pred *prediction) float64 {
+	life := sc.deleteAfter
+	for _, ck := range sc.checks {
+		list, ok := strings.CutSuffix(ck.field, ".delay")
+		if !ok {
+			continue
+		}
+		if iv, err := pred.iv(list + ".start"); err == nil && !math.IsInf(iv.hi, 1) && iv.hi+restartTol+2 > life {
+			life = iv.hi + restartTol + 2
+		}
+	}
+	return life
+}
 
 // startTimeout is how long a Pod may take to start its first container
 // before the next Pod is created anyway.
