@@ -308,3 +308,50 @@ func kubeletKillPath(cycles []float64, late bool, v Version, p Params) []float64
 	}
 	return out
 }
+
+// TestProbeKillRestartsAtTheCap: item 3 of issue 38 at the back-off's
+// cap. Over eight restarts of a container killed every 7–14.5 s (the
+// window where a v1.37.2 kubelet restarted the fifth time at 90.15 s) the
+// entry reaches the 300 s maximum (MaxContainerBackOff); every sequence of
+// run lengths, with and without the re-queue slack of the version (0.5·
+// min(B, 60 s) since 1.35, the 10 s × 1.5 resync before), waits and
+// starts inside the reported intervals, and the last wait is the cap plus
+// exactly that slack.
+func TestProbeKillRestartsAtTheCap(t *testing.T) {
+	p := DefaultParams()
+	const n = 8
+	for _, tc := range []struct {
+		v        Version
+		lastWait Interval
+	}{{Latest, iv(300, 330)}, {Version{1, 34}, iv(300, 315)}} {
+		rs := probeKillRestarts(iv(7, 14.5), n, tc.v, p)
+		wantInterval(t, tc.v.String()+": wait before restart 8", rs[n-1].Delay, tc.lastWait)
+		if r := rs[4].Start.Interval; r.Lo > 90.15 || r.Hi < 90.15 {
+			t.Errorf("%v: restart 5 starts %v, not covering the observed 90.15 s", tc.v, r)
+		}
+		runs := make([]float64, n)
+		var walk func(i int)
+		walk = func(i int) {
+			if i == n {
+				for _, late := range []bool{false, true} {
+					starts := kubeletKillPath(runs, late, tc.v, p)
+					for k, s := range starts {
+						exit := runs[0]
+						if k > 0 {
+							exit = starts[k-1] + runs[k]
+						}
+						if r := rs[k]; s < r.Start.Lo-1e-9 || s > r.Start.Hi+1e-9 || s-exit < r.Delay.Lo-1e-9 || s-exit > r.Delay.Hi+1e-9 {
+							t.Fatalf("%v, runs %v (late %v): restart %d waits %v and starts at %v, outside %+v", tc.v, runs, late, k+1, s-exit, s, r)
+						}
+					}
+				}
+				return
+			}
+			for _, c := range []float64{7, 10, 14.5} {
+				runs[i] = c
+				walk(i + 1)
+			}
+		}
+		walk(0)
+	}
+}

@@ -194,7 +194,7 @@ type StartupProbe struct {
 	Kill *Termination
 	// Restarts is the restart schedule of a container that never passes
 	// its startup probe and so is killed by it at every start, relative to
-	// the first S: computed as LivenessProbe.Restarts (R-3 liveness
+	// the first S: computed as LivenessProbe.UnhealthyRestarts (R-3 liveness
 	// kills), the same sync killing and restarting it. Nil when the
 	// container is not restarted.
 	Restarts []Restart

@@ -226,25 +226,28 @@ func probeKillRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 // shorter one waits the entry, which is at most the initial delay doubled
 // n − 3 times (runs past the 600 s expiry only make it smaller), plus the
 // re-queue slack. Exits and starts are later by the runs: no upper edge.
+// Their lower edges are killPaths' over runs up to the maximum back-off
+// (a longer run decides nothing a run of the entry's length would not,
+// later), and never above the 600 s before which no entry can expire.
 func healthUnknownRestarts(cycle Interval, n int, v Version, p Params) []Restart {
 	if n <= 0 {
 		return nil
 	}
 	v = v.orLatest()
 	p = p.clean().crashCurve(v)
-	out := make([]Restart, 0, n)
+	out := killPaths(Interval{Lo: cycle.Lo, Hi: math.Max(cycle.Lo, p.CrashLoopMax)}, n, v, p)
 	entry := 0.0 // the largest entry any run lengths leave before restart i
-	for i := 1; i <= n; i++ {
-		delay := At(0)
+	for i := range out {
+		r := &out[i]
 		if entry > 0 {
-			delay = Between(0, entry+crashOvershoot(entry, v))
+			r.Delay = Between(0, entry+crashOvershoot(entry, v))
 		}
-		at := From(float64(i) * cycle.Lo)
-		out = append(out, Restart{N: i, Exit: span(at), Delay: delay, Start: span(at)})
+		r.Exit = span(From(math.Min(r.Exit.Lo, CrashLoopResetAfter)))
+		r.Start = span(From(math.Min(r.Start.Lo, CrashLoopResetAfter)))
 		switch {
-		case i == 2:
+		case r.N == 2:
 			entry = p.CrashLoopInitial
-		case i > 2:
+		case r.N > 2:
 			entry = math.Min(2*entry, p.CrashLoopMax)
 		}
 	}
