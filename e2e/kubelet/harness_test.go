@@ -42,10 +42,10 @@ func TestEvaluate(t *testing.T) {
 		{"firstProbe": [1, 4], "killDecision": [5, 8], "nextStart": [5, null]}}]}`),
 		obs: []obsLine{{at(0), "app", "start"}, {at(4.1), "app", "lprobe"}},
 		kubelet: []kubeletLine{
-			{at(5), "ns/p", "app", "probe-failed", "Liveness"},
-			{at(6), "ns/p", "app", "probe-succeeded", "Readiness"},
-			{at(7), "ns/p", "app", "probe-failed", "Liveness"},
-			{at(8.3), "ns/p", "app", "probe-failed", "Liveness"},
+			{at(5), "ns/p", "app", "probe-failed", "Liveness", "", ""},
+			{at(6), "ns/p", "app", "probe-succeeded", "Readiness", "", ""},
+			{at(7), "ns/p", "app", "probe-failed", "Liveness", "", ""},
+			{at(8.3), "ns/p", "app", "probe-failed", "Liveness", "", ""},
 		}}
 	res := evaluate([]*pod{p})
 	want := []struct{ verdict, why string }{
@@ -150,5 +150,24 @@ func TestProbeQuietWait(t *testing.T) {
 	}
 	if got := maxProbePeriod(scenarios()); got < 10*time.Second {
 		t.Errorf("the scenarios' longest probe period is %v, want at least the default 10s", got)
+	}
+}
+
+// TestLifetime: a Pod lives until the latest start podlint allows for a
+// restart its scenario checks, when that is past its deleteAfter.
+func TestLifetime(t *testing.T) {
+	sc := &scenario{deleteAfter: 135, checks: restartChecks("app", "containers.app.livenessProbe.restarts", 2, false, "")}
+	pred := predictionOf(t, `{"containers": [{"name": "app", "livenessProbe": {"restarts": [
+		{"delay": [0, 0], "start": [5, 13.5]}, {"delay": [0, 60], "start": [65, 157]}, {"delay": [0, 60], "start": [150, 280]}]}}]}`)
+	if got := lifetime(sc, pred); got != 160 {
+		t.Errorf("lifetime %v, want 160 (restart 2 may start at 157)", got)
+	}
+	sc.checks = sc.checks[:1]
+	if got := lifetime(sc, pred); got != 135 {
+		t.Errorf("lifetime %v, want deleteAfter's 135", got)
+	}
+	unbounded := predictionOf(t, `{"containers": [{"name": "app", "livenessProbe": {"restarts": [{"delay": [0, 0], "start": [5, null]}]}}]}`)
+	if got := lifetime(sc, unbounded); got != 135 {
+		t.Errorf("lifetime %v with no upper edge, want deleteAfter's 135", got)
 	}
 }

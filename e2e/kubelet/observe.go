@@ -19,10 +19,11 @@ import (
 //   - lines the containers write themselves into /obs/log: the system uptime
 //     (/proc/uptime, 10 ms resolution; busybox date has no sub-second
 //     format), the container and an event;
-//   - the kubelet's log (-v=4): every probe result and kill;
+//   - the kubelet's log (-v=4): every probe result and kill, and the ID of
+//     every container it starts ("Added Container"), which names the exits;
 //   - ctr events: each container's exit with its status (137 is SIGKILL);
 //   - the kubelet's /pods endpoint, polled every 100 ms: readiness, phase,
-//     restart counts and the container IDs that name the exits.
+//     restart counts and container IDs too.
 
 // uptimeOffset is wall time minus uptime, read at a tick of /proc/uptime so
 // that it is exact to well under its 10 ms resolution.
@@ -92,19 +93,24 @@ func readObs(path string, offset time.Duration) ([]obsLine, error) {
 	return out, sc.Err()
 }
 
-// kubeletLine is a probe result or a kill from the kubelet's log.
+// kubeletLine is a probe result, a kill, a removal or a container's start
+// from the kubelet's log.
 type kubeletLine struct {
 	t         time.Time
 	pod       string // namespace/name
 	container string
-	kind      string // probe-failed | probe-succeeded | kill
+	kind      string // probe-failed | probe-succeeded | probe-run | kill | remove | create | added
 	probe     string // Liveness | Readiness | Startup
+	id        string // the container's runtime ID (added), without "containerd://"
+	event     string // probe-run: the event the scenario's probe command logs (lprobe, …)
 }
 
 var (
 	klogHeader = regexp.MustCompile(`^[IWE](\d{4} \d\d:\d\d:\d\d\.\d{6})\s+\d+ \S+\] "([^"]*)"(.*)$`)
 	klogField  = regexp.MustCompile(`(\w+)="([^"]*)"`)
 	klogPods   = regexp.MustCompile(`pods=\["([^"]*)"\]`)
+	// The scenarios' exec probes run "C=NAME; . /obs/lib.sh; log EVENT; …".
+	klogExecEvent = regexp.MustCompile(`execCommand=\[.*?/obs/lib\.sh; log (\w+)`)
 )
 
 // parseKubeletLog reads klog text lines; the header has no year, so it is
@@ -132,6 +138,23 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 			kind = "probe-succeeded"
 		case "Killing container with a grace period", "Killing container with a grace period override":
 			kind = "kill"
+		case "Exec-Probe runProbe":
+			// The kubelet runs an exec probe (prober.go, V(4)): the
+			// probe's time as the kubelet has it; the command's own line
+			// comes after the runtime's exec, 0.2 s later on a loaded
+			// machine.
+			kind = "probe-run"
+		case "Creating container in pod":
+			// The kubelet starts a container (kuberuntime_manager.go,
+			// SyncPod, V(4)), before the runtime creates and starts it.
+			kind = "create"
+		case "Added Container":
+			// The CPU manager's PreStartContainer hook (cpu_manager.go,
+			// AddContainer), for every container the kubelet starts, just
+			// before the runtime starts it: the only source that names a
+			// container that exits before /pods ever shows it running (a
+			// loaded kubelet can take seconds to write the status).
+			kind = "added"
 		case "SyncLoop REMOVE":
 			// The kubelet saw the static Pod's file go: the delete request
 			// as the kubelet has it, which can lag the file's removal.
@@ -147,14 +170,19 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 		if pm := klogPods.FindStringSubmatch(m[3]); pm != nil {
 			l.pod = pm[1]
 		}
+		if em := klogExecEvent.FindStringSubmatch(m[3]); em != nil {
+			l.event = em[1]
+		}
 		for _, fm := range klogField.FindAllStringSubmatch(m[3], -1) {
 			switch fm[1] {
 			case "pod":
 				l.pod = fm[2]
-			case "containerName":
+			case "containerName", "container":
 				l.container = fm[2]
 			case "probeType":
 				l.probe = fm[2]
+			case "containerID":
+				l.id = strings.TrimPrefix(fm[2], "containerd://")
 			}
 		}
 		out = append(out, l)
@@ -162,22 +190,24 @@ func parseKubeletLog(path string, now time.Time) ([]kubeletLine, error) {
 	return out, sc.Err()
 }
 
-// exitEvent is a container's (not an exec's) exit from ctr events.
+// exitEvent is a container's (not an exec's) exit or start from ctr
+// events: the runtime's own times, as its status reports them.
 type exitEvent struct {
 	t      time.Time
 	id     string
 	status int
 }
 
-var eventLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) \+0000 UTC\s+\S+\s+/tasks/exit\s+(\{.*\})\s*$`)
+var eventLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) \+0000 UTC\s+\S+\s+/tasks/(exit|start)\s+(\{.*\})\s*$`)
 
-func parseEvents(path string) ([]exitEvent, error) {
+// parseEvents reads the containers' exits and starts (/tasks/exit,
+// /tasks/start; an exec's start is /tasks/exec-started).
+func parseEvents(path string) (exits, starts []exitEvent, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	var out []exitEvent
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		m := eventLine.FindStringSubmatch(sc.Text())
@@ -189,16 +219,22 @@ func parseEvents(path string) ([]exitEvent, error) {
 			ID          string `json:"id"`
 			ExitStatus  int    `json:"exit_status"`
 		}
-		if json.Unmarshal([]byte(m[2]), &ev) != nil || ev.ID != ev.ContainerID {
-			continue // an exec (a probe or a hook) ended, not the container
+		if json.Unmarshal([]byte(m[3]), &ev) != nil || ev.ContainerID == "" {
+			continue
 		}
 		t, err := time.Parse("2006-01-02 15:04:05.999999999", m[1])
 		if err != nil {
 			continue
 		}
-		out = append(out, exitEvent{t: t, id: ev.ContainerID, status: ev.ExitStatus})
+		e := exitEvent{t: t, id: ev.ContainerID, status: ev.ExitStatus}
+		switch {
+		case m[2] == "start":
+			starts = append(starts, e)
+		case ev.ID == ev.ContainerID: // else an exec (a probe or a hook) ended, not the container
+			exits = append(exits, e)
+		}
 	}
-	return out, sc.Err()
+	return exits, starts, sc.Err()
 }
 
 // change is the first time the poller saw a key take a value:
@@ -344,6 +380,7 @@ type record struct {
 	Obs        []recObs             `json:"obs"`
 	Kubelet    []recKubelet         `json:"kubelet"`
 	Exits      map[string][]recExit `json:"exits"`
+	Starts     map[string][]recExit `json:"starts,omitempty"`
 	Changes    []recChange          `json:"changes"`
 }
 
@@ -359,6 +396,8 @@ type recKubelet struct {
 	Container string    `json:"container,omitempty"`
 	Kind      string    `json:"kind"`
 	Probe     string    `json:"probe,omitempty"`
+	ID        string    `json:"id,omitempty"`
+	Event     string    `json:"event,omitempty"`
 }
 
 type recExit struct {
@@ -375,17 +414,12 @@ type recChange struct {
 
 func writeRecord(path string, p *pod) error {
 	r := record{Scenario: p.sc.name, Run: p.run, Name: p.name, Created: p.created, Deleted: p.deleted,
-		Prediction: p.pred.obj, Exits: map[string][]recExit{}}
+		Prediction: p.pred.obj, Exits: recEvents(p.exits), Starts: recEvents(p.starts)}
 	for _, l := range p.obs {
 		r.Obs = append(r.Obs, recObs{l.t, l.container, l.event})
 	}
 	for _, l := range p.kubelet {
-		r.Kubelet = append(r.Kubelet, recKubelet{l.t, l.pod, l.container, l.kind, l.probe})
-	}
-	for c, es := range p.exits {
-		for _, e := range es {
-			r.Exits[c] = append(r.Exits[c], recExit{e.t, e.id, e.status})
-		}
+		r.Kubelet = append(r.Kubelet, recKubelet{l.t, l.pod, l.container, l.kind, l.probe, l.id, l.event})
 	}
 	for _, ch := range p.changes {
 		r.Changes = append(r.Changes, recChange{ch.t, ch.key, ch.value})
@@ -408,7 +442,7 @@ func readRecord(path string, scs []*scenario) (*pod, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	p := &pod{run: r.Run, name: r.Name, created: r.Created, deleted: r.Deleted,
-		pred: &prediction{obj: r.Prediction}, exits: map[string][]exitEvent{}}
+		pred: &prediction{obj: r.Prediction}, exits: events(r.Exits), starts: events(r.Starts)}
 	for _, s := range scs {
 		if s.name == r.Scenario {
 			p.sc = s
@@ -421,15 +455,30 @@ func readRecord(path string, scs []*scenario) (*pod, error) {
 		p.obs = append(p.obs, obsLine{l.T, l.Container, l.Event})
 	}
 	for _, l := range r.Kubelet {
-		p.kubelet = append(p.kubelet, kubeletLine{l.T, l.Pod, l.Container, l.Kind, l.Probe})
-	}
-	for c, es := range r.Exits {
-		for _, e := range es {
-			p.exits[c] = append(p.exits[c], exitEvent{e.T, e.ID, e.Status})
-		}
+		p.kubelet = append(p.kubelet, kubeletLine{l.T, l.Pod, l.Container, l.Kind, l.Probe, l.ID, l.Event})
 	}
 	for _, ch := range r.Changes {
 		p.changes = append(p.changes, change{ch.T, ch.Key, ch.Value})
 	}
 	return p, nil
+}
+
+func recEvents(m map[string][]exitEvent) map[string][]recExit {
+	out := map[string][]recExit{}
+	for c, es := range m {
+		for _, e := range es {
+			out[c] = append(out[c], recExit{e.t, e.id, e.status})
+		}
+	}
+	return out
+}
+
+func events(m map[string][]recExit) map[string][]exitEvent {
+	out := map[string][]exitEvent{}
+	for c, es := range m {
+		for _, e := range es {
+			out[c] = append(out[c], exitEvent{e.T, e.ID, e.Status})
+		}
+	}
+	return out
 }

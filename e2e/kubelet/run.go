@@ -51,6 +51,7 @@ type pod struct {
 	obs     []obsLine
 	kubelet []kubeletLine
 	exits   map[string][]exitEvent // by container name
+	starts  map[string][]exitEvent // by container name, the runtime's starts
 	changes []change
 }
 
@@ -149,25 +150,37 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			}
 		}
 	}()
+	// One Pod at a time, each once the previous one's first container
+	// has started: 23 sandboxes created at once kept containerd and the
+	// kubelet busy for 8 s on a loaded 2-core machine (a sandbox every
+	// 0.35 s, PLEG relists seconds late, exec probes taking 2 s), which
+	// the first Pods' probes and restarts then measured. A node sees Pods
+	// arrive one by one.
 	var pwg sync.WaitGroup
 	errs := make(chan error, len(pods))
 	for _, p := range pods {
+		// Written aside and renamed: the kubelet must never read half a
+		// file, and it skips names that start with a dot.
+		tmp := filepath.Join(filepath.Dir(p.file), "."+filepath.Base(p.file)+".tmp")
+		if err := os.WriteFile(tmp, p.manifest, 0o644); err != nil {
+			return nil, err
+		}
+		p.created = time.Now()
+		if err := os.Rename(tmp, p.file); err != nil {
+			return nil, err
+		}
+		// The delete counts from the Pod's first start, not from its
+		// manifest: a slow sandbox must not eat the scenario's time.
+		from := p.created
+		if t, ok := waitStart(filepath.Join(p.obsDir, "log"), offset, startTimeout); ok {
+			from = t
+		} else {
+			fmt.Fprintf(os.Stderr, "e2e-kubelet: %s: no container started within %s\n", p.name, startTimeout)
+		}
 		pwg.Add(1)
-		go func(p *pod) {
+		go func(p *pod, from time.Time) {
 			defer pwg.Done()
-			// Written aside and renamed: the kubelet must never read half a
-			// file, and it skips names that start with a dot.
-			tmp := filepath.Join(filepath.Dir(p.file), "."+filepath.Base(p.file)+".tmp")
-			if err := os.WriteFile(tmp, p.manifest, 0o644); err != nil {
-				errs <- err
-				return
-			}
-			p.created = time.Now()
-			if err := os.Rename(tmp, p.file); err != nil {
-				errs <- err
-				return
-			}
-			time.Sleep(time.Duration(p.sc.deleteAfter * float64(time.Second)))
+			time.Sleep(time.Until(from.Add(time.Duration(lifetime(p.sc, p.pred) * float64(time.Second)))))
 			p.deleted = time.Now()
 			if err := os.Remove(p.file); err != nil {
 				errs <- err
@@ -177,7 +190,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			// containers stop after that, within the grace period and
 			// the 2 s SIGKILL floor of every scenario here.
 			time.Sleep(settleAfterDelete)
-		}(p)
+		}(p, from)
 	}
 	pwg.Wait()
 	close(stop)
@@ -190,7 +203,7 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 	if err != nil {
 		return nil, err
 	}
-	exits, err := parseEvents(c.events)
+	exits, starts, err := parseEvents(c.events)
 	if err != nil {
 		return nil, err
 	}
@@ -199,13 +212,8 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 			return nil, err
 		}
 		p.kubelet = linesOf(klines, p)
-		p.exits = map[string][]exitEvent{}
-		for _, e := range exits {
-			if who, ok := pl.ids[e.id]; ok && strings.HasPrefix(who, p.name+"/") {
-				name := strings.TrimPrefix(who, p.name+"/")
-				p.exits[name] = append(p.exits[name], e)
-			}
-		}
+		p.exits = exitsOf(p, exits, pl.ids)
+		p.starts = exitsOf(p, starts, pl.ids)
 		p.changes = pl.changes[p.name]
 		if err := writeRecord(filepath.Join(p.obsDir, "record.json"), p); err != nil {
 			return nil, err
@@ -218,6 +226,83 @@ func runOnce(c config, scs []*scenario, run int, id string, offset time.Duration
 }
 
 const settleAfterDelete = 16 * time.Second
+
+// lifetime is how long after its first start the Pod of scenario sc is
+// deleted: its deleteAfter, or longer when podlint lets a restart the
+// scenario checks start later (its start's upper edge, plus the
+// tolerance and 2 s to see it). liveness-exec-kill's fifth restart may
+// start 157 s after the first start, and in two runs of three it had not
+// within the scenario's 135 s.
+func lifetime(sc *scenario, pred *prediction) float64 {
+	life := sc.deleteAfter
+	for _, ck := range sc.checks {
+		list, ok := strings.CutSuffix(ck.field, ".delay")
+		if !ok {
+			continue
+		}
+		if iv, err := pred.iv(list + ".start"); err == nil && !math.IsInf(iv.hi, 1) && iv.hi+restartTol+2 > life {
+			life = iv.hi + restartTol + 2
+		}
+	}
+	return life
+}
+
+// startTimeout is how long a Pod may take to start its first container
+// before the next Pod is created anyway.
+const startTimeout = 30 * time.Second
+
+// waitStart waits until the observation file at path has a "start" line
+// and returns its time, or gives up after timeout.
+func waitStart(path string, offset, timeout time.Duration) (time.Time, bool) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if t, ok := firstStart(path, offset); ok {
+			return t, true
+		}
+		if time.Now().After(deadline) {
+			return time.Time{}, false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func firstStart(path string, offset time.Duration) (time.Time, bool) {
+	ls, err := readObs(path, offset)
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, l := range ls {
+		if l.event == "start" {
+			return l.t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// exitsOf picks Pod p's container exits (or starts), by container name. A container
+// is named by the kubelet's "Added Container" line for its ID, else by
+// what /pods showed (ids: ID -> pod/container): /pods alone missed the
+// containers that exited before a loaded kubelet wrote a running status.
+func exitsOf(p *pod, exits []exitEvent, ids map[string]string) map[string][]exitEvent {
+	names := map[string]string{}
+	for id, who := range ids {
+		if name, ok := strings.CutPrefix(who, p.name+"/"); ok {
+			names[id] = name
+		}
+	}
+	for _, l := range p.kubelet {
+		if l.kind == "added" && l.id != "" {
+			names[l.id] = l.container
+		}
+	}
+	out := map[string][]exitEvent{}
+	for _, e := range exits {
+		if name, ok := names[e.id]; ok {
+			out[name] = append(out[name], e)
+		}
+	}
+	return out
+}
 
 // newPod names one scenario's Pod of run `run` of invocation id: the
 // static Pod NAME-rRUN-ID-<node>, its manifest, and its observation folder
@@ -426,12 +511,50 @@ func (p *pod) probeN(c, typ, result string, n int) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("the kubelet logged fewer than %d %s %s probe results of %s", n+1, typ, result, c)
 }
 
+// probeRunN is when the kubelet ran container c's exec probe that logs
+// event for the n-th (0-based) time.
+func (p *pod) probeRunN(c, event string, n int) (time.Time, error) {
+	i := 0
+	for _, l := range p.kubelet {
+		if l.kind == "probe-run" && l.container == c && l.event == event {
+			if i == n {
+				return l.t, nil
+			}
+			i++
+		}
+	}
+	return time.Time{}, fmt.Errorf("the kubelet ran %s's %s probe fewer than %d times", c, event, n+1)
+}
+
+// createdN is when the kubelet started creating instance n (0-based) of
+// container c.
+func (p *pod) createdN(c string, n int) (time.Time, error) {
+	i := 0
+	for _, l := range p.kubelet {
+		if l.kind == "create" && l.container == c {
+			if i == n {
+				return l.t, nil
+			}
+			i++
+		}
+	}
+	return time.Time{}, fmt.Errorf("the kubelet started %s fewer than %d times", c, n+1)
+}
+
 // exitN is the n-th exit of container c.
 func (p *pod) exitN(c string, n int) (exitEvent, error) {
 	if n < len(p.exits[c]) {
 		return p.exits[c][n], nil
 	}
 	return exitEvent{}, fmt.Errorf("ctr events saw %d exits of %s, not %d", len(p.exits[c]), c, n+1)
+}
+
+// taskStartN is the runtime's n-th start of container c.
+func (p *pod) taskStartN(c string, n int) (time.Time, error) {
+	if n < len(p.starts[c]) {
+		return p.starts[c][n].t, nil
+	}
+	return time.Time{}, fmt.Errorf("ctr events saw %d starts of %s, not %d", len(p.starts[c]), c, n+1)
 }
 
 // changed is when /pods first showed key = value after `after`.
