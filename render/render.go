@@ -333,7 +333,11 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 		}
 	}
 	w.exact = depth == len(p) && idx >= 0
-	if vp := valuesPath(tl, idx); vp != nil {
+	// A list item found is written on its first key's line ("- image:
+	// {{ .Values.image.repository }}"): what that key reads is not the
+	// item's value.
+	item := w.exact && len(p) > 0 && p[len(p)-1].index >= 0
+	if vp := valuesPath(tl, idx); vp != nil && !item {
 		keys := append([]string{}, vp...)
 		for _, s := range p[depth:] {
 			if s.index >= 0 {
