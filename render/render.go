@@ -416,6 +416,9 @@ func (m *mapper) Locate(line, col int, path string) manifest.Mapped {
 		CodePointColumn: manifest.CodePointColumn([]byte(manifest.LineOf(m.file(w.file), w.line)), w.col)}
 	if i >= 0 {
 		out.Template = m.r.Docs[i].Name
+		if m.r.Docs[i].Template != nil {
+			out.Source = m.r.Docs[i].Source
+		}
 	}
 	if v := w.values; v != nil {
 		out.Value = &manifest.MappedValue{File: v.File, Line: v.Line, Column: v.Column, Key: v.Message,
