@@ -540,14 +540,45 @@ func valuesPath(tl []tline, idx int) []string {
 			}
 		}
 	}
+	return mergedValues(tl, idx)
+}
+
+// mergedValues is the .Values path of a map a key's block completes with
+// toYaml after its literal keys (traefik's "livenessProbe:" writes httpGet
+// and then {{- toYaml .Values.livenessProbe | nindent 10 }} at the same
+// indentation), or nil.
+func mergedValues(tl []tline, idx int) []string {
+	if tl[idx].key == "" {
+		return nil
+	}
+	end := blockEnd(tl, idx, len(tl))
+	child := -1
+	for x := idx + 1; x < end && child < 0; x++ {
+		if !tl[x].opaque {
+			child = indentOf(tl[x].text)
+		}
+	}
+	for x := idx + 1; x < end; x++ {
+		if !tl[x].opaque || indentOf(tl[x].text) != child {
+			continue
+		}
+		for _, a := range tl[x].acts {
+			if m := toYamlValues().FindStringSubmatch(a); m != nil {
+				return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+			}
+		}
+	}
 	return nil
 }
 
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
 var (
-	dotRef    = lazyRegexp(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
-	wholeDot  = lazyRegexp(`^\{\{-?\s*(?:toYaml\s+\.|tpl\s+\(\s*toYaml\s+\.\s*\))(?:\s|\||-?\}\})`)
-	blockOpen = lazyRegexp(`^\{\{-?\s*(if|with|range|define|block)\b`)
-	endAction = lazyRegexp(`^\{\{-?\s*end\b`)
+	dotRef       = lazyRegexp(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
+	toYamlValues = lazyRegexp(`^\{\{-?\s*toYaml\s+\.Values((?:\.[A-Za-z0-9_]+)+)`)
+	wholeDot     = lazyRegexp(`^\{\{-?\s*(?:toYaml\s+\.|tpl\s+\(\s*toYaml\s+\.\s*\))(?:\s|\||-?\}\})`)
+	blockOpen    = lazyRegexp(`^\{\{-?\s*(if|with|range|define|block)\b`)
+	endAction    = lazyRegexp(`^\{\{-?\s*end\b`)
 )
 
 // enclosingWith returns the .Values path of the innermost

@@ -87,44 +87,53 @@ func TestChartWants(t *testing.T) {
 }
 
 // TestNamedTemplateValueLocation: a probe a named template writes with
-// {{ toYaml . }} inside {{ with .Values.livenessProbe }} (grafana's
-// _pod.tpl) has the values line of the field as related location, not the
-// readinessProbe the next {{ with }} reads; a container, written on the line
-// of its "- name:", has none.
+// toYaml has the values line of the field as related location: grafana's
+// _pod.tpl writes {{ toYaml . }} inside {{ with .Values.livenessProbe }}
+// (not the readinessProbe the next {{ with }} reads), traefik's
+// _podtemplate.tpl writes httpGet and then {{ toYaml .Values.livenessProbe }}
+// beside it. A container, found at its first key's line ("- name:",
+// "- image: {{ .Values.image.repository }}"), has none.
 func TestNamedTemplateValueLocation(t *testing.T) {
-	dir := filepath.Join("testdata", "helm", "grafana-pod")
 	sev := map[*rules.Rule]finding.Severity{}
 	for _, r := range rules.All {
 		sev[r] = r.Severity
 	}
 	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
-	found, _, err := (&Options{}).Lint(cfg, manifest.Source{Path: dir, Render: manifest.RenderHelm})
-	if err != nil {
-		t.Fatal(err)
-	}
-	values := filepath.Join(dir, "values.yaml")
-	want := map[string]string{
-		"PL106": values + ":37:3 value from .Values.livenessProbe.timeoutSeconds",
-		"PL103": values + ":36:3 value from .Values.livenessProbe.initialDelaySeconds",
-		"PL601": "",
-	}
-	for _, f := range found {
-		w, ok := want[f.RuleID]
-		if !ok {
-			continue
+	for chart, want := range map[string]map[string]string{
+		"grafana-pod": {
+			"PL106": ":37:3 value from .Values.livenessProbe.timeoutSeconds",
+			"PL103": ":36:3 value from .Values.livenessProbe.initialDelaySeconds",
+			"PL601": "",
+		},
+		"traefik-podtemplate": {
+			"PL106": ":18:3 value from .Values.livenessProbe.timeoutSeconds",
+			"PL601": "",
+		},
+	} {
+		dir := filepath.Join("testdata", "helm", chart)
+		found, _, err := (&Options{}).Lint(cfg, manifest.Source{Path: dir, Render: manifest.RenderHelm})
+		if err != nil {
+			t.Fatal(err)
 		}
-		delete(want, f.RuleID)
-		var got []string
-		for _, r := range f.Related {
-			if r.File == values {
-				got = append(got, r.File+":"+strconv.Itoa(r.Line)+":"+strconv.Itoa(r.Column)+" "+r.Message)
+		values := filepath.Join(dir, "values.yaml")
+		for _, f := range found {
+			w, ok := want[f.RuleID]
+			if !ok {
+				continue
+			}
+			delete(want, f.RuleID)
+			var got []string
+			for _, r := range f.Related {
+				if r.File == values {
+					got = append(got, ":"+strconv.Itoa(r.Line)+":"+strconv.Itoa(r.Column)+" "+r.Message)
+				}
+			}
+			if (w == "" && len(got) != 0) || (w != "" && (len(got) != 1 || got[0] != w)) {
+				t.Errorf("%s at %s:%d: locations in %s %q, want %q", f.RuleID, f.File, f.Line, values, got, w)
 			}
 		}
-		if (w == "" && len(got) != 0) || (w != "" && (len(got) != 1 || got[0] != w)) {
-			t.Errorf("%s at %s:%d: values locations %q, want %q", f.RuleID, f.File, f.Line, got, w)
+		for id := range want {
+			t.Errorf("%s: no %s finding", chart, id)
 		}
-	}
-	for id := range want {
-		t.Errorf("no %s finding", id)
 	}
 }
