@@ -130,13 +130,14 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 		}
 		stream = nil
 	}
+	from := make([]string, len(out)) // the template each finding's document was rendered from
 	if len(stream) > 0 {
 		fs, s := l.File(src.Path, stream, false)
 		sum.Objects, sum.Workloads, sum.Suppressed = s.Objects, s.Workloads, s.Suppressed
 		ed, _ := r.Map.(manifest.SourceEditor)
 		for i := range fs {
 			fixes := fs[i].Fixes
-			place(&fs[i], src.Path, r.Map, file)
+			from = append(from, place(&fs[i], src.Path, r.Map, file))
 			if rf != nil && ed != nil {
 				fs[i].Fixes = rf.move(ed, &fs[i], fixes, file)
 			}
@@ -148,7 +149,7 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 	}
 	sum.Paths, sum.Files = r.Paths, len(r.Paths)
 	if len(src.Named) > 0 {
-		out = keepNamed(src, out)
+		out = keepNamed(src, out, from)
 	}
 	return out, sum, nil
 }
@@ -156,7 +157,8 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 // place moves a finding from the rendered stream to the source files: by
 // its field path, which the map resolves as the document does, and by
 // position for findings without one (loader problems, related locations).
-func place(f *finding.Finding, root string, m manifest.SourceMap, file func(string) []byte) {
+// It returns the Helm template the finding's document was rendered from.
+func place(f *finding.Finding, root string, m manifest.SourceMap, file func(string) []byte) string {
 	w := m.Locate(f.Line, f.Column, f.Path)
 	f.Rendered = &finding.Rendered{Root: root, Name: w.Template, Path: w.Path, Approximate: w.Approximate}
 	// Fixes are edits of the rendered stream: none applies to the
@@ -171,6 +173,7 @@ func place(f *finding.Finding, root string, m manifest.SourceMap, file func(stri
 	if v := w.Value; v != nil {
 		f.Related = append(f.Related, finding.Location{File: v.File, Line: v.Line, Column: v.Column, Message: v.Key, CodePointColumn: v.CodePointColumn})
 	}
+	return w.Source
 }
 
 // move returns the fixes of f (edits of the rendered stream) that move to
@@ -199,14 +202,16 @@ func (rf *RootFixes) move(ed manifest.SourceEditor, f *finding.Finding, fixes []
 
 // keepNamed keeps the findings in the files a root was named by (a file
 // inside a chart or kustomization given as a path), in the spelling they
-// were named with, and the render errors.
-func keepNamed(src manifest.Source, out []finding.Finding) []finding.Finding {
+// were named with, the findings of documents a named template rendered
+// whose field one of its helpers writes (from[i] is the template finding
+// i's document came from), and the render errors.
+func keepNamed(src manifest.Source, out []finding.Finding, from []string) []finding.Finding {
 	named := map[string]string{}
 	for _, n := range src.Named {
 		named[absPath(n)] = n
 	}
 	keep := out[:0]
-	for _, f := range out {
+	for i, f := range out {
 		for i := range f.Related {
 			if n, ok := named[absPath(f.Related[i].File)]; ok {
 				f.Related[i].File = n
@@ -215,6 +220,9 @@ func keepNamed(src manifest.Source, out []finding.Finding) []finding.Finding {
 		n, ok := named[absPath(f.File)]
 		if ok {
 			f.File = n
+		}
+		if !ok && i < len(from) && from[i] != "" {
+			_, ok = named[absPath(from[i])]
 		}
 		if ok || f.RuleID == rules.ChartRenderError.ID {
 			keep = append(keep, f)

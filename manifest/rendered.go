@@ -82,6 +82,11 @@ type Mapped struct {
 	Path string
 	// Doc is the index of the rendered document, -1 for none.
 	Doc int
+	// Source is the Helm template file the document was rendered from,
+	// "" for kustomize: a field a helper it includes writes is in another
+	// File, yet a run naming the template reports it (the template is
+	// what the user names; the helper is part of it).
+	Source string
 	// Value is where the Helm value a template line reads was set, or nil.
 	Value *MappedValue
 }

@@ -24,35 +24,45 @@ var (
 // deepest literal line found there and its column, how many segments of
 // rest were found, and the define's line offset. Pod templates built by a
 // named template (grafana, pushgateway, traefik) are written there, not
-// in the file Helm names as the document's source. Nested includes are
-// followed a few levels deep.
+// in the file Helm names as the document's source. The include may be on
+// the key's own line (traefik's "template: {{ include … | nindent 4 }}")
+// or on the lines of its block; of several, the one that writes most of
+// rest wins (a block that includes the labels helper before the Pod's).
+// Nested includes are followed a few levels deep.
 func (m *mapper) includeAt(tl []tline, idx int, rest []seg) (d *define, at, col, depth int, ok bool) {
 	for range 4 {
 		start, end := 0, len(tl)
 		if idx >= 0 {
-			start, end = idx+1, blockEnd(tl, idx, len(tl))
+			start, end = idx, blockEnd(tl, idx, len(tl))
 		}
-		name := ""
-		for x := start; x < end && name == ""; x++ {
-			if tl[x].opaque {
-				if mm := includeAction().FindStringSubmatch(tl[x].text); mm != nil {
-					name = mm[1]
+		var best *define
+		bi, bc, bd := -1, 0, 0
+		for x := start; x < end; x++ {
+			if !tl[x].opaque && x != idx {
+				continue
+			}
+			for _, a := range tl[x].acts {
+				mm := includeAction().FindStringSubmatch(a)
+				if mm == nil {
+					continue
+				}
+				next := m.defines()[mm[1]]
+				if next == nil {
+					continue
+				}
+				if i, c, dep := locateTemplate(next.lines, rest); i >= 0 && dep > bd {
+					best, bi, bc, bd = next, i, c, dep
 				}
 			}
 		}
-		next := m.defines()[name]
-		if name == "" || next == nil {
+		if best == nil {
 			return d, at, col, depth, ok
 		}
-		i, c, dep := locateTemplate(next.lines, rest)
-		if i < 0 {
-			return d, at, col, depth, ok
-		}
-		d, at, col, depth, ok = next, i, c, depth+dep, true
-		if dep == len(rest) {
+		d, at, col, depth, ok = best, bi, bc, depth+bd, true
+		if bd == len(rest) {
 			break
 		}
-		tl, idx, rest = next.lines, i, rest[dep:]
+		tl, idx, rest = best.lines, bi, rest[bd:]
 	}
 	return d, at, col, depth, ok
 }
@@ -82,15 +92,20 @@ func (m *mapper) defines() map[string]*define {
 		return nil
 	})
 	for _, f := range files { // WalkDir's lexical order: the first definition of a name wins
-		lines := strings.Split(string(m.file(f)), "\n")
-		for i := 0; i < len(lines); i++ {
-			mm := defineAction().FindStringSubmatch(lines[i])
+		tl := scanTemplate(m.file(f))
+		for i := 0; i < len(tl); i++ {
+			var mm []string
+			for _, a := range tl[i].acts {
+				if mm = defineAction().FindStringSubmatch(a); mm != nil {
+					break
+				}
+			}
 			if mm == nil {
 				continue
 			}
-			end := defineEnd(lines, i)
+			end := defineEnd(tl, i)
 			if _, seen := m.defs[mm[1]]; !seen {
-				m.defs[mm[1]] = &define{file: f, offset: i + 1, lines: scanTemplate([]byte(strings.Join(lines[i+1:end], "\n")))}
+				m.defs[mm[1]] = &define{file: f, offset: i + 1, lines: tl[i+1 : end : end]}
 			}
 			i = end
 		}
@@ -100,10 +115,10 @@ func (m *mapper) defines() map[string]*define {
 
 // defineEnd is the index of the line holding the {{ end }} of the define
 // on line i, counting the blocks opened in between.
-func defineEnd(lines []string, i int) int {
+func defineEnd(tl []tline, i int) int {
 	depth := 0
-	for x := i + 1; x < len(lines); x++ {
-		for _, a := range tActions().FindAllString(lines[x], -1) {
+	for x := i + 1; x < len(tl); x++ {
+		for _, a := range tl[x].acts {
 			switch {
 			case endAction().MatchString(a):
 				if depth == 0 {
@@ -115,5 +130,5 @@ func defineEnd(lines []string, i int) int {
 			}
 		}
 	}
-	return len(lines)
+	return len(tl)
 }

@@ -346,7 +346,11 @@ func (m *mapper) locateHelm(i int, d *Doc, p []seg, renderedText string) where {
 		}
 	}
 	w.exact = depth == len(p) && idx >= 0
-	if vp := valuesPath(tl, idx); vp != nil {
+	// A list item found is written on its first key's line ("- image:
+	// {{ .Values.image.repository }}"): what that key reads is not the
+	// item's value.
+	item := w.exact && len(p) > 0 && p[len(p)-1].index >= 0
+	if vp := valuesPath(tl, idx); vp != nil && !item {
 		keys := append([]string{}, vp...)
 		for _, s := range p[depth:] {
 			if s.index >= 0 {
@@ -426,6 +430,9 @@ func (m *mapper) Locate(line, col int, path string) manifest.Mapped {
 		CodePointColumn: manifest.CodePointColumn([]byte(manifest.LineOf(m.file(w.file), w.line)), w.col)}
 	if i >= 0 {
 		out.Template = m.r.Docs[i].Name
+		if m.r.Docs[i].Template != nil {
+			out.Source = m.r.Docs[i].Source
+		}
 	}
 	if v := w.values; v != nil {
 		out.Value = &manifest.MappedValue{File: v.File, Line: v.Line, Column: v.Column, Key: v.Message,

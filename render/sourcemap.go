@@ -161,6 +161,7 @@ type tline struct {
 	key    string // a literal key, or ""
 	opaque bool   // only template actions, blank or a comment
 	text   string
+	acts   []string // the actions that start on this line, each whole
 }
 
 var (
@@ -169,13 +170,38 @@ var (
 	tActions = lazyRegexp(`\{\{.*?\}\}`)
 )
 
+// scanTemplate reads a template line by line. Actions are found in the
+// whole text, as text/template's lexer does: one may span lines (grafana's
+// _pod.tpl opens an {{ if ( or … }} over seven), and a line that starts
+// inside one, or holds nothing but actions, is opaque.
 func scanTemplate(data []byte) []tline {
+	text := string(data)
+	spans := actionSpans(text)
 	var out []tline
-	for _, raw := range strings.Split(string(data), "\n") {
+	s, off := 0, 0 // the first span that may touch the line; the line's offset
+	for _, raw := range strings.Split(text, "\n") {
+		lineEnd := off + len(raw)
 		raw = strings.TrimRight(raw, "\r")
 		l := tline{text: raw, dash: -1}
-		rest := strings.TrimSpace(tActions().ReplaceAllString(raw, ""))
-		if rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(strings.TrimSpace(raw), "{{") && !strings.Contains(raw, "}}") {
+		for s < len(spans) && spans[s][1] <= off {
+			s++
+		}
+		inside := s < len(spans) && spans[s][0] < off
+		var rest strings.Builder
+		at := off
+		for j := s; j < len(spans) && spans[j][0] <= lineEnd; j++ {
+			if spans[j][0] >= off {
+				l.acts = append(l.acts, text[spans[j][0]:spans[j][1]])
+				rest.WriteString(text[at:spans[j][0]])
+			}
+			at = max(at, min(spans[j][1], lineEnd))
+		}
+		if at < off+len(raw) {
+			rest.WriteString(text[at : off+len(raw)])
+		}
+		off = lineEnd + 1
+		r := strings.TrimSpace(rest.String())
+		if inside || r == "" || strings.HasPrefix(r, "#") {
 			l.opaque = true
 			out = append(out, l)
 			continue
@@ -196,6 +222,64 @@ func scanTemplate(data []byte) []tline {
 		out = append(out, l)
 	}
 	return out
+}
+
+// actionSpans returns the byte ranges of the actions of a template, "{{"
+// to "}}": a comment ends at "*/}}" (or "*/ -}}"), and a "}}" inside a
+// quoted or raw string does not end an action. An action that is never
+// closed runs to the end, where Helm's parser would have refused it.
+func actionSpans(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "{{")
+		if j < 0 {
+			break
+		}
+		start := i + j
+		end := len(text)
+		body := start + 2
+		if strings.HasPrefix(text[body:], "- ") {
+			body += 2
+		}
+		if strings.HasPrefix(text[body:], "/*") {
+			if c := strings.Index(text[body:], "*/"); c >= 0 {
+				if e := strings.Index(text[body+c+2:], "}}"); e >= 0 {
+					end = body + c + 2 + e + 2
+				}
+			}
+		} else {
+			end = actionEnd(text, body)
+		}
+		out = append(out, [2]int{start, end})
+		i = end
+	}
+	return out
+}
+
+// actionEnd is the offset after the "}}" closing the action whose body
+// starts at i, skipping strings, or len(text).
+func actionEnd(text string, i int) int {
+	for i < len(text) {
+		switch c := text[i]; c {
+		case '"', '\'', '`':
+			i++
+			for i < len(text) && text[i] != c {
+				if text[i] == '\\' && c != '`' {
+					i++
+				}
+				i++
+			}
+			i++
+		case '}':
+			if strings.HasPrefix(text[i:], "}}") {
+				return i + 2
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return len(text)
 }
 
 // locateTemplate finds the line of field p in a template by its indentation
@@ -418,16 +502,24 @@ func valuesPath(tl []tline, idx int) []string {
 	if idx < 0 || idx >= len(tl) {
 		return nil
 	}
-	cand := []string{tl[idx].text}
+	cand := [][]string{tl[idx].acts}
 	// "livenessProbe:" with its value written by actions below it
-	// ({{- toYaml .Values.probe | nindent 12 }}, or a with block).
-	if strings.HasSuffix(strings.TrimSpace(tl[idx].text), ":") {
-		for x := idx + 1; x < len(tl) && tl[x].opaque && strings.Contains(tl[x].text, "{{"); x++ {
-			cand = append(cand, tl[x].text)
+	// ({{- toYaml .Values.probe | nindent 12 }}, or a with block), up to
+	// the {{ end }} of the block around it: the {{ with }} after that
+	// belongs to the next key (grafana's readinessProbe).
+	if _, written := scalarText(tl[idx].text, tl[idx].key); tl[idx].key != "" && !written {
+	below:
+		for x := idx + 1; x < len(tl) && tl[x].opaque && len(tl[x].acts) > 0; x++ {
+			for _, a := range tl[x].acts {
+				if endAction().MatchString(a) {
+					break below
+				}
+			}
+			cand = append(cand, tl[x].acts)
 		}
 	}
-	for _, c := range cand {
-		for _, a := range tActions().FindAllString(c, -1) {
+	for _, acts := range cand {
+		for _, a := range acts {
 			if condition().MatchString(a) {
 				continue
 			}
@@ -440,15 +532,53 @@ func valuesPath(tl []tline, idx int) []string {
 					return append(base, strings.Split(m[1], ".")...)
 				}
 			}
+			// {{- toYaml . | nindent 6 }} inside {{- with .Values.livenessProbe }}
+			if wholeDot().MatchString(a) {
+				if base := enclosingWith(tl, idx); base != nil {
+					return base
+				}
+			}
+		}
+	}
+	return mergedValues(tl, idx)
+}
+
+// mergedValues is the .Values path of a map a key's block completes with
+// toYaml after its literal keys (traefik's "livenessProbe:" writes httpGet
+// and then {{- toYaml .Values.livenessProbe | nindent 10 }} at the same
+// indentation), or nil.
+func mergedValues(tl []tline, idx int) []string {
+	if tl[idx].key == "" {
+		return nil
+	}
+	end := blockEnd(tl, idx, len(tl))
+	child := -1
+	for x := idx + 1; x < end && child < 0; x++ {
+		if !tl[x].opaque {
+			child = indentOf(tl[x].text)
+		}
+	}
+	for x := idx + 1; x < end; x++ {
+		if !tl[x].opaque || indentOf(tl[x].text) != child {
+			continue
+		}
+		for _, a := range tl[x].acts {
+			if m := toYamlValues().FindStringSubmatch(a); m != nil {
+				return strings.Split(strings.TrimPrefix(m[1], "."), ".")
+			}
 		}
 	}
 	return nil
 }
 
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
 var (
-	dotRef    = lazyRegexp(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
-	blockOpen = lazyRegexp(`^\{\{-?\s*(if|with|range|define|block)\b`)
-	endAction = lazyRegexp(`^\{\{-?\s*end\b`)
+	dotRef       = lazyRegexp(`^\{\{-?\s*\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)`)
+	toYamlValues = lazyRegexp(`^\{\{-?\s*toYaml\s+\.Values((?:\.[A-Za-z0-9_]+)+)`)
+	wholeDot     = lazyRegexp(`^\{\{-?\s*(?:toYaml\s+\.|tpl\s+\(\s*toYaml\s+\.\s*\))(?:\s|\||-?\}\})`)
+	blockOpen    = lazyRegexp(`^\{\{-?\s*(if|with|range|define|block)\b`)
+	endAction    = lazyRegexp(`^\{\{-?\s*end\b`)
 )
 
 // enclosingWith returns the .Values path of the innermost
@@ -456,7 +586,7 @@ var (
 func enclosingWith(tl []tline, idx int) []string {
 	depth := 0
 	for x := idx - 1; x >= 0 && x > idx-200; x-- {
-		acts := tActions().FindAllString(tl[x].text, -1)
+		acts := tl[x].acts
 		for j := len(acts) - 1; j >= 0; j-- {
 			a := acts[j]
 			switch {

@@ -40,7 +40,8 @@ A folder holding Chart.yaml (a Helm chart) or kustomization.yaml (a
 kustomization) is rendered as helm template and kustomize build would, in a
 separate podlint process without network access and within the --render-*
 limits; findings point at the template, patch or resource file that set the
-field. A file named inside one renders it and reports that file's findings.
+field. A file named inside one renders it and reports that file's findings
+(a template's include those its helpers write).
 --render=never lints such files one by one.
 
 Findings can be suppressed, with a reason, by the annotation

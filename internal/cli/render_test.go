@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,6 +226,37 @@ func TestNamedFileInChart(t *testing.T) {
 	whole, _, _ := checkJSON(t, "--config", slowApps(t), filepath.Join(renderData, "helm", "podinfo", "values.yaml"))
 	if len(whole.Findings) <= len(out.Findings) {
 		t.Errorf("naming values.yaml gave %d findings, naming one template %d: a values file stands for the whole chart", len(whole.Findings), len(out.Findings))
+	}
+}
+
+// TestNamedTemplateKeepsItsHelpers: naming a chart's template reports the
+// findings of the documents it renders whose field a named template it
+// includes writes (grafana's Pod in _pod.tpl), at the helper's line, as
+// the whole chart does; naming the helper reports them too.
+func TestNamedTemplateKeepsItsHelpers(t *testing.T) {
+	dir := filepath.Join(renderData, "helm", "grafana-pod")
+	helper := filepath.Join(dir, "templates", "_pod.tpl")
+	whole, _, _ := checkJSON(t, "--fail-on", "info", dir)
+	if len(whole.Findings) == 0 {
+		t.Fatal("no findings in the chart")
+	}
+	at := func(out jsonOut) []string {
+		var s []string
+		for _, f := range out.Findings {
+			s = append(s, fmt.Sprintf("%s:%d:%d %s", f.File, f.Line, f.Column, f.ID))
+		}
+		return s
+	}
+	for _, f := range whole.Findings {
+		if f.File != helper {
+			t.Errorf("%s:%d %s: want every finding in %s", f.File, f.Line, f.ID, helper)
+		}
+	}
+	for _, named := range []string{filepath.Join(dir, "templates", "deployment.yaml"), helper} {
+		out, code, stderr := checkJSON(t, "--fail-on", "info", named)
+		if got, want := at(out), at(whole); code != ExitFindings || !slices.Equal(got, want) {
+			t.Errorf("naming %s: exit %d, findings %q, want %q (stderr %q)", named, code, got, want, stderr)
+		}
 	}
 }
 
