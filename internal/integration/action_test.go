@@ -893,6 +893,19 @@ func TestAction(t *testing.T) {
 		r.checkCallerEnv()
 	})
 
+	t.Run("format names one format", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFiles(t, ws, map[string]string{"k8s/web.yaml": goodPod})
+		r := releasedRunner(t, a, root, ws, map[string]string{"format": "sarif=k8s/web.yaml"})
+		r.run()
+		if r.failedStep != "Fail on findings" || r.exitCode != 2 || !strings.Contains(r.log.String(), "::error title=podlint::format is the log's format alone") {
+			t.Errorf("want an error and exit 2 from the last step; step %q exited %d:\n%s", r.failedStep, r.exitCode, &r.log)
+		}
+		if b, _ := os.ReadFile(filepath.Join(ws, "k8s", "web.yaml")); string(b) != goodPod {
+			t.Errorf("the format input wrote a report over a manifest")
+		}
+	})
+
 	t.Run("missing working-directory", func(t *testing.T) {
 		r := releasedRunner(t, a, root, t.TempDir(), map[string]string{"working-directory": "nope"})
 		r.run()
