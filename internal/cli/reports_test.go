@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,15 +9,6 @@ import (
 
 	"github.com/podlint/podlint/report"
 )
-
-// runCheck runs podlint check with args and returns its exit code,
-// standard output and standard error.
-func runCheck(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := Run(append([]string{"podlint", "check"}, args...), strings.NewReader(""), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
 
 // TestSeveralReportsFromOneRun checks that one check run writing every
 // format (one to standard output, the others to files) writes each report
@@ -29,7 +19,7 @@ func TestSeveralReportsFromOneRun(t *testing.T) {
 	want := map[string]string{}
 	var wantCode int
 	for _, f := range report.Formats {
-		code, out, _ := runCheck(t, append([]string{"-f", f}, base...)...)
+		code, out, _ := run(t, "", nil, append([]string{"check", "-f", f}, base...)...)
 		want[f], wantCode = out, code
 	}
 	if wantCode != 1 {
@@ -40,7 +30,7 @@ func TestSeveralReportsFromOneRun(t *testing.T) {
 	for _, f := range report.Formats[1:] {
 		args = append(args, "-f", f+"="+filepath.Join(dir, f))
 	}
-	code, out, stderr := runCheck(t, append(args, base...)...)
+	code, out, stderr := run(t, "", nil, append(append([]string{"check"}, args...), base...)...)
 	if code != wantCode {
 		t.Errorf("exit %d, want %d as each format alone; stderr:\n%s", code, wantCode, stderr)
 	}
@@ -79,7 +69,7 @@ func firstDiff(a, b string) string {
 // timelines.
 func TestReportsRenderOnce(t *testing.T) {
 	dir := t.TempDir()
-	code, _, stderr := runCheck(t, "--no-config", "--config", slowApps(t), "--debug", "-f", "text", "-f", "markdown="+filepath.Join(dir, "summary.md"), renderData+"/helm/podinfo")
+	code, _, stderr := run(t, "", nil, "check", "--no-config", "--config", slowApps(t), "--debug", "-f", "text", "-f", "markdown="+filepath.Join(dir, "summary.md"), renderData+"/helm/podinfo")
 	if code != 1 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
@@ -92,7 +82,7 @@ func TestReportsRenderOnce(t *testing.T) {
 		t.Errorf("the summary has no timelines (%v):\n%s", err, md)
 	}
 	// --timelines 0 leaves them out.
-	code, _, stderr = runCheck(t, "--no-config", "--config", slowApps(t), "--timelines", "0", "-f", "markdown="+filepath.Join(dir, "plain.md"), renderData+"/helm/podinfo")
+	code, _, stderr = run(t, "", nil, "check", "--no-config", "--config", slowApps(t), "--timelines", "0", "-f", "markdown="+filepath.Join(dir, "plain.md"), renderData+"/helm/podinfo")
 	if md, err := os.ReadFile(filepath.Join(dir, "plain.md")); code != 1 || err != nil || strings.Contains(string(md), "Timelines") || !strings.Contains(stderr, "markdown report written to ") {
 		t.Errorf("--timelines 0: exit %d (%v), stderr %q:\n%s", code, err, stderr, md)
 	}
@@ -115,7 +105,7 @@ func TestReportSpecErrors(t *testing.T) {
 		{[]string{"-f", "sarif", "-o", a, "-f", "json"}, `would both write to`},
 		{[]string{"--timelines", "-1"}, `--timelines -1: want 0 or more`},
 	} {
-		code, out, stderr := runCheck(t, append(append([]string{"--no-config"}, tc.args...), "../../testdata/examples/web-deployment.yaml")...)
+		code, out, stderr := run(t, "", nil, append(append([]string{"check", "--no-config"}, tc.args...), "../../testdata/examples/web-deployment.yaml")...)
 		if code != ExitError || out != "" || !strings.Contains(stderr, tc.want) {
 			t.Errorf("check %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, stderr, tc.want)
 		}
@@ -137,7 +127,7 @@ func TestReportFilesWrittenSafely(t *testing.T) {
 	if err := os.Symlink(victim, filepath.Join(dir, "link.sarif")); err != nil {
 		t.Skip(err)
 	}
-	code, _, stderr := runCheck(t, "--no-config", "-f", "sarif="+filepath.Join(dir, "link.sarif"), "-f", "json="+filepath.Join(dir, "r.json"), "../../testdata/examples/web-deployment.yaml")
+	code, _, stderr := run(t, "", nil, "check", "--no-config", "-f", "sarif="+filepath.Join(dir, "link.sarif"), "-f", "json="+filepath.Join(dir, "r.json"), "../../testdata/examples/web-deployment.yaml")
 	if code != ExitError || !strings.Contains(stderr, "is a symbolic link; podlint does not write through links") {
 		t.Errorf("exit %d, stderr %q; want 2 and the link refused", code, stderr)
 	}
@@ -149,7 +139,7 @@ func TestReportFilesWrittenSafely(t *testing.T) {
 	}
 
 	sarif := filepath.Join(dir, "failed.sarif")
-	code, out, stderr := runCheck(t, "--config", filepath.Join(dir, "missing.yaml"), "-f", "text", "-f", "sarif="+sarif, "../../testdata/examples/web-deployment.yaml")
+	code, out, stderr := run(t, "", nil, "check", "--config", filepath.Join(dir, "missing.yaml"), "-f", "text", "-f", "sarif="+sarif, "../../testdata/examples/web-deployment.yaml")
 	b, err := os.ReadFile(sarif)
 	if code != ExitError || out != "" || err != nil || !strings.Contains(string(b), `"executionSuccessful": false`) || !strings.Contains(string(b), "missing.yaml") {
 		t.Errorf("config error: exit %d, stdout %q, stderr %q; SARIF (%v):\n%s", code, out, stderr, err, b)

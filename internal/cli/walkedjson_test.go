@@ -21,7 +21,7 @@ func TestWalkedJSONSkipped(t *testing.T) {
 		"k8s/cm.json":        `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}`,
 	})
 	// The report of a run over the folder, written into it.
-	code, _, stderr := runCheck(t, "--no-config", "-f", "json", "-o", filepath.Join(dir, "report.json"), dir)
+	code, _, stderr := run(t, "", nil, "check", "--no-config", "-f", "json", "-o", filepath.Join(dir, "report.json"), dir)
 	if code != 0 {
 		t.Fatalf("clean folder: exit %d, %s", code, stderr)
 	}
@@ -32,11 +32,11 @@ func TestWalkedJSONSkipped(t *testing.T) {
 	var sum struct {
 		Summary struct{ Files, Skipped, Objects int }
 	}
-	_, stdout, _ := runCheck(t, "--no-config", "-f", "json", dir)
+	_, stdout, _ := run(t, "", nil, "check", "--no-config", "-f", "json", dir)
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Summary.Files != 1 || sum.Summary.Skipped != 4 || sum.Summary.Objects != 1 {
 		t.Errorf("summary %+v (%v); want 1 file, 4 skipped, 1 object", sum.Summary, err)
 	}
-	if _, text, _ := runCheck(t, "--no-config", dir); !strings.Contains(text, "1 file, 1 object (0 workloads), 4 JSON files skipped (not Kubernetes objects): no findings") {
+	if _, text, _ := run(t, "", nil, "check", "--no-config", dir); !strings.Contains(text, "1 file, 1 object (0 workloads), 4 JSON files skipped (not Kubernetes objects): no findings") {
 		t.Errorf("text summary:\n%s", text)
 	}
 
