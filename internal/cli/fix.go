@@ -308,6 +308,22 @@ func (r *fixRun) writeJSON(w io.Writer, res *finding.Result, opts report.Options
 // fixTally counts what a fix run did.
 type fixTally struct {
 	applied, skipped, files, unsafeLeft int
+	changed                             map[string]bool // by absolute path: files counts each once
+}
+
+// changedFile counts a file a fix changes, once however many roots (or a
+// root and the file itself) change it.
+func (t *fixTally) changedFile(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if t.changed == nil {
+		t.changed = map[string]bool{}
+	}
+	if !t.changed[path] {
+		t.changed[path] = true
+		t.files++
+	}
 }
 
 func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
@@ -337,7 +353,7 @@ func (r *fixRun) fixText(path string, data []byte, writable bool) (*fix.Result, 
 		// Refused before anything is counted or said to be fixed.
 		return nil, errReadOnly
 	}
-	t.files++
+	t.changedFile(path)
 	r.noteApplied(res.Applied)
 	return res, nil
 }
@@ -444,7 +460,9 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 		}
 		infos[i] = fi
 	}
-	r.tally.files += len(res.Changed)
+	for _, c := range res.Changed {
+		r.tally.changedFile(c.Abs)
+	}
 	r.noteApplied(res.Applied)
 	if r.edited == nil {
 		r.edited = map[string][]byte{}

@@ -372,3 +372,19 @@ spec:
 		t.Errorf("--unsafe run's tally:\n%s", errs)
 	}
 }
+
+// TestFixTallyCountsAFileOnce: filesChanged and the tally count a file that
+// two roots (or a root and the file itself) change once.
+func TestFixTallyCountsAFileOnce(t *testing.T) {
+	var tally fixTally
+	abs, err := filepath.Abs("web/values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"web/values.yaml", abs, "web/templates/deploy.yaml", "web/values.yaml"} {
+		tally.changedFile(p)
+	}
+	if tally.files != 2 {
+		t.Errorf("files = %d, want 2", tally.files)
+	}
+}
