@@ -231,8 +231,6 @@ func (k *computer) job() *Job {
 		m := Value{V: math.Max(float64(*js.MaxFailedIndexes), 0), Path: jp.Join("maxFailedIndexes"), Set: true}
 		out.MaxFailedIndexes = &m
 	}
-	L := int64(out.BackoffLimit.V)
-	w := int64(out.Parallelism.V)
 	eps := k.p.Epsilon
 	r, rKnown := 0.0, false
 	run := k.podRun()
@@ -248,13 +246,42 @@ func (k *computer) job() *Job {
 	if out.Parallelism.Set {
 		paths = append(paths, out.Parallelism.Path)
 	}
-	var runs int64
-	var lo, extra float64
+	runs, lo, extra, paths := k.jobFailures(out, r, inPlace, paths)
+	if out.OnFailure.Action != "" && out.NotCounted == "" && !slices.Contains(paths, out.OnFailure.Path) {
+		paths = append(paths, out.OnFailure.Path)
+	}
+	if out.NotCounted != "" {
+		// Failures never reach the limit: nothing but a deadline ends it.
+		out.Retries = Span{Interval: From(r), Paths: paths}
+		if !rKnown {
+			out.Retries.Plus = []string{"pod run time"}
+		}
+	} else {
+		extra += float64(runs) * eps
+		out.Retries = span(Between(lo, lo+extra), paths...)
+		if !rKnown {
+			out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
+		}
+	}
+	out.GivesUp = out.Retries
+	if js.ActiveDeadlineSeconds != nil {
+		k.jobDeadline(out, *js.ActiveDeadlineSeconds)
+	}
+	return out
+}
+
+// jobFailures counts the failed runs after which the Job gives up, and the
+// least (lo) and the extra (extra) time they take, from the policy that
+// counts them; paths gains the fields that decide it.
+func (k *computer) jobFailures(out *Job, r float64, inPlace bool, paths []workload.Path) (runs int64, lo, extra float64, _ []workload.Path) {
+	L := int64(out.BackoffLimit.V)
+	w := int64(out.Parallelism.V)
+	jp := out.Path
 	switch {
 	case w == 0:
 		out.NotCounted = "no Pod runs: parallelism or completions is 0"
 		paths = append(paths, out.Parallelism.Path)
-	case inPlace && policy == corev1.RestartPolicyNever:
+	case inPlace && out.RestartPolicy == corev1.RestartPolicyNever:
 		// Container-level policies restart the containers in place; the
 		// controller counts restarts only for a Pod restartPolicy
 		// OnFailure (pastBackoffLimitOnFailure) and no Pod fails.
@@ -272,7 +299,7 @@ func (k *computer) job() *Job {
 		// The first failed Pod ends the Job (or its index).
 		runs, lo = 1, r
 		paths = append(paths, out.OnFailure.Path)
-	case inPlace && policy == corev1.RestartPolicyOnFailure:
+	case inPlace && out.RestartPolicy == corev1.RestartPolicyOnFailure:
 		out.CountsRestarts = true
 		// Fails when the restarts summed over the w running Pods reach L
 		// (> 0 for L = 0): each Pod restarts ⌈L/w⌉ times, spaced by the
@@ -300,49 +327,36 @@ func (k *computer) job() *Job {
 		runs = rounds
 		lo = float64(rounds)*r + series(rounds-1, func(n int64) float64 { return jobBackoff(n*w, out.BackoffCap) })
 	}
-	if out.OnFailure.Action != "" && out.NotCounted == "" && !slices.Contains(paths, out.OnFailure.Path) {
-		paths = append(paths, out.OnFailure.Path)
+	return runs, lo, extra, paths
+}
+
+// jobDeadline sets when activeDeadlineSeconds ends the Job and whether it
+// comes before the retries are used up.
+func (k *computer) jobDeadline(out *Job, seconds int64) {
+	jp := out.Path
+	ads := Value{V: math.Max(float64(seconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
+	out.ActiveDeadline = &ads
+	ends := span(At(ads.V), ads.Path)
+	if k.v.JobFinishedAfterPods() && k.t.Pod != nil {
+		// The deadline deletes the running Pods; Failed waits until
+		// none is terminating (enactJobFinished): until the kubelet,
+		// up to ε after the last container is gone, writes the Pod's
+		// terminal phase (CountTerminatingPods).
+		ends = ends.Add(k.t.Pod.Terminated).Add(span(Between(0, k.p.Epsilon)))
 	}
-	if out.NotCounted != "" {
-		// Failures never reach the limit: nothing but a deadline ends it.
-		out.Retries = Span{Interval: From(r), Paths: paths}
-		if !rKnown {
-			out.Retries.Plus = []string{"pod run time"}
-		}
+	out.DeadlineEnds = &ends
+	// A Pod that certainly runs past the deadline (a stated sleep)
+	// never lets a failure count first.
+	out.DeadlineFirst = ads.V <= out.Retries.Lo || out.NotCounted != "" || k.podRunsAtLeast() >= ads.V
+	if out.DeadlineFirst {
+		out.GivesUp = ends
 	} else {
-		extra += float64(runs) * eps
-		out.Retries = span(Between(lo, lo+extra), paths...)
-		if !rKnown {
-			out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
+		iv := Earlier(out.Retries.Interval, At(ads.V))
+		if iv.Hi >= ads.V {
+			iv.Hi, iv.HiClosed = ends.Hi, true
 		}
+		out.GivesUp = Span{Interval: iv, Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, ends.Paths)}
 	}
-	out.GivesUp = out.Retries
-	if js.ActiveDeadlineSeconds != nil {
-		ads := Value{V: math.Max(float64(*js.ActiveDeadlineSeconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
-		out.ActiveDeadline = &ads
-		ends := span(At(ads.V), ads.Path)
-		if k.v.JobFinishedAfterPods() && k.t.Pod != nil {
-			// The deadline deletes the running Pods; Failed waits until
-			// none is terminating (enactJobFinished): until the kubelet,
-			// up to ε after the last container is gone, writes the Pod's
-			// terminal phase (CountTerminatingPods).
-			ends = ends.Add(k.t.Pod.Terminated).Add(span(Between(0, k.p.Epsilon)))
-		}
-		out.DeadlineEnds = &ends
-		// A Pod that certainly runs past the deadline (a stated sleep)
-		// never lets a failure count first.
-		out.DeadlineFirst = ads.V <= out.Retries.Lo || out.NotCounted != "" || k.podRunsAtLeast() >= ads.V
-		if out.DeadlineFirst {
-			out.GivesUp = ends
-		} else {
-			iv := Earlier(out.Retries.Interval, At(ads.V))
-			if iv.Hi >= ads.V {
-				iv.Hi, iv.HiClosed = ends.Hi, true
-			}
-			out.GivesUp = Span{Interval: iv, Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, ends.Paths)}
-		}
-	}
-	return out
 }
 
 // podRunsAtLeast is how long a Pod certainly runs: the longest sleep one

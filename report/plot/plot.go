@@ -293,140 +293,25 @@ func summary(tl *timeline.Timeline) []string {
 	}
 	var out []string
 	for _, c := range tl.Containers {
-		if sp := c.Startup; sp != nil {
-			out = append(out, fmt.Sprintf("startup probe gives %s %s guaranteed (at most %s); if it never starts, it is killed %s after start",
-				c.Name, secs(sp.GuaranteedBudget.Lo), secs(sp.MaxBudget.Lo), between(sp.KillDecision.Interval)))
-		}
-		if lp := c.Liveness; lp != nil {
-			when := "after start"
-			if lp.Gated {
-				when = "after start (unhealthy right after startup succeeds)"
-			}
-			line := fmt.Sprintf("liveness kills %s %s %s; a hang is detected %s after it begins",
-				c.Name, between(lp.KillDecision.Interval), when, between(lp.HangDetection.Interval))
-			if lp.NextStart != nil {
-				line += "; after such a kill the replacement starts " + between(lp.NextStart.Interval) + " after the first start"
-			} else {
-				line += "; it is not restarted after such a kill"
-			}
-			out = append(out, line)
-			if len(lp.UnhealthyRestarts) > 0 {
-				out = append(out, livenessRestarts(c.Name, lp))
-			}
-		}
-		if f := c.InitFailure; f != nil {
-			if f.PodFails {
-				out = append(out, fmt.Sprintf("if init container %s fails, the Pod fails %s after its exit", c.Name, between(f.PodFailed.Interval)))
-			} else if len(f.Restarts) > 0 {
-				out = append(out, fmt.Sprintf("if init container %s fails, it is retried after waits of %s", c.Name, delaysText(f.Restarts)))
-			}
-		}
-		if c.Ready != nil && c.Ready.Never {
-			out = append(out, fmt.Sprintf("%s never becomes Ready: it is killed before its expected start-up of %s, on every start", c.Name, secs(c.ExpectedStartup.Seconds)))
-		} else if rp := c.Readiness; rp != nil && c.Ready != nil {
-			out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
-				c.Name, between(c.Ready.Interval), secs(rp.FirstProbeTypical)))
-		}
+		out = append(out, containerSummary(c)...)
 	}
-	if pod := tl.Pod; pod != nil {
-		if r := pod.Ready; r != nil && r.Never {
-			out = append(out, "Pod never becomes Ready")
-		} else if r != nil {
-			s := "Pod Ready at the earliest " + secs(r.Lo) + " after creation"
-			if r.HiUnbounded {
-				s += ", no upper bound from the spec"
-				stated := true
-				for _, c := range tl.Containers {
-					if c.Type != timeline.Init && !c.ExpectedStartup.OK {
-						stated = false
-					}
-				}
-				if !stated {
-					s += " (state podlint.dev/expected-startup)"
-				}
-			} else {
-				s += ", at the latest " + secs(r.Hi)
-			}
-			out = append(out, s+plus(r.Plus))
-		}
-		for _, c := range tl.Containers {
-			if tr := c.Termination; tr != nil {
-				who := c.Name
-				if c.Type == timeline.Init {
-					who = "init container " + c.Name + ", if still running,"
-				}
-				out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
-					who, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
-			}
-		}
-		if len(pod.SidecarStopOrder) > 0 {
-			out = append(out, "sidecars stop in the order "+strings.Join(pod.SidecarStopOrder, ", "))
-		}
-		out = append(out, fmt.Sprintf("grace period %s, restartPolicy %s, QoS class %s", secs(pod.GracePeriod.V), pod.RestartPolicy, pod.QOSClass))
-		if line := crashLoop(tl); line != "" {
-			out = append(out, line)
-		}
+	if tl.Pod != nil {
+		out = append(out, podSummary(tl)...)
 	}
 	if d := tl.Deployment; d != nil {
-		verdict := "stays within"
-		if d.MayExceedDeadline {
-			verdict = "may exceed"
-		}
-		if d.PodReady.Never {
-			out = append(out, fmt.Sprintf("Deployment: a new pod never becomes Ready, so a rollout of %s never completes and is marked ProgressDeadlineExceeded after progressDeadlineSeconds %s",
-				replicas(d.Replicas.V), secs(d.ProgressDeadline.V)))
-		} else {
-			out = append(out, fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %s takes roughly %s",
-				between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), replicas(d.Replicas.V), between(d.Rollout.Interval)))
-		}
+		out = append(out, deploymentSummary(d))
 	}
 	if s := tl.StatefulSet; s != nil {
-		line := fmt.Sprintf("StatefulSet (%s): creating %s takes %s", s.PodManagementPolicy, replicas(s.Replicas.V), between(s.Creation.Interval))
-		if s.RollingUpdate != nil {
-			line += fmt.Sprintf(", a rolling update %s (%s Pod(s) at a time)", between(s.RollingUpdate.Interval), number(s.MaxUnavailable.V))
-		}
-		out = append(out, line+plus(s.Creation.Plus))
+		out = append(out, statefulSetSummary(s))
 	}
 	if j := tl.Job; j != nil {
-		line := fmt.Sprintf("Job (%s, backoffLimit %s): gives up %s after it starts%s", j.RestartPolicy, number(j.BackoffLimit.V), between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
-		switch {
-		case j.NotCounted != "":
-			line += "; failures never reach backoffLimit: " + j.NotCounted
-		case j.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob, j.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
-			line += fmt.Sprintf("; its podFailurePolicy (%s) ends it at the first failure", j.OnFailure.Action)
-		}
-		if j.DeadlineFirst && j.ActiveDeadline != nil {
-			line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
-		}
-		if j.Parallelism.V > 1 {
-			line += fmt.Sprintf("; %s Pods run and fail at once", number(j.Parallelism.V))
-		}
-		if len(j.FailureOutcomes) > 1 {
-			var as []string
-			for _, a := range j.FailureOutcomes {
-				as = append(as, string(a))
-			}
-			line += "; by exit code its podFailurePolicy may " + strings.Join(as, ", ") + " a failure"
-		}
-		out = append(out, line)
+		out = append(out, jobSummary(j))
 	}
 	if d := tl.DaemonSet; d != nil && d.Invalid != "" {
 		out = append(out, "DaemonSet: the API server rejects its update strategy: "+d.Invalid)
 	}
 	if c := tl.CronJob; c != nil && c.Period.Set {
-		line := fmt.Sprintf("CronJob (%s): starts every %s at the shortest", c.ConcurrencyPolicy, secs(c.Period.V))
-		switch {
-		case !c.Overlaps:
-		case c.ReplacedAt != nil:
-			line += fmt.Sprintf("; a run still active at the next start is deleted %s after it starts", secs(c.ReplacedAt.Lo))
-		case c.LateStart != nil:
-			line += fmt.Sprintf("; a run can outlast the period, skipping %d start(s), and the latest missed start runs %s late", c.SkippedStarts, between(*c.LateStart))
-		case c.ConcurrentRuns > 0:
-			line += fmt.Sprintf("; runs can overlap, up to %d at once", c.ConcurrentRuns)
-		default:
-			line += "; runs can overlap"
-		}
-		out = append(out, line)
+		out = append(out, cronJobSummary(c))
 	}
 	for _, n := range tl.Notes {
 		out = append(out, "note: "+n.Text)
@@ -435,6 +320,155 @@ func summary(tl *timeline.Timeline) []string {
 		out = append(out, "error: "+e.Error())
 	}
 	return out
+}
+
+// containerSummary states one container's probes, start-up and init failure.
+func containerSummary(c *timeline.Container) []string {
+	var out []string
+	if sp := c.Startup; sp != nil {
+		out = append(out, fmt.Sprintf("startup probe gives %s %s guaranteed (at most %s); if it never starts, it is killed %s after start",
+			c.Name, secs(sp.GuaranteedBudget.Lo), secs(sp.MaxBudget.Lo), between(sp.KillDecision.Interval)))
+	}
+	if lp := c.Liveness; lp != nil {
+		when := "after start"
+		if lp.Gated {
+			when = "after start (unhealthy right after startup succeeds)"
+		}
+		line := fmt.Sprintf("liveness kills %s %s %s; a hang is detected %s after it begins",
+			c.Name, between(lp.KillDecision.Interval), when, between(lp.HangDetection.Interval))
+		if lp.NextStart != nil {
+			line += "; after such a kill the replacement starts " + between(lp.NextStart.Interval) + " after the first start"
+		} else {
+			line += "; it is not restarted after such a kill"
+		}
+		out = append(out, line)
+		if len(lp.UnhealthyRestarts) > 0 {
+			out = append(out, livenessRestarts(c.Name, lp))
+		}
+	}
+	if f := c.InitFailure; f != nil {
+		if f.PodFails {
+			out = append(out, fmt.Sprintf("if init container %s fails, the Pod fails %s after its exit", c.Name, between(f.PodFailed.Interval)))
+		} else if len(f.Restarts) > 0 {
+			out = append(out, fmt.Sprintf("if init container %s fails, it is retried after waits of %s", c.Name, delaysText(f.Restarts)))
+		}
+	}
+	if c.Ready != nil && c.Ready.Never {
+		out = append(out, fmt.Sprintf("%s never becomes Ready: it is killed before its expected start-up of %s, on every start", c.Name, secs(c.ExpectedStartup.Seconds)))
+	} else if rp := c.Readiness; rp != nil && c.Ready != nil {
+		out = append(out, fmt.Sprintf("%s is Ready %s after start (first readiness probe typically at %s)",
+			c.Name, between(c.Ready.Interval), secs(rp.FirstProbeTypical)))
+	}
+	return out
+}
+
+// podSummary states the Pod's readiness, shutdown and crash loop.
+func podSummary(tl *timeline.Timeline) []string {
+	pod := tl.Pod
+	var out []string
+	if r := pod.Ready; r != nil && r.Never {
+		out = append(out, "Pod never becomes Ready")
+	} else if r != nil {
+		s := "Pod Ready at the earliest " + secs(r.Lo) + " after creation"
+		if r.HiUnbounded {
+			s += ", no upper bound from the spec"
+			stated := true
+			for _, c := range tl.Containers {
+				if c.Type != timeline.Init && !c.ExpectedStartup.OK {
+					stated = false
+				}
+			}
+			if !stated {
+				s += " (state podlint.dev/expected-startup)"
+			}
+		} else {
+			s += ", at the latest " + secs(r.Hi)
+		}
+		out = append(out, s+plus(r.Plus))
+	}
+	for _, c := range tl.Containers {
+		if tr := c.Termination; tr != nil {
+			who := c.Name
+			if c.Type == timeline.Init {
+				who = "init container " + c.Name + ", if still running,"
+			}
+			out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
+				who, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
+		}
+	}
+	if len(pod.SidecarStopOrder) > 0 {
+		out = append(out, "sidecars stop in the order "+strings.Join(pod.SidecarStopOrder, ", "))
+	}
+	out = append(out, fmt.Sprintf("grace period %s, restartPolicy %s, QoS class %s", secs(pod.GracePeriod.V), pod.RestartPolicy, pod.QOSClass))
+	if line := crashLoop(tl); line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// deploymentSummary states how long a new Pod and a rollout take.
+func deploymentSummary(d *timeline.Deployment) string {
+	verdict := "stays within"
+	if d.MayExceedDeadline {
+		verdict = "may exceed"
+	}
+	if d.PodReady.Never {
+		return fmt.Sprintf("Deployment: a new pod never becomes Ready, so a rollout of %s never completes and is marked ProgressDeadlineExceeded after progressDeadlineSeconds %s",
+			replicas(d.Replicas.V), secs(d.ProgressDeadline.V))
+	}
+	return fmt.Sprintf("Deployment: a new pod is Ready %s after creation%s, which %s progressDeadlineSeconds %s; a rollout of %s takes roughly %s",
+		between(d.PodReady.Interval), plus(d.PodReady.Plus), verdict, secs(d.ProgressDeadline.V), replicas(d.Replicas.V), between(d.Rollout.Interval))
+}
+
+// statefulSetSummary states how long creation and a rolling update take.
+func statefulSetSummary(s *timeline.StatefulSet) string {
+	line := fmt.Sprintf("StatefulSet (%s): creating %s takes %s", s.PodManagementPolicy, replicas(s.Replicas.V), between(s.Creation.Interval))
+	if s.RollingUpdate != nil {
+		line += fmt.Sprintf(", a rolling update %s (%s Pod(s) at a time)", between(s.RollingUpdate.Interval), number(s.MaxUnavailable.V))
+	}
+	return line + plus(s.Creation.Plus)
+}
+
+// jobSummary states when the Job gives up, and why.
+func jobSummary(j *timeline.Job) string {
+	line := fmt.Sprintf("Job (%s, backoffLimit %s): gives up %s after it starts%s", j.RestartPolicy, number(j.BackoffLimit.V), between(j.GivesUp.Interval), plus(j.GivesUp.Plus))
+	switch {
+	case j.NotCounted != "":
+		line += "; failures never reach backoffLimit: " + j.NotCounted
+	case j.OnFailure.Action == batchv1.PodFailurePolicyActionFailJob, j.OnFailure.Action == batchv1.PodFailurePolicyActionFailIndex:
+		line += fmt.Sprintf("; its podFailurePolicy (%s) ends it at the first failure", j.OnFailure.Action)
+	}
+	if j.DeadlineFirst && j.ActiveDeadline != nil {
+		line += fmt.Sprintf("; activeDeadlineSeconds %s ends it before the retries are used up", secs(j.ActiveDeadline.V))
+	}
+	if j.Parallelism.V > 1 {
+		line += fmt.Sprintf("; %s Pods run and fail at once", number(j.Parallelism.V))
+	}
+	if len(j.FailureOutcomes) > 1 {
+		var as []string
+		for _, a := range j.FailureOutcomes {
+			as = append(as, string(a))
+		}
+		line += "; by exit code its podFailurePolicy may " + strings.Join(as, ", ") + " a failure"
+	}
+	return line
+}
+
+// cronJobSummary states how often the CronJob starts and what an overlong run does.
+func cronJobSummary(c *timeline.CronJob) string {
+	line := fmt.Sprintf("CronJob (%s): starts every %s at the shortest", c.ConcurrencyPolicy, secs(c.Period.V))
+	switch {
+	case !c.Overlaps:
+	case c.ReplacedAt != nil:
+		line += fmt.Sprintf("; a run still active at the next start is deleted %s after it starts", secs(c.ReplacedAt.Lo))
+	case c.LateStart != nil:
+		line += fmt.Sprintf("; a run can outlast the period, skipping %d start(s), and the latest missed start runs %s late", c.SkippedStarts, between(*c.LateStart))
+	case c.ConcurrentRuns > 0:
+		line += fmt.Sprintf("; runs can overlap, up to %d at once", c.ConcurrentRuns)
+	default:
+		line += "; runs can overlap"
+	}
+	return line
 }
 
 // livenessRestarts states the restarts of a container its liveness probe
