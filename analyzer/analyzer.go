@@ -555,7 +555,7 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 	if s.rule == nil {
 		fl.addFinding(fl.lint.newFinding(rules.UnusedSuppression, s.obj, loc,
 			fmt.Sprintf("suppression names %q, which is not a rule", s.name),
-			"A suppression names a rule by ID (PL101) or name (liveness-kills-before-ready); run `podlint rules` for the list."))
+			"A suppression names a rule by ID ("+rules.LivenessKillsBeforeReady.ID+") or name ("+rules.LivenessKillsBeforeReady.Name+"); run `podlint rules` for the list."))
 		return
 	}
 	if s.reason == "" {

@@ -33,7 +33,7 @@ var AnnotationInvalid = &Rule{
 			case ExpectedRunAnnotation:
 				if _, err := timeline.ParseSeconds(raw); err != nil {
 					p.Report(annotationDiagnostic(at, key, raw, err.Error(),
-						"PL706 cannot tell how long a run of this CronJob lasts and falls back to activeDeadlineSeconds",
+						CronJobOverlap.ID+" cannot tell how long a run of this CronJob lasts and falls back to activeDeadlineSeconds",
 						"Write one duration such as 45m or 2700"))
 				}
 			}
@@ -46,9 +46,11 @@ var AnnotationInvalid = &Rule{
 // named entry names a container of the Pod.
 func checkExpectationAnnotation(p *Pass, key, raw string, at workload.Path) {
 	what := "start-up"
-	users := "PL101, PL102, PL501 and PL503"
+	// The rules that read the annotation, by value so that a renumbered
+	// rule cannot leave the message naming another one.
+	users := LivenessKillsBeforeReady.ID + ", " + StartupBudgetTooShort.ID + ", " + StartupExceedsProgressDeadline.ID + " and " + OrderedRolloutBlocks.ID
 	if key == timeline.AnnotationExpectedShutdown {
-		what, users = "shutdown", "PL202 and PL203"
+		what, users = "shutdown", ShutdownExceedsGrace.ID+" and "+ZeroGracePeriod.ID
 	}
 	effect := fmt.Sprintf("podlint ignores the whole annotation: the %s time falls back to the configuration or to unknown, so %s judge a different Pod than the one you describe", what, users)
 	fix := "Write a duration such as 90s or 1m30s, or name=duration entries separated by commas (app=90s,proxy=5s)"

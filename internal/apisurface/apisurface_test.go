@@ -98,3 +98,22 @@ func TestComplexity(t *testing.T) {
 		t.Errorf("complexities %v; want branchy 8, Used 1", got)
 	}
 }
+
+// TestNoRuleIDLiterals: code names a rule by its value (rules.X.ID), never
+// by a literal ID, except in the rule's own ID field.
+func TestNoRuleIDLiterals(t *testing.T) {
+	got, err := RuleIDLiterals("testdata/mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`c/c.go:29: "see PL902"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("RuleIDLiterals(testdata/mod) = %q, want %q", got, want)
+	}
+	got, err = RuleIDLiterals("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range got {
+		t.Errorf("%s: a literal rule ID; refer to the rule by value (rules.X.ID)", l)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/policy"
+	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -125,9 +126,9 @@ func checkKeys(what, path string, n *yaml.Node, t reflect.Type, prefix string) e
 var configExamples = map[string]string{
 	"fail-on":           "fail-on: warning",
 	"kube-version":      `kube-version: "1.30"`,
-	"enable":            "enable: [PL009]",
-	"disable":           "disable: [PL601, duplicate-container-name]",
-	"rules":             "rules: {PL113: warning}",
+	"enable":            "enable: [" + rules.MissingLivenessProbe.ID + "]",
+	"disable":           "disable: [" + rules.BestEffortQoS.ID + ", " + rules.DuplicateContainerName.Name + "]",
+	"rules":             "rules: {" + rules.ProbeInvalidSuccessThreshold.ID + ": warning}",
 	"exclude":           `exclude: [vendor/**, "**/testdata/**"]`,
 	"nodes":             "nodes: 3",
 	"expected-startup":  `expected-startup: {"*": 90s}`,
@@ -139,8 +140,8 @@ var configExamples = map[string]string{
 	"render-timeout":    "render-timeout: 1m",
 	"render-max-output": "render-max-output: 64MiB",
 	"render-budget":     "render-budget: 1m",
-	"fix":               "fix: {never: [PL106]}",
-	"never":             "never: [PL106]",
+	"fix":               "fix: {never: [" + rules.ProbeTimeoutExceedsPeriod.ID + "]}",
+	"never":             "never: [" + rules.ProbeTimeoutExceedsPeriod.ID + "]",
 	"values":            "values: [ci/prod-values.yaml]",
 	"set":               "set: [replicaCount=2]",
 	"release-name":      "release-name: shop",
@@ -190,7 +191,7 @@ func checkType(what, path, key string, line int, v *yaml.Node, t reflect.Type) e
 	} else if e, found := policy.Examples[key[strings.LastIndex(key, ".")+1:]]; found {
 		example = ", e.g. " + e
 	} else if parent, _, cut := strings.Cut(key, "."); cut && parent == "rules" {
-		want, example = "a severity", ": error, warning, info or off, e.g. rules: {PL113: warning}"
+		want, example = "a severity", ": error, warning, info or off, e.g. "+configExamples["rules"]
 	}
 	return fmt.Errorf("%s %s:%d: %s is %s; want %s%s", what, textsafe.Escape(path), line, textsafe.Quote(key), kindName(v), want, example)
 }

@@ -21,7 +21,7 @@ func TestConfigTypeErrors(t *testing.T) {
 		{"charts:\n  deploy/chart:\n    values: prod.yaml\n", `x.yaml:3: "charts.deploy/chart.values" is the string "prod.yaml"; want a list of strings, e.g. values: [ci/prod-values.yaml]`},
 		{"fail-on: [a]\nnodes: " + strings.Repeat("x", 5000) + "\n", `x.yaml:1: "fail-on" is a list`},
 		{"nodes: " + strings.Repeat("x", 5000) + "\n", `x.yaml:1: "nodes" is the string "` + strings.Repeat("x", 60) + `…"; want a whole number`},
-		{"enable: [[PL009]]\n", `x.yaml:1: "enable" is a list; want a list of strings, e.g. enable: [PL009]`},
+		{"enable: [[PL009]]\n", `x.yaml:1: "enable" is a list; want a list of strings, e.g. ` + configExamples["enable"]},
 	} {
 		_, err := parseConfig("x.yaml", []byte(tc.config))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "unmarshal") {

@@ -74,7 +74,7 @@ func Index(list rules.List) string {
 	for _, r := range list {
 		fmt.Fprintf(&b, "| [%s](rules/%s.md) | `%s` | %s | %s | %s |\n", r.ID, r.ID, r.Name, DefaultLevel(r), FixLevel(r), r.Title)
 	}
-	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {PL101: warning}`); rules that are off by default run with `--enable`. The fix column gives the safety of a rule's default fix: `podlint fix` applies safe fixes, `podlint fix --unsafe` unsafe ones too (see [fix.md](fix.md)).\n")
+	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {" + rules.LivenessKillsBeforeReady.ID + ": warning}`); rules that are off by default run with `--enable`. The fix column gives the safety of a rule's default fix: `podlint fix` applies safe fixes, `podlint fix --unsafe` unsafe ones too (see [fix.md](fix.md)).\n")
 	return b.String()
 }
 
