@@ -57,15 +57,21 @@ var LivenessEqualsReadiness = &Rule{
 
 // readinessCheck reports whether a probe's check says it is a readiness
 // check: its HTTP path, command or gRPC service names readiness (/ready,
-// /readyz, /health/readiness, pg_isready). Such a check is meant to fail
-// while the process is alive (a dependency is down, the server is warming
-// up or recovering), so a liveness probe that runs it with the same timing
+// /readyz, /health/readiness, pg_isready), or it is Spring Boot's aggregate
+// /actuator/health, which includes the health of the database, caches and
+// brokers the application uses (its liveness group is
+// /actuator/health/liveness). Such a check is meant to fail while the
+// process is alive (a dependency is down, the server is warming up or
+// recovering), so a liveness probe that runs it with the same timing
 // restarts a healthy container.
 func readinessCheck(h *corev1.ProbeHandler) bool {
 	var s string
 	switch {
 	case h.HTTPGet != nil:
 		s = h.HTTPGet.Path
+		if path, _, _ := strings.Cut(s, "?"); strings.HasSuffix(strings.TrimSuffix(path, "/"), "/actuator/health") {
+			return true
+		}
 	case h.Exec != nil:
 		s = strings.Join(h.Exec.Command, " ")
 	case h.GRPC != nil && h.GRPC.Service != nil:
