@@ -6,6 +6,7 @@ import (
 
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/rules"
 )
 
 // TestInsertedProbeLayout: PL103's fix (a startupProbe after the liveness
@@ -31,9 +32,9 @@ func TestInsertedProbeLayout(t *testing.T) {
 }
 
 // TestFixWithTheFixOfWhatItAdds: PL103's startup probe makes the readiness
-// probe's initialDelaySeconds pointless (PL104): alone its fix is refused
-// (it adds a finding), but PL104 has a fix of its own, and the two are
-// applied together and verified as one.
+// probe's initialDelaySeconds pointless (PL104, opt-in, enabled here):
+// alone its fix is refused (it adds a finding), but PL104 has a fix of its
+// own, and the two are applied together and verified as one.
 func TestFixWithTheFixOfWhatItAdds(t *testing.T) {
 	const in = `apiVersion: v1
 kind: Pod
@@ -50,7 +51,9 @@ spec:
       initialDelaySeconds: 150
       periodSeconds: 5
 `
-	res := fix.File(config(), "pod.yaml", []byte(in), finding.Unsafe)
+	cfg := config()
+	cfg.Severity[rules.IneffectiveInitialDelay] = rules.IneffectiveInitialDelay.Severity
+	res := fix.File(cfg, "pod.yaml", []byte(in), finding.Unsafe)
 	var got []string
 	for _, a := range res.Applied {
 		got = append(got, a.Finding.RuleID)

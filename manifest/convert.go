@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,8 +53,65 @@ type errBudget struct{}
 
 func (c *converter) fail(n *yaml.Node, rule, format string, args ...any) {
 	if len(c.errors) < maxErrors {
-		c.errors = append(c.errors, Problem{Rule: rule, Line: n.Line + c.lineOff, Column: n.Column, Message: fmt.Sprintf(format, args...)})
+		p := Problem{Rule: rule, Line: n.Line + c.lineOff, Column: n.Column, Message: fmt.Sprintf(format, args...)}
+		if rule == RuleInvalidManifest && n.Kind == yaml.ScalarNode && shellPlaceholder.MatchString(n.Value) {
+			p.placeholder = n.Value
+		}
+		c.errors = append(c.errors, p)
 	}
+}
+
+// shellPlaceholder is a whole value that envsubst, a shell or a CI step
+// fills in before the file is applied: ${REPLICAS}, ${PORT:-8080}.
+var shellPlaceholder = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=+?][^}]*)?\}$`)
+
+// foldPlaceholders reports the type errors of one object whose values are
+// shell placeholders as one problem, at the first: the object is a
+// template that a tool fills in before kubectl sees it, so ten
+// placeholders are one fact for the user, not ten. Other problems are kept
+// as they are.
+func foldPlaceholders(ps []Problem, kind string) []Problem {
+	if !slices.ContainsFunc(ps, func(p Problem) bool { return p.placeholder != "" }) {
+		return ps
+	}
+	first := -1
+	var more []string
+	out := ps[:0:0]
+	// The converter meets fields in the order of the Go types; the
+	// message lists them as the file has them.
+	ps = slices.Clone(ps)
+	slices.SortStableFunc(ps, func(a, b Problem) int { return a.Line - b.Line })
+	for _, p := range ps {
+		if p.placeholder == "" {
+			out = append(out, p)
+			continue
+		}
+		if first < 0 {
+			first = len(out)
+			out = append(out, p)
+			continue
+		}
+		more = append(more, fmt.Sprintf("%s (line %d)", p.placeholder, p.Line))
+	}
+	p := &out[first]
+	ph := p.placeholder
+	if r := []rune(ph); len(r) > 30 {
+		ph = string(r[:29]) + "…"
+	}
+	detail := fmt.Sprintf("Line %d: %s.", p.Line, p.Message)
+	if len(more) > 0 {
+		listed := more
+		if len(listed) > 10 {
+			listed = append(listed[:10:10], fmt.Sprintf("%d more", len(more)-10))
+		}
+		detail += fmt.Sprintf(" The %s holds %d more: %s.", kind, len(more), strings.Join(listed, ", "))
+	}
+	p.Message = fmt.Sprintf("shell placeholder %s in a typed field: this %s is a template", ph, kind)
+	if len(more) > 0 {
+		p.Message += fmt.Sprintf(" (%d placeholders)", len(more)+1)
+	}
+	p.Detail = detail + " The file is a template that envsubst or a CI step fills in: kubectl rejects it as written, and podlint cannot decode the object, so none of its settings are linted. Lint what is applied: substitute first (envsubst < FILE | podlint check -)."
+	return out
 }
 
 func (c *converter) report(n *yaml.Node, rule, format string, args ...any) {

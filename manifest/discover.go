@@ -182,7 +182,7 @@ func (d *discovery) walk(p string) {
 		d.errs = append(d.errs, pathError(p, walkErr))
 	}
 	if len(w.found) == 0 && w.roots == 0 && walkErr == nil {
-		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, and excluded paths, are skipped)", textsafe.Quote(p))})
+		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, testdata folders, golden files and excluded paths are skipped)", textsafe.Quote(p))})
 	}
 	sort.Strings(w.found)
 	for _, f := range w.found {
@@ -210,6 +210,13 @@ func (w *folderWalk) folder(path, name string) error {
 	}
 	if path != w.top && w.ex.match(path) {
 		w.trace("discover %s: skipped: matches an exclude pattern", path)
+		return fs.SkipDir
+	}
+	if path != w.top && name == "testdata" {
+		// Go's convention, which most repositories follow: test fixtures,
+		// often invalid on purpose, that nobody applies. Named on the
+		// command line, the folder is linted.
+		w.trace("discover %s: skipped: a testdata folder (name it to lint it)", path)
 		return fs.SkipDir
 	}
 	if k := RootKind(path); w.render && k != "" {
@@ -245,6 +252,9 @@ func (w *folderWalk) file(path string, e fs.DirEntry) {
 	case w.ex.match(path):
 		w.trace("discover %s: skipped: matches an exclude pattern", path)
 		return
+	case isGolden(name):
+		w.trace("discover %s: skipped: a test's golden output (name it to lint it)", path)
+		return
 	}
 	if why := w.unreadable(path, e.Type()); why != "" {
 		w.trace("discover %s: skipped: %s", path, why)
@@ -253,6 +263,12 @@ func (w *folderWalk) file(path string, e fs.DirEntry) {
 	}
 	w.trace("discover %s: linted", path)
 	w.found = append(w.found, path)
+}
+
+// isGolden tells a test's expected output (deploy.golden.yaml): what a
+// generator printed once, not a manifest anyone applies.
+func isGolden(name string) bool {
+	return strings.Contains(strings.ToLower(name), ".golden.")
 }
 
 // unreadable says why a file of the walk is not read, or "". FIFOs,

@@ -45,6 +45,10 @@ type Problem struct {
 	Fixes []finding.Fix
 	// dup is the earlier pair of a duplicate key, which Fixes delete.
 	dup *duplicate
+	// placeholder is the value of a type error that is a shell
+	// placeholder (${REPLICAS:-1}), which foldPlaceholders reports once
+	// per object.
+	placeholder string
 }
 
 // File is one input with its bytes, kept while its objects are analyzed.

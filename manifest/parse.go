@@ -634,7 +634,7 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 	conv.convert(node, typ, 0, dst)
 	if len(conv.errors) > 0 {
 		addProblems()
-		for _, p := range conv.errors {
+		for _, p := range foldPlaceholders(conv.errors, obj.Ref.Kind) {
 			p.Object = &obj.Ref
 			res.Problems = append(res.Problems, p)
 		}

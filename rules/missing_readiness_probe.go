@@ -18,8 +18,8 @@ var MissingReadinessProbe = &Rule{
 			return
 		}
 		c := p.Containers()[len(p.Spec.InitContainers)+MainContainer(p.Spec, p.templateAnnotations())]
-		if c.C.ReadinessProbe != nil {
-			return
+		if c.C.ReadinessProbe != nil || isExporter(c.C.Name) {
+			return // an exporter's ports are metrics only, whatever their names
 		}
 		serving := ServingPorts(c.C.Ports, crossobject.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
 		if len(serving) == 0 {
@@ -63,17 +63,21 @@ func MainContainer(spec *corev1.PodSpec, templateAnnotations map[string]string) 
 }
 
 // ServingPorts are the ports of a container that may serve Service
-// traffic: TCP and SCTP ports that are neither metrics nor profiling ports.
-// A metrics port is named like one (a word of its name, split at - and _,
-// contains "metrics" or starts with "prom", as http-metrics, metrics,
-// prometheus or http-envoy-prom do), or is the port scraped names (a
-// number, or a port name); a profiling port is named like one (a word is
-// pprof or profiling), read by an engineer with go tool pprof, never by a
-// client. UDP ports are left out: podlint does not judge UDP services.
+// traffic: TCP and SCTP ports that are neither metrics, profiling, health
+// nor debugger ports. A metrics port is named like one (a word of its name,
+// split at - and _, contains "metrics" or starts with "prom", as
+// http-metrics, metrics, prometheus or http-envoy-prom do), or is the port
+// scraped names (a number, or a port name); a profiling port is named like
+// one (a word is pprof or profiling), read by an engineer with go tool
+// pprof, never by a client; a health port (a word starts with "health", or
+// is liveness, readiness or probe) is what the kubelet or a load balancer
+// probes, not where clients connect; a debugger port (a word is debug,
+// debugger, dlv, delve, jdwp or inspector) is an engineer's. UDP ports are
+// left out: podlint does not judge UDP services.
 func ServingPorts(ports []corev1.ContainerPort, scraped string) []corev1.ContainerPort {
 	var out []corev1.ContainerPort
 	for _, port := range ports {
-		if port.Protocol == corev1.ProtocolUDP || IsMetricsPortName(port.Name) || isProfilingPortName(port.Name) ||
+		if port.Protocol == corev1.ProtocolUDP || IsMetricsPortName(port.Name) || isProfilingPortName(port.Name) || isHealthOrDebugPortName(port.Name) ||
 			scraped != "" && (scraped == port.Name || scraped == strconv.Itoa(int(port.ContainerPort))) {
 			continue
 		}
@@ -98,6 +102,19 @@ func IsMetricsPortName(name string) bool {
 func isProfilingPortName(name string) bool {
 	for _, w := range portNameWords(name) {
 		if w == "pprof" || w == "profiling" {
+			return true
+		}
+	}
+	return false
+}
+
+// isHealthOrDebugPortName reports whether a port's name says that it
+// answers health checks or a debugger (see ServingPorts).
+func isHealthOrDebugPortName(name string) bool {
+	for _, w := range portNameWords(name) {
+		switch {
+		case strings.HasPrefix(w, "health"), w == "liveness", w == "readiness", w == "probe",
+			w == "debug", w == "debugger", w == "dlv", w == "delve", w == "jdwp", w == "inspector":
 			return true
 		}
 	}

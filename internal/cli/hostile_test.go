@@ -293,7 +293,7 @@ func TestNothingLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") && goods < 150 {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") && !strings.Contains(d.Name(), ".golden.") && goods < 150 { // a walk skips golden outputs
 			if data, err := os.ReadFile(p); err == nil {
 				os.WriteFile(filepath.Join(goodDir, fmt.Sprintf("c%03d-%s", goods, d.Name())), data, 0o644)
 				goods++

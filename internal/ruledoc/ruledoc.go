@@ -32,6 +32,16 @@ func DefaultLevel(r *rules.Rule) string {
 	return r.Severity.String()
 }
 
+// listedLevel is DefaultLevel as the catalog lists it: "opt-in" for the
+// rules that run only when enabled, so that a reader sees that they exist
+// and are one flag away rather than disabled.
+func listedLevel(r *rules.Rule) string {
+	if r.DefaultOff {
+		return "opt-in"
+	}
+	return DefaultLevel(r)
+}
+
 // FixLevel is the safety of a rule's default fix ("safe" or "unsafe"),
 // "" for a rule without fixes.
 func FixLevel(r *rules.Rule) string {
@@ -62,7 +72,7 @@ func WriteText(w io.Writer, list rules.List) {
 		if l := FixLevel(r); l != "" {
 			fix = "fix:" + l
 		}
-		row(r.ID, r.Name, DefaultLevel(r), fix, r.Title)
+		row(r.ID, r.Name, listedLevel(r), fix, r.Title)
 	}
 }
 
@@ -72,9 +82,9 @@ func Index(list rules.List) string {
 	b.WriteString("# podlint rules\n\n<!-- Generated from rules/ by `go generate ./...` (the same as `podlint rules --format markdown`); a test fails when this file is stale. -->\n\n")
 	b.WriteString("| ID | name | default | fix | what it finds |\n|---|---|---|---|---|\n")
 	for _, r := range list {
-		fmt.Fprintf(&b, "| [%s](rules/%s.md) | `%s` | %s | %s | %s |\n", r.ID, r.ID, r.Name, DefaultLevel(r), FixLevel(r), r.Title)
+		fmt.Fprintf(&b, "| [%s](rules/%s.md) | `%s` | %s | %s | %s |\n", r.ID, r.ID, r.Name, listedLevel(r), FixLevel(r), r.Title)
 	}
-	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {" + rules.LivenessKillsBeforeReady.ID + ": warning}`); rules that are off by default run with `--enable`. The fix column gives the safety of a rule's default fix: `podlint fix` applies safe fixes, `podlint fix --unsafe` unsafe ones too (see [fix.md](fix.md)).\n")
+	b.WriteString("\nSeverity can be changed per rule in `.podlint.yaml` (`rules: {" + rules.LivenessKillsBeforeReady.ID + ": warning}`); opt-in rules run with `--enable ID` (or `enable: [ID]` in `.podlint.yaml`), and [precision.md](precision.md) says why each is opt-in. The fix column gives the safety of a rule's default fix: `podlint fix` applies safe fixes, `podlint fix --unsafe` unsafe ones too (see [fix.md](fix.md)).\n")
 	return b.String()
 }
 
@@ -152,7 +162,7 @@ func page(r *rules.Rule, ex Examples, file bool) string {
 	fmt.Fprintf(&b, "**%s**\n\n", upperFirst(r.Title))
 	sev := r.Severity.String()
 	if r.DefaultOff {
-		sev = "off (enable with `--enable " + r.Name + "`; " + r.Severity.String() + " when enabled)"
+		sev = "opt-in (enable with `--enable " + r.Name + "`; " + r.Severity.String() + " when enabled)"
 	}
 	since := "every supported version"
 	if r.MinVersion.Minor != 0 {

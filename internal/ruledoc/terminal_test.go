@@ -69,3 +69,25 @@ func TestWriteTextHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogNamesOptInRules: `podlint rules` and docs/rules.md list a rule
+// that runs only when enabled as opt-in, one flag away, and every other
+// rule at its severity.
+func TestCatalogNamesOptInRules(t *testing.T) {
+	var text strings.Builder
+	WriteText(&text, rules.All)
+	index := Index(rules.All)
+	for _, r := range rules.All {
+		want := r.Severity.String()
+		if r.DefaultOff {
+			want = "opt-in"
+		}
+		row := regexp.MustCompile(`(?m)^` + r.ID + ` +` + r.Name + ` +(\S+)`).FindStringSubmatch(text.String())
+		if row == nil || row[1] != want {
+			t.Errorf("podlint rules lists %s as %q, want %q", r.ID, row, want)
+		}
+		if cell := "`" + r.Name + "` | " + want + " |"; !strings.Contains(index, cell) {
+			t.Errorf("docs/rules.md has no %q", cell)
+		}
+	}
+}
