@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -142,7 +144,9 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 
 	edited = req.Edited
 	r := renderRoot(req.Kind, req.Root, req.Repo, req.Helm)
-	if err := gob.NewEncoder(stdout).Encode(r.wire()); err != nil {
+	w := r.wire()
+	w.Stats = selfStats()
+	if err := gob.NewEncoder(stdout).Encode(w); err != nil {
 		fmt.Fprintf(stderr, "podlint: writing the rendered output: %v\n", err)
 		return 1
 	}
@@ -175,6 +179,16 @@ func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
 type childUse struct {
 	cpu    time.Duration
 	cpuHit bool
+	stats  childStats
+}
+
+// selfStats measures this render child's collector.
+func selfStats() childStats {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	pct := debug.SetGCPercent(-1)
+	debug.SetGCPercent(pct)
+	return childStats{GCCycles: s[0].Value.Uint64(), GCPercent: pct, Allocated: s[1].Value.Uint64()}
 }
 
 // renderInChild renders src in a child process within lim.
@@ -262,6 +276,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	if err := gob.NewDecoder(&reply).Decode(&w); err != nil {
 		return crashedChild(src, cmd.ProcessState), use, nil
 	}
+	use.stats = w.Stats
 	r := w.rendered()
 	capProblems(src, r)
 	return r, use, nil

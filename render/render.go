@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/workload"
@@ -154,6 +155,10 @@ func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) 
 		return nil, "", err
 	}
 	o.trace("render %s: rendered documents: %d, problems: %d", src.Path, len(r.Docs), len(r.Problems))
+	if st := use.stats; st.GCCycles > 0 {
+		o.trace("render %s: the child used %s of CPU time, allocated %.1f MB in all and collected %d times at GOGC %d",
+			src.Path, use.cpu.Round(time.Millisecond), float64(st.Allocated)/1e6, st.GCCycles, st.GCPercent)
+	}
 	return r, label, nil
 }
 
