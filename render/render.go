@@ -43,8 +43,13 @@ type Options struct {
 	// Trace, when set, is told what rendering does (--debug): the root,
 	// the child process, each rendered document and the file it came from.
 	Trace func(format string, args ...any)
-	// panicOnNetwork is for tests: see childRequest.
+	testHooks
+}
+
+// testHooks are for tests: see childRequest.
+type testHooks struct {
 	panicOnNetwork bool
+	waitForTest    time.Duration
 }
 
 // Open renders one root and returns its documents and source map. What
@@ -149,7 +154,7 @@ func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) 
 			src.Path, label, who, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
 		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
 	}
-	r, *use, err = renderInChild(src, ho, lim, o.panicOnNetwork)
+	r, *use, err = renderInChild(src, ho, lim, o.testHooks)
 	if err != nil {
 		o.trace("render %s: failed: %v", src.Path, err)
 		return nil, "", err
