@@ -61,17 +61,22 @@ type Limits struct {
 	// Memory bounds the child's heap and other anonymous memory
 	// (RLIMIT_DATA on Linux).
 	Memory int64
-	// Wall is the wall-clock time after which the child is killed, for
-	// what CPU time does not see (a child that waits).
+	// Wall is how long the child may wait without running (watchChild):
+	// what CPU time does not see. It never stops a child that computes,
+	// however slowly a busy machine lets it.
 	Wall time.Duration
 	// Output bounds the child's reply: rendered documents, their
 	// templates and patches.
 	Output int64
 }
 
-// DefaultLimits cost a hostile chart a few seconds; real charts render in
-// well under a second of CPU and a few tens of MiB (docs/ci.md).
-var DefaultLimits = Limits{CPU: 5 * time.Second, Memory: 512 << 20, Wall: 30 * time.Second, Output: 64 << 20}
+// DefaultLimits cost a hostile chart half a minute of CPU at most. Real
+// charts render in well under a second, but an operator's kustomization
+// with a few multi-MB CRDs takes kustomize build itself 5 to 10 s of CPU
+// time on a loaded 2-core runner, and podlint-render as much and 400 MiB
+// (docs/performance.md): such roots pass with room to spare, and the run's
+// budget (DefaultBudget) bounds what many roots cost together.
+var DefaultLimits = Limits{CPU: 30 * time.Second, Memory: 1 << 30, Wall: 30 * time.Second, Output: 64 << 20}
 
 // IsChild reports whether this process was started to render one root.
 func IsChild() bool { return os.Getenv(ChildEnv) != "" }
