@@ -200,11 +200,11 @@ type childUse struct {
 
 // selfStats measures this render child's collector.
 func selfStats() childStats {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/allocs:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
 	pct := debug.SetGCPercent(-1)
 	debug.SetGCPercent(pct)
-	return childStats{GCCycles: s[0].Value.Uint64(), GCPercent: pct, Allocated: s[1].Value.Uint64()}
+	return childStats{GCCycles: s[0].Value.Uint64(), GCPercent: pct}
 }
 
 // renderInChild renders src in a child process within lim.

@@ -19,8 +19,7 @@ type wireRendered struct {
 // told apart from a collector that works too hard.
 type childStats struct {
 	GCCycles  uint64
-	GCPercent int    // GOGC when rendering ended
-	Allocated uint64 // bytes allocated in all
+	GCPercent int // GOGC when rendering ended
 }
 
 // wireValues is a values file as the child read it: the parent quotes
