@@ -9,10 +9,11 @@ import (
 )
 
 // DefaultBudget is the CPU time all the renders of one run may use
-// together: a few hundred real charts (each costs its process start, tens
-// of milliseconds) or a few dozen heavy kustomizations, but not N hostile
-// roots at the per-root limit each.
-const DefaultBudget = 2 * time.Minute
+// together: a few thousand real charts (each costs its process start, tens
+// of milliseconds), or the twenty roots of four operators' kustomize trees
+// with multi-MB CRDs (5 to 10 s each on a loaded runner, issue 36), but
+// not more than ten hostile roots at the per-root limit each.
+const DefaultBudget = 5 * time.Minute
 
 // Budget is the CPU time the renders of one run may use together
 // (--render-budget). A root's render process is charged the CPU time it

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"context"
 	"encoding/gob"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/podlint/podlint/internal/safefile"
@@ -58,17 +61,22 @@ type Limits struct {
 	// Memory bounds the child's heap and other anonymous memory
 	// (RLIMIT_DATA on Linux).
 	Memory int64
-	// Wall is the wall-clock time after which the child is killed, for
-	// what CPU time does not see (a child that waits).
+	// Wall is how long the child may wait without running (watchChild):
+	// what CPU time does not see. It never stops a child that computes,
+	// however slowly a busy machine lets it.
 	Wall time.Duration
 	// Output bounds the child's reply: rendered documents, their
 	// templates and patches.
 	Output int64
 }
 
-// DefaultLimits cost a hostile chart a few seconds; real charts render in
-// well under a second of CPU and a few tens of MiB (docs/ci.md).
-var DefaultLimits = Limits{CPU: 5 * time.Second, Memory: 512 << 20, Wall: 30 * time.Second, Output: 64 << 20}
+// DefaultLimits cost a hostile chart half a minute of CPU at most. Real
+// charts render in well under a second, but an operator's kustomization
+// with a few multi-MB CRDs takes kustomize build itself 5 to 10 s of CPU
+// time on a loaded 2-core runner, and podlint-render as much and 400 MiB
+// (docs/performance.md): such roots pass with room to spare, and the run's
+// budget (DefaultBudget) bounds what many roots cost together.
+var DefaultLimits = Limits{CPU: 30 * time.Second, Memory: 1 << 30, Wall: 30 * time.Second, Output: 64 << 20}
 
 // IsChild reports whether this process was started to render one root.
 func IsChild() bool { return os.Getenv(ChildEnv) != "" }
@@ -96,6 +104,9 @@ type childRequest struct {
 	// that a test sees a library that brings its own HTTP transport
 	// whatever it does with the error (isolateNetwork).
 	PanicOnNetwork bool
+	// WaitForTest makes the child wait this long before rendering, using
+	// no CPU: a child that waits, for the tests of the wall-clock limit.
+	WaitForTest time.Duration
 }
 
 // ChildMain is the whole life of a render child. cli.Run calls it when
@@ -122,6 +133,10 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podlint: render limits: %v\n", err)
 		return childExitBadRequest
 	}
+	// From here on the parent hears from the child while it renders:
+	// beats for the wall-clock and (on Windows) CPU limits, log records.
+	errOut := &syncWriter{w: stderr}
+	watch(req.Limits, errOut)
 	isolateNetwork(req.PanicOnNetwork)
 	if err := safefile.SetUntracked(req.Untracked); err != nil {
 		fmt.Fprintf(stderr, "podlint: bad render request: %v\n", err)
@@ -129,7 +144,7 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Helm's warnings (a values key it cannot merge) go to the parent,
 	// one escaped record a line, which passes them to its own logger.
-	log.SetOutput(textsafe.LogWriter{W: stderr, Prefix: childLogPrefix})
+	log.SetOutput(textsafe.LogWriter{W: errOut, Prefix: childLogPrefix})
 	log.SetFlags(0)
 	log.SetPrefix("")
 	// kustomize clones a resource that looks like a git URL with the git
@@ -141,8 +156,13 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	confine(req.Readable)
 
 	edited = req.Edited
+	if req.WaitForTest > 0 {
+		time.Sleep(req.WaitForTest)
+	}
 	r := renderRoot(req.Kind, req.Root, req.Repo, req.Helm)
-	if err := gob.NewEncoder(stdout).Encode(r.wire()); err != nil {
+	w := r.wire()
+	w.Stats = selfStats()
+	if err := gob.NewEncoder(stdout).Encode(w); err != nil {
 		fmt.Fprintf(stderr, "podlint: writing the rendered output: %v\n", err)
 		return 1
 	}
@@ -175,10 +195,20 @@ func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
 type childUse struct {
 	cpu    time.Duration
 	cpuHit bool
+	stats  childStats
+}
+
+// selfStats measures this render child's collector.
+func selfStats() childStats {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	pct := debug.SetGCPercent(-1)
+	debug.SetGCPercent(pct)
+	return childStats{GCCycles: s[0].Value.Uint64(), GCPercent: pct}
 }
 
 // renderInChild renders src in a child process within lim.
-func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwork bool) (*Rendered, childUse, error) {
+func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, test testHooks) (*Rendered, childUse, error) {
 	if IsChild() {
 		// A binary that links podlint without dispatching to ChildMain
 		// (a test binary without the TestMain of main_test.go) would
@@ -198,20 +228,19 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		return nil, childUse{}, fmt.Errorf("%s: the edited files total %s, more than the %s a fix is verified with", src.Path, sizeText(int64(size)), sizeText(maxEdited))
 	}
 	req, err := json.Marshal(childRequest{Protocol: childProtocol, Kind: src.Render, Root: src.Path, Repo: src.Root, Helm: ho, Limits: lim,
-		Readable: readable(src, ho), Untracked: safefile.Untracked(), Edited: src.Edited, PanicOnNetwork: panicOnNetwork})
+		Readable: readable(src, ho), Untracked: safefile.Untracked(), Edited: src.Edited, PanicOnNetwork: test.panicOnNetwork, WaitForTest: test.waitForTest})
 	if err != nil {
 		return nil, childUse{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), lim.Wall)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe)
+	cmd := exec.Command(exe)
 	// Nothing of the environment: no secret of the CI runner can be read
 	// back through /proc/self/environ, and no PATH to find programs on.
 	cmd.Env = []string{ChildEnv + "=" + childProtocol}
 	cmd.Stdin = bytes.NewReader(req)
 	var stderr capped
 	stderr.max = 16 << 10
-	cmd.Stderr = &stderr
+	beats := &beatReader{next: &stderr}
+	cmd.Stderr = beats
 	cmd.WaitDelay = time.Second
 	cmd.SysProcAttr = childProcAttr()
 	stdout, err := cmd.StdoutPipe()
@@ -221,6 +250,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	if err := cmd.Start(); err != nil {
 		return nil, childUse{}, fmt.Errorf("%s: cannot start the render process: %w", src.Path, err)
 	}
+	stop := watchChild(cmd.Process, beats, lim)
 	var reply bytes.Buffer
 	n, _ := io.Copy(&reply, io.LimitReader(stdout, lim.Output+1))
 	overOutput := n > lim.Output
@@ -228,6 +258,8 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 		_ = cmd.Process.Kill()
 	}
 	waitErr := cmd.Wait()
+	stopped := stop()
+	beats.flush()
 	forwardLogs(stderr.String())
 	var use childUse
 	if ps := cmd.ProcessState; ps != nil {
@@ -238,11 +270,11 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	case overOutput:
 		limit = "output"
 	case waitErr == nil:
-		// Finished, even if the deadline passed while it was exiting.
-	case ctx.Err() != nil:
-		limit = "wall"
-	case cpuExhausted(cmd.ProcessState, lim.CPU):
+		// Finished, even if the watch stopped it while it was exiting.
+	case stopped == "cpu" || cpuExhausted(cmd.ProcessState, lim.CPU):
 		limit, use.cpuHit = "cpu", true
+	case stopped == "wall":
+		limit = "wall"
 	case cmd.ProcessState.ExitCode() == childExitMemory || outOfMemory(stderr.String()):
 		limit = "memory"
 	}
@@ -262,9 +294,115 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, panicOnNetwo
 	if err := gob.NewDecoder(&reply).Decode(&w); err != nil {
 		return crashedChild(src, cmd.ProcessState), use, nil
 	}
+	use.stats = w.Stats
 	r := w.rendered()
 	capProblems(src, r)
 	return r, use, nil
+}
+
+// watchChild stops p when its beats (watch) show it waited for lim.Wall
+// without running, or used more CPU time than lim.CPU allows where no
+// kernel stopped it (Windows). The machine's load never decides: a child
+// that runs slowly on a busy machine is still running. stop ends the watch
+// and says what it stopped the child for ("wall", "cpu" or "").
+func watchChild(p *os.Process, beats *beatReader, lim Limits) (stop func() string) {
+	done := make(chan struct{})
+	var why atomic.Value
+	why.Store("")
+	started := time.Now()
+	// RLIMIT_CPU counts whole seconds and kills at the hard limit a
+	// second later: past that, the kernel did not stop the child.
+	maxCPU := lim.CPU.Truncate(time.Second) + 3*time.Second
+	go func() {
+		t := time.NewTicker(beatEvery(lim.Wall))
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				cpu, busy := beats.state()
+				if busy.IsZero() {
+					busy = started
+				}
+				switch {
+				case cpu > maxCPU:
+					why.Store("cpu")
+				case now.Sub(busy) > lim.Wall:
+					why.Store("wall")
+				default:
+					continue
+				}
+				_ = p.Kill()
+				return
+			}
+		}
+	}()
+	return func() string {
+		close(done)
+		return why.Load().(string)
+	}
+}
+
+// beatReader takes the child's beat lines out of its standard error and
+// passes the rest on.
+type beatReader struct {
+	next    io.Writer
+	mu      sync.Mutex
+	partial []byte
+	cpu     time.Duration
+	busy    time.Time // when a beat last said the child ran
+}
+
+func (b *beatReader) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(p)
+	b.partial = append(b.partial, p...)
+	for {
+		i := bytes.IndexByte(b.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := b.partial[:i+1]
+		if rest, ok := bytes.CutPrefix(line, []byte(beatPrefix)); ok {
+			var ns int64
+			var busy bool
+			if _, err := fmt.Sscanf(string(rest), "%d %t", &ns, &busy); err == nil {
+				b.cpu = time.Duration(ns)
+				if busy {
+					b.busy = time.Now()
+				}
+			}
+		} else {
+			_, _ = b.next.Write(line)
+		}
+		b.partial = b.partial[i+1:]
+	}
+	// A line without end (a crash's output cut short) is passed on
+	// rather than held without bound.
+	if len(b.partial) > 64<<10 {
+		_, _ = b.next.Write(b.partial)
+		b.partial = nil
+	}
+	b.partial = append([]byte(nil), b.partial...)
+	return n, nil
+}
+
+// flush passes on what is left of a last line without end.
+func (b *beatReader) flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, _ = b.next.Write(b.partial)
+	b.partial = nil
+}
+
+// state is the CPU time of the last beat and when a beat last said the
+// child ran.
+func (b *beatReader) state() (time.Duration, time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cpu, b.busy
 }
 
 // maxProblems bounds the problems one root reports. Each is a finding the
@@ -313,7 +451,14 @@ func limitProblem(src manifest.Source, limit string, lim Limits) Problem {
 	case "memory":
 		head, flag = fmt.Sprintf("rendering the %s needed more than %s of memory, so it was stopped", what, sizeText(lim.Memory)), "render-memory"
 	case "wall":
-		head, flag = fmt.Sprintf("rendering the %s took longer than %s, so it was stopped", what, lim.Wall), "render-timeout"
+		// Not a limit a large root reaches: rendering computes, and the
+		// CPU-time limit bounds that however busy the machine is.
+		return Problem{File: rootFile(src), Line: 1, Column: 1,
+			Message: fmt.Sprintf("rendering the %s waited %s without running, so it was stopped", what, lim.Wall),
+			Detail: fmt.Sprintf("Nothing of this %s was linted. The render process neither computed nor was ready to compute for %s: "+
+				"it was waiting, for a file on a slow or hung file system or for something that never came, which rendering a %s does not do. "+
+				"If the file system is that slow, raise --render-timeout on the command line "+
+				"(a .podlint.yaml may only lower it, since it can come with the pull request being checked).", what, lim.Wall, what)}
 	default:
 		head, flag = fmt.Sprintf("rendering the %s produced more than %s of output, so it was stopped", what, sizeText(lim.Output)), "render-max-output"
 	}

@@ -28,7 +28,7 @@ func applyLimits(lim Limits) error {
 	// RLIMIT_AS would count the address space the Go runtime reserves
 	// but never touches (the runtime fails at start under any useful
 	// bound); RLIMIT_DATA counts what is really allocated. It is the hard
-	// bound, a quarter above the limit: watchMemory stops the child at the
+	// bound, a quarter above the limit: watch stops the child at the
 	// limit itself with a clear status, and the runtime's failures at the
 	// hard bound are not always recognizable. macOS does not enforce it;
 	// see SECURITY.md.
@@ -39,7 +39,6 @@ func applyLimits(lim Limits) error {
 		}
 	}
 	boundStack(lim)
-	watchMemory(lim.Memory)
 	return nil
 }
 
@@ -57,4 +56,14 @@ func cpuExhausted(ps *os.ProcessState, limit time.Duration) bool {
 		return false
 	}
 	return ps.UserTime()+ps.SystemTime() >= limit
+}
+
+// selfCPU is the CPU time this process used, all threads, as the kernel
+// counts it for RLIMIT_CPU.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,16 @@ type wireRendered struct {
 	Problems    []Problem
 	ValuesFiles []wireValues
 	Kusts       []wireKust
+	// Stats is what rendering cost the child, for --debug.
+	Stats childStats
+}
+
+// childStats is what a render child measured of itself once it rendered:
+// the parent's trace prints it, so that a root near its limits can be
+// told apart from a collector that works too hard.
+type childStats struct {
+	GCCycles  uint64
+	GCPercent int // GOGC when rendering ended
 }
 
 // wireValues is a values file as the child read it: the parent quotes

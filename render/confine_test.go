@@ -124,7 +124,7 @@ func TestWallClockLimit(t *testing.T) {
 	if len(fs) != 1 || fs[0].RuleID != rules.ChartRenderError.ID {
 		t.Fatalf("want one chart-render-error, got:\n%s", dump(fs))
 	}
-	if limitHit.MatchString(fs[0].Message) && !strings.Contains(fs[0].Message, "took longer than 2s") {
+	if limitHit.MatchString(fs[0].Message) && !strings.Contains(fs[0].Message, "waited 2s without running") {
 		t.Errorf("want the wall-clock limit, got: %s", fs[0].Message)
 	}
 }

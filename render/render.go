@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/workload"
@@ -42,8 +43,13 @@ type Options struct {
 	// Trace, when set, is told what rendering does (--debug): the root,
 	// the child process, each rendered document and the file it came from.
 	Trace func(format string, args ...any)
-	// panicOnNetwork is for tests: see childRequest.
+	testHooks
+}
+
+// testHooks are for tests: see childRequest.
+type testHooks struct {
 	panicOnNetwork bool
+	waitForTest    time.Duration
 }
 
 // Open renders one root and returns its documents and source map. What
@@ -148,12 +154,17 @@ func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) 
 			src.Path, label, who, ChildEnv, childProtocol, lim.CPU, sizeText(lim.Memory), lim.Wall, sizeText(lim.Output))
 		o.trace("render %s: the child may read only %s", src.Path, strings.Join(readable(src, ho), ", "))
 	}
-	r, *use, err = renderInChild(src, ho, lim, o.panicOnNetwork)
+	r, *use, err = renderInChild(src, ho, lim, o.testHooks)
 	if err != nil {
 		o.trace("render %s: failed: %v", src.Path, err)
 		return nil, "", err
 	}
 	o.trace("render %s: rendered documents: %d, problems: %d", src.Path, len(r.Docs), len(r.Problems))
+	if st := use.stats; st.GCCycles > 0 {
+		// Only what does not vary between runs: --debug's output is
+		// deterministic (TestDebugTraces).
+		o.trace("render %s: the child's collector ran at GOGC %d", src.Path, st.GCPercent)
+	}
 	return r, label, nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/podlint/podlint/internal/cli"
 	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/render/engine"
 )
@@ -21,9 +20,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s renders charts and kustomizations for podlint, which starts it; run podlint check instead\n", render.RenderCommand)
 		os.Exit(2)
 	}
-	// The same collector pacing as podlint, whose own executable this
-	// child was before it was this one.
-	cli.TuneGC(os.Getenv)
+	// No collector pacing of podlint's (internal/cli's TuneGC, a heap
+	// target of 24 MB for linting): a kustomization of multi-MB CRDs
+	// keeps hundreds of MB live, which that pacing collected at GOGC 20,
+	// doubling the render's CPU time (docs/performance.md, "Rendering at
+	// the speed of kustomize"). The render libraries get Go's default, as
+	// in kustomize and helm themselves; the memory limit bounds the heap.
 	engine.Link()
 	os.Exit(render.ChildMain(os.Stdin, os.Stdout, os.Stderr))
 }

@@ -35,7 +35,7 @@ func renderFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "namespace", Usage: "Helm release `NAMESPACE` (default default)"},
 		&ucli.StringFlag{Name: "render-cpu", Usage: "stop rendering a chart or kustomization after `DURATION` of CPU time (default " + shortDuration(render.DefaultLimits.CPU) + ")"},
 		&ucli.StringFlag{Name: "render-memory", Usage: "stop rendering a chart or kustomization that needs more than `SIZE` of memory, e.g. 1GiB (default " + sizeString(render.DefaultLimits.Memory) + ")"},
-		&ucli.StringFlag{Name: "render-timeout", Usage: "stop rendering a chart or kustomization after `DURATION` of wall-clock time (default " + shortDuration(render.DefaultLimits.Wall) + ")"},
+		&ucli.StringFlag{Name: "render-timeout", Usage: "stop a chart's or kustomization's render process that waits `DURATION` without running (default " + shortDuration(render.DefaultLimits.Wall) + ")"},
 		&ucli.StringSliceFlag{Name: "read-untracked", Usage: "in a git work tree, also read files git does not track that match `PATTERN` (relative to the repository root; * within a name, ** any folders; repeatable); never from .podlint.yaml"},
 		&ucli.StringFlag{Name: "render-max-output", Usage: "stop rendering a chart or kustomization whose output exceeds `SIZE` (default " + sizeString(render.DefaultLimits.Output) + ")"},
 		&ucli.StringFlag{Name: "render-budget", Usage: "render no more charts and kustomizations once they have used `DURATION` of CPU time together, in the order of the report; 0 renders none (default " + shortDuration(render.DefaultBudget) + ")"},

@@ -478,7 +478,7 @@ func TestRenderBudgetFlag(t *testing.T) {
 		rendered        bool
 	}{
 		{"render-budget: 0s\n", "", false},
-		{"render-budget: 100h\n", `render-budget in ` + cfg + `:1: "100h" is above the default 2m0s`, true},
+		{"render-budget: 100h\n", `render-budget in ` + cfg + `:1: "100h" is above the default 5m0s`, true},
 	} {
 		if err := os.WriteFile(cfg, []byte(tc.config), 0o644); err != nil {
 			t.Fatal(err)

@@ -33,15 +33,15 @@ func TestConfigCannotRaiseLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defaults := "limits cpu 5s, memory 512 MiB, wall 30s, output 64 MiB"
+	defaults := "limits cpu 30s, memory 1024 MiB, wall 30s, output 64 MiB"
 	for _, args := range [][]string{{"check", "--debug", "chart"}, {"check", "--debug", "--config", ".podlint.yaml", "chart"}} {
 		_, _, stderr := run(t, repo, nil, args...)
 		if !strings.Contains(stderr, defaults) {
 			t.Errorf("%v: the child's limits are not the defaults (%s):\n%s", args, defaults, stderr)
 		}
 		for _, want := range []string{
-			`render-cpu in *.podlint.yaml:4: "1000h" is above the default 5s`,
-			`render-memory in *.podlint.yaml:5: "64GiB" is above the default 512MiB`,
+			`render-cpu in *.podlint.yaml:4: "1000h" is above the default 30s`,
+			`render-memory in *.podlint.yaml:5: "64GiB" is above the default 1GiB`,
 			`render-timeout in *.podlint.yaml:6: "1000h" is above the default 30s`,
 			`render-max-output in *.podlint.yaml:7: "1GiB" is above the default 64MiB`,
 		} {
@@ -54,9 +54,9 @@ func TestConfigCannotRaiseLimits(t *testing.T) {
 	}
 	// The command line is trusted: it raises, and the configuration's
 	// value for that key is not looked at (no warning).
-	_, _, stderr := run(t, repo, nil, "check", "--debug", "--render-cpu", "7s", "chart")
-	if !strings.Contains(stderr, "limits cpu 7s, memory 512 MiB") || strings.Contains(stderr, "render-cpu in") {
-		t.Errorf("--render-cpu 7s: want it applied without a warning about the configuration:\n%s", stderr)
+	_, _, stderr := run(t, repo, nil, "check", "--debug", "--render-cpu", "40s", "chart")
+	if !strings.Contains(stderr, "limits cpu 40s, memory 1024 MiB") || strings.Contains(stderr, "render-cpu in") {
+		t.Errorf("--render-cpu 40s: want it applied without a warning about the configuration:\n%s", stderr)
 	}
 	// Lowering is the configuration's right, silently.
 	if err := os.WriteFile(filepath.Join(repo, ".podlint.yaml"), []byte("render-cpu: 2s\nrender-memory: 100MiB\n"), 0o644); err != nil {

@@ -31,7 +31,7 @@ const Rules = `
 	< workload, finding, internal/textsafe, internal/version,
 	  internal/shellread, internal/alloctest, internal/testbin,
 	  internal/testcorpus, internal/integration, internal/deps,
-	  internal/docnumbers, internal/testgit;
+	  internal/docnumbers, internal/testgit, internal/gencrd;
 
 	# Reading: files in, Kubernetes objects out. safefile confines every
 	# read a pull request can steer.
