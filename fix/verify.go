@@ -129,6 +129,11 @@ func sameAs(a []any, new []byte, paths []string) error {
 	if err != nil {
 		return fmt.Errorf("the fixed file does not parse: %v", err)
 	}
+	return sameDecoded(a, b, paths)
+}
+
+// sameDecoded is sameAs with both versions decoded.
+func sameDecoded(a, b []any, paths []string) error {
 	if len(a) != len(b) {
 		return fmt.Errorf("the fix changes the number of documents from %d to %d", len(a), len(b))
 	}
