@@ -63,7 +63,7 @@ func (l *Linter) Enabled(r *rules.Rule) bool { return l.Severity[r] > finding.Of
 // source lints one source. A render root (a Helm chart or a kustomization)
 // is linted by Root as a release of its own, with its findings already
 // moved to the files the user edits, so it has no part in the run's release.
-func (l *Linter) source(src manifest.Source) ([]finding.Finding, finding.Summary, *filePart, error) {
+func (l *Linter) source(src manifest.Source, verify func(*FixDoc)) ([]finding.Finding, finding.Summary, *filePart, error) {
 	if src.Render != "" {
 		f, s, err := l.Root(src)
 		return f, s, nil, err
@@ -82,7 +82,8 @@ func (l *Linter) source(src manifest.Source) ([]finding.Finding, finding.Summary
 	if manifest.SkipWalkedJSON(src, data) {
 		return nil, finding.Summary{Skipped: 1}, nil, nil
 	}
-	f, s, part := l.file(src.Path, data, src.Explicit)
+	sp := manifest.SplitFile(src.Path, data, l.Limits)
+	f, s, part := l.assemble(sp, data, src.Explicit, []*batch{l.lintDocs(sp, 0, sp.Docs(), l.verifier(verify, sp, data))})
 	return f, s, part, nil
 }
 
@@ -143,7 +144,7 @@ func (l *Linter) File(path string, data []byte, explicit bool) ([]finding.Findin
 // its part of the release.
 func (l *Linter) file(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary, *filePart) {
 	sp := manifest.SplitFile(path, data, l.Limits)
-	return l.assemble(sp, data, explicit, []*batch{l.lintDocs(sp, 0, sp.Docs())})
+	return l.assemble(sp, data, explicit, []*batch{l.lintDocs(sp, 0, sp.Docs(), nil)})
 }
 
 // batch is what linting a run of a file's documents leaves: findings not
@@ -163,8 +164,9 @@ type batch struct {
 // lintDocs loads and lints documents [from, to) of a file one at a time:
 // a document's nodes and typed objects are garbage once its objects are
 // linted, and its findings keep positions and copies of object references,
-// never nodes.
-func (l *Linter) lintDocs(sp *manifest.Split, from, to int) *batch {
+// never nodes. each, when not nil, is called for every document while it
+// is loaded, with its findings (Linter.verifier).
+func (l *Linter) lintDocs(sp *manifest.Split, from, to int, each func(i int, res *manifest.Result, found []finding.Finding)) *batch {
 	b := &batch{part: crossobject.Part{File: sp.File.Path, From: from, To: to}}
 	fl := &fileLinter{lint: l, file: sp.File, binary: sp.Binary, part: &filePart{}}
 	var res manifest.Result
@@ -196,6 +198,9 @@ func (l *Linter) lintDocs(sp *manifest.Split, from, to int) *batch {
 			}
 			b.sum.Workloads++
 			fl.object(o, ro, start)
+		}
+		if each != nil {
+			each(i, &res, fl.findings[start:])
 		}
 		fl.detach(start)
 	}

@@ -44,6 +44,14 @@ type Options struct {
 	// their namespace (DefaultSummaryBudget; negative keeps none beyond
 	// those that matter, see keepSummaries).
 	SummaryBudget int
+	// VerifyFixes, when set, is called by the worker that lints a file
+	// for each of its documents whose findings carry fixes, while the
+	// document is loaded (FixDoc), to drop the fixes that fail
+	// verification: check -f json|sarif, whose reports offer fixes.
+	// The findings of the cross-object rules, of rendered charts and
+	// kustomizations and whatever it leaves to the whole file are verified
+	// after the run.
+	VerifyFixes func(*FixDoc)
 }
 
 // The defaults of Options.SplitBytes, BatchBytes and SummaryBudget. A
@@ -163,9 +171,9 @@ func (s *scheduler) work() {
 	for j := range s.next {
 		r := s.results[j.src]
 		if j.batch < 0 {
-			r.findings, r.sum, r.part, r.err = s.lint.source(s.srcs[j.src])
+			r.findings, r.sum, r.part, r.err = s.lint.source(s.srcs[j.src], s.opt.VerifyFixes)
 		} else {
-			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to)
+			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to, s.lint.verifier(s.opt.VerifyFixes, r.split, r.data))
 		}
 		s.done <- j
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/testcorpus"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
@@ -229,11 +230,27 @@ func check(b testing.TB, cfg *analyzer.Linter, paths []string) *finding.Result {
 // checkSources is check on sources already made: standard input is a
 // Source holding its Data, as the command line makes it.
 func checkSources(b testing.TB, cfg *analyzer.Linter, srcs []manifest.Source) *finding.Result {
-	res, errs := analyzer.Run(cfg, analyzer.Options{}, srcs)
+	return checkFormat(b, cfg, srcs, "text")
+}
+
+// checkFormat is checkSources writing the report in format; for json and
+// sarif, whose reports offer fixes, the fixes are verified as podlint check
+// verifies them (fix.InRun: in the workers, and the rest after the run).
+func checkFormat(b testing.TB, cfg *analyzer.Linter, srcs []manifest.Source, format string) *finding.Result {
+	var opt analyzer.Options
+	var verify *fix.InRun
+	if format == "json" || format == "sarif" {
+		verify = fix.NewInRun()
+		opt.VerifyFixes = verify.Document
+	}
+	res, errs := analyzer.Run(cfg, opt, srcs)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
-	if err := report.Write(io.Discard, "text", res, report.Options{Rules: ruleInfos(cfg)}); err != nil {
+	if verify != nil {
+		verify.Finish(cfg, res, func(path string) ([]byte, error) { return os.ReadFile(path) })
+	}
+	if err := report.Write(io.Discard, format, res, report.Options{Rules: ruleInfos(cfg)}); err != nil {
 		b.Fatal(err)
 	}
 	return res
@@ -259,6 +276,23 @@ func BenchmarkPipeline(b *testing.B) {
 		b.Fatalf("linted %d workloads, want %d", res.Summary.Workloads, corpusDocs)
 	}
 	perDoc(b, f, func() { check(b, cfg, f.paths) })
+}
+
+// BenchmarkFormat is the pipeline writing each report format that check
+// -f takes in CI: text, and json and sarif, which verify the fixes they
+// offer (issue 37 item 1: within 5 % of text's CPU time is the goal).
+func BenchmarkFormat(b *testing.B) {
+	f := corpusAt(b, 1)
+	cfg := config()
+	srcs := make([]manifest.Source, len(f.paths))
+	for i, p := range f.paths {
+		srcs[i] = manifest.Source{Path: p}
+	}
+	for _, format := range []string{"text", "json", "sarif"} {
+		b.Run(format, func(b *testing.B) {
+			perDoc(b, f, func() { checkFormat(b, cfg, srcs, format) })
+		})
+	}
 }
 
 // BenchmarkLargeFile is the pipeline on the whole corpus as one file (the

@@ -241,19 +241,28 @@ func (c *checker) inDocument(f *finding.Finding, d int, doc []byte) (whole bool,
 			return true, nil
 		}
 	}
+	whole, err = judge(c.cfg, mine, before.findings, after, c.lines[d])
+	return whole, err
+}
+
+// judge is the verdict on a fix of finding mine of a document, once the
+// fix's text and the document's share passed: before and after are the
+// document's findings before and after the fix, linted alone (lines of
+// after count from line, where the document starts). whole is true when
+// only linting the whole file can tell.
+func judge(cfg *analyzer.Linter, mine *finding.Finding, before, after []finding.Finding, line int) (whole bool, err error) {
 	for i := range after {
 		if sameFinding(&after[i], mine) {
 			return false, fmt.Errorf("the finding is still there after the fix: %s", after[i].Message)
 		}
 	}
-	if n := newFindings(before.findings, after); len(n) > 0 {
+	if n := newFindings(before, after); len(n) > 0 {
 		for i := range n {
-			if r := c.cfg.Rules.ByName(n[i].RuleName); r == nil || r.SupersededBy != nil {
+			if r := cfg.Rules.ByName(n[i].RuleName); r == nil || r.SupersededBy != nil {
 				return true, nil
 			}
 		}
-		line := n[0].Line + c.lines[d] - 1
-		return false, fmt.Errorf("the fix adds finding %s (%s) at line %d: %s", n[0].RuleID, n[0].RuleName, line, n[0].Message)
+		return false, fmt.Errorf("the fix adds finding %s (%s) at line %d: %s", n[0].RuleID, n[0].RuleName, n[0].Line+line-1, n[0].Message)
 	}
 	return false, nil
 }

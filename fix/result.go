@@ -10,13 +10,19 @@ import (
 // file's bytes as the run read them; a file it cannot read loses its
 // fixes.
 func VerifyResult(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
+	return verifyResult(cfg, res, read, nil)
+}
+
+// verifyResult is VerifyResult for the findings that only accepts (all
+// when it is nil).
+func verifyResult(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error), only func(*finding.Finding) bool) (dropped int) {
 	type fixOf struct{ finding, fix int }
 	var files []string
 	byFile := map[string][]fixOf{}
 	found := map[int]finding.Finding{}
 	for i := range res.Len() {
 		f := res.At(i)
-		if len(f.Fixes) == 0 {
+		if len(f.Fixes) == 0 || only != nil && !only(&f) {
 			continue
 		}
 		if _, ok := byFile[f.File]; !ok {

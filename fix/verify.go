@@ -129,6 +129,11 @@ func sameAs(a []any, new []byte, paths []string) error {
 	if err != nil {
 		return fmt.Errorf("the fixed file does not parse: %v", err)
 	}
+	return sameDecoded(a, b, paths)
+}
+
+// sameDecoded is sameAs with both versions decoded.
+func sameDecoded(a, b []any, paths []string) error {
 	if len(a) != len(b) {
 		return fmt.Errorf("the fix changes the number of documents from %d to %d", len(a), len(b))
 	}
@@ -237,6 +242,12 @@ func plain(n *yaml.Node, budget *int) (any, error) {
 		}
 		return out, nil
 	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" {
+			// What Decode gives a string (it resolves a !!str scalar to
+			// its value, however it is quoted), without a decoder per
+			// scalar: most scalars of a manifest, all its keys.
+			return n.Value, nil
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return n.Value, nil
@@ -253,6 +264,9 @@ func diff(a, b any, at []workload.Segment, allowed [][]workload.Segment) string 
 		if hasPrefix(at, p) {
 			return ""
 		}
+	}
+	if equalPlain(a, b) {
+		return "" // no difference to name: nothing to allocate
 	}
 	switch av := a.(type) {
 	case map[string]any:
@@ -312,6 +326,42 @@ func diff(a, b any, at []workload.Segment, allowed [][]workload.Segment) string 
 		return pathString(at)
 	}
 	return ""
+}
+
+// equalPlain reports whether two plain values are equal, without
+// allocating; false for values it cannot tell equal with ==, such as NaN
+// (diff then compares them as it always does).
+func equalPlain(a, b any) bool {
+	switch av := a.(type) {
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for k, x := range av {
+			if y, ok := bv[k]; !ok || !equalPlain(x, y) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bv, ok := b.([]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !equalPlain(av[i], bv[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	switch b.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && (ta == nil || ta.Comparable()) && a == b
 }
 
 func allowedAt(at []workload.Segment, allowed [][]workload.Segment) bool {

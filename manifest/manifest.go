@@ -59,7 +59,9 @@ type File struct {
 	Data []byte
 	// Base is where Data starts in the bytes as read: 3 after a UTF-8
 	// byte order mark, 0 without one, and -1 when the bytes were
-	// transcoded from UTF-16, which rules out edits (see Document.Edit).
+	// transcoded from UTF-16, which rules out edits (see Document.Edit);
+	// for one document split alone, its offset in the file
+	// (SplitDocumentAt).
 	Base int
 	// marks is a sparse line index, sorted by line: the start of every
 	// lineStep-th line and of every line after a long one. A 60 MB file of
@@ -110,6 +112,17 @@ func NewFile(path string, data []byte) *File {
 	return &File{Path: path, Data: data, marks: marks, lines: n, otherBreaks: other}
 }
 
+// startAt numbers the lines of f from first instead of 1.
+func (f *File) startAt(first int) {
+	if first == 1 {
+		return
+	}
+	for i := range f.marks {
+		f.marks[i].line += first - 1
+	}
+	f.lines += first - 1
+}
+
 // position returns the 1-based line and byte column of byte offset off of
 // Data, from the line index: it reads at most lineStep-1 short lines and
 // never the rest of a long one, where counting from the start of the file
@@ -147,7 +160,7 @@ func (f *File) WholeLines(edits []finding.Edit) []finding.Edit {
 // lineBytes returns 1-based line n without its line break, sharing data.
 // It costs the same for a line of a million bytes as for a short one.
 func (f *File) lineBytes(n int) []byte {
-	if n < 1 || n > f.lines {
+	if n < f.marks[0].line || n > f.lines {
 		return nil
 	}
 	k := sort.Search(len(f.marks), func(k int) bool { return f.marks[k].line > n }) - 1

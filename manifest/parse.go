@@ -41,6 +41,7 @@ type Split struct {
 	// Binary is set when the file is not text; it has no documents.
 	Binary bool
 	docs   []chunk
+	first  int // the index in its file of the first document (SplitDocumentAt)
 }
 
 // Docs is the number of documents Load can load.
@@ -64,10 +65,32 @@ func (sp *Split) DocBytes(i int) int { return len(sp.docs[i].data) }
 // the bytes once and parses nothing but the documents that hold "{{" (to
 // tell Helm templates from manifests).
 func SplitFile(path string, data []byte, lim Limits) *Split {
+	return splitFile(path, data, lim, 1)
+}
+
+// SplitDocumentAt splits data, document index (0-based) of a file that
+// starts at byte start of the file as read and on line line of it, as
+// SplitFile splits a file, with the positions of the file: line numbers,
+// snippets, the loader's messages, its fixes' byte offsets and the
+// document's index are those the document has in place. Fix verification
+// lints an edited document this way, to compare its findings with those
+// the run found in the file, without copying or indexing the rest of the
+// file (the lines before it are absent: File.Line returns "" for them).
+func SplitDocumentAt(path string, data []byte, start, line, index int, lim Limits) *Split {
+	sp := splitFile(path, data, lim, max(line, 1))
+	sp.first = index
+	if sp.File.Base == 0 {
+		sp.File.Base = start
+	}
+	return sp
+}
+
+func splitFile(path string, data []byte, lim Limits, firstLine int) *Split {
 	sp := &Split{}
 	raw := data
 	data, problem := normalizeEncoding(data)
 	sp.File = NewFile(path, data)
+	sp.File.startAt(firstLine)
 	switch {
 	case bytes.HasPrefix(raw, []byte{0xEF, 0xBB, 0xBF}):
 		sp.File.Base = 3
@@ -75,9 +98,11 @@ func SplitFile(path string, data []byte, lim Limits) *Split {
 		sp.File.Base = -1 // transcoded from UTF-16
 	}
 	if problem != nil {
+		problem.Line += firstLine - 1
 		sp.Binary = true
 		sp.Problems = append(sp.Problems, *problem)
 	} else if line := helmLine(data); line > 0 {
+		line += firstLine - 1
 		sp.Problems = append(sp.Problems, Problem{Rule: RuleHelmTemplate, Line: line, Column: 1,
 			Message: "this file is a Helm template, not a manifest; render it first and lint the output, e.g. `helm template RELEASE CHART | podlint check -`"})
 	} else {
@@ -85,6 +110,9 @@ func SplitFile(path string, data []byte, lim Limits) *Split {
 		// at it, and no further: a file of a million tiny documents costs no
 		// more than one of MaxDocuments.
 		sp.docs = splitDocuments(data, lim.MaxDocuments+1)
+		for i := range sp.docs {
+			sp.docs[i].line += firstLine - 1
+		}
 		if len(sp.docs) > lim.MaxDocuments {
 			sp.Problems = append(sp.Problems, Problem{Rule: RuleLimitExceeded, Line: sp.docs[lim.MaxDocuments].line, Column: 1,
 				Message: fmt.Sprintf("file has more than %d YAML documents; only the first %d were linted (raise --max-documents to lint more)", lim.MaxDocuments, lim.MaxDocuments)})
@@ -105,7 +133,8 @@ func (sp *Split) Load(i int, lim Limits, res *Result) {
 	if Blank(chunk.data) {
 		return
 	}
-	conv := &converter{maxDepth: lim.MaxDepth}
+	conv := getConverter(lim)
+	defer putConverter(conv)
 	source := renderedSource(chunk.data)
 	first := len(res.Problems)
 	var root yaml.Node
@@ -114,7 +143,7 @@ func (sp *Split) Load(i int, lim Limits, res *Result) {
 	} else if p := aliasProblem(&root, chunk, lim); p != nil {
 		res.Problems = append(res.Problems, *p)
 	} else {
-		doc := &Document{File: sp.File, Index: i, Root: &root, LineOffset: chunk.line - 1, Source: source, maxDepth: lim.MaxDepth}
+		doc := &Document{File: sp.File, Index: sp.first + i, Root: &root, LineOffset: chunk.line - 1, Source: source, maxDepth: lim.MaxDepth}
 		loadDocument(doc, conv, lim, res)
 	}
 	for j := first; j < len(res.Problems); j++ {
@@ -590,6 +619,31 @@ func loadObject(doc *Document, node *yaml.Node, path workload.Path, conv *conver
 	}
 	obj.Typed = typed.Interface()
 	k.normalize(obj, targetPath)
+}
+
+// converters are reused from document to document: a converter's JSON
+// buffer and pair stack grew from nothing for every document (70 of the
+// 1 260 MB a check of the benchmark corpus allocated).
+var converters = sync.Pool{New: func() any { return &converter{} }}
+
+func getConverter(lim Limits) *converter {
+	c := converters.Get().(*converter)
+	c.maxDepth = lim.MaxDepth
+	return c
+}
+
+// putConverter returns c to the pool without the document: nothing it
+// keeps points into the document's nodes or objects, and a buffer grown
+// for a huge document is not kept.
+func putConverter(c *converter) {
+	if cap(c.buf) > 1<<20 || cap(c.stack) > 1<<14 {
+		return
+	}
+	clear(c.stack[:cap(c.stack)])
+	clear(c.problems[:cap(c.problems)])
+	clear(c.errors[:cap(c.errors)])
+	*c = converter{buf: c.buf[:0], stack: c.stack[:0], problems: c.problems[:0], errors: c.errors[:0]}
+	converters.Put(c)
 }
 
 func isListKind(kind string) bool {

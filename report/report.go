@@ -179,7 +179,7 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	case "json":
 		err = writeJSON(bw, &sorted, &all)
 	case "sarif":
-		err = writeSARIF(&buf, unpacked(&sorted), opts)
+		err = writeSARIF(bw, &sorted, opts)
 	case "github":
 		err = writeGitHub(bw, &sorted, opts)
 	case "junit":

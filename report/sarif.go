@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -55,7 +56,13 @@ func sarifLevel(s finding.Severity) string {
 // locations carry their code point column (Location.CodePointColumn). A
 // column past the end of its line is clamped to just after the last
 // character.
-func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
+//
+// The log is written as it is built, one result at a time from res, which
+// may be packed: the results are the bulk of the log, and holding them all
+// (every finding unpacked, its SARIF objects and the encoded log) made
+// SARIF's peak memory grow with the findings, 1.6× that of the other
+// formats on a large run.
+func writeSARIF(w sink, res *finding.Result, opts Options) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
 		return err
@@ -80,8 +87,8 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 	}
 	var missing []finding.RuleInfo
 	seen := map[string]bool{}
-	for i := range res.Findings {
-		f := &res.Findings[i]
+	for i := range res.Len() {
+		f := res.At(i)
 		if _, ok := index[f.RuleID]; !ok && !seen[f.RuleID] {
 			seen[f.RuleID] = true
 			missing = append(missing, finding.RuleInfo{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity})
@@ -107,13 +114,23 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}
 	fp := newFingerprinter(sha256Hash)
+	keep, cut := capResults(res.Len(), res.SeverityAt, sarifMaxResults)
 	// Fingerprints are computed over every finding in output order before
-	// the cap, so a finding keeps its occurrence number when others are cut.
-	prints := make([]string, len(res.Findings))
-	for i := range res.Findings {
-		prints[i] = fp.of(&res.Findings[i], relPath(opts.SrcRoot, res.Findings[i].File))
+	// the cap, so a finding keeps its occurrence number when others are cut:
+	// with a cut, those of the kept findings are computed first.
+	var prints map[int]string
+	if cut > 0 {
+		prints = make(map[int]string, len(keep))
+		k := 0
+		for i := range res.Len() {
+			f := res.At(i)
+			p := fp.of(&f, relPath(opts.SrcRoot, f.File))
+			if k < len(keep) && keep[k] == i {
+				prints[i] = p
+				k++
+			}
+		}
 	}
-	keep, cut := capResults(res.Findings, sarifMaxResults)
 	inv := sarif.NewInvocation().WithExecutionSuccess(len(opts.Errors) == 0)
 	inv.ToolExecutionNotifications = []*sarif.Notification{}
 	for _, e := range opts.Errors {
@@ -127,53 +144,82 @@ func writeSARIF(buf *bytes.Buffer, res *finding.Result, opts Options) error {
 				cut, sarifMaxResults)))
 	}
 	run.AddInvocations(inv)
-	run.Results = []*sarif.Result{}
-	for _, i := range keep {
-		f := &res.Findings[i]
-		rel := relPath(opts.SrcRoot, f.File)
-		line, col := clampPos(f.Line, lineCodePoint(f, f.SourceColumn()))
-		text, markdown := sarifMessage(f)
-		r := sarif.NewRuleResult(f.RuleID).
-			WithRuleIndex(index[f.RuleID]).
-			WithLevel(sarifLevel(f.Severity)).
-			WithMessage(sarif.NewTextMessage(text).WithMarkdown(markdown))
-		loc := sarifLocation(rel, line, col)
-		if f.Line >= 1 {
-			sc := f.SourceColumn()
-			// A value running into the Ellipsis of a snippet cut short has
-			// no known end: no end column rather than a wrong one (a line
-			// that really ends in … loses its end column too).
-			cutRight := strings.HasSuffix(f.SourceLine, finding.Ellipsis)
-			if end := valueEnd(f.SourceLine, sc); end > sc && !(cutRight && end > len(f.SourceLine)-len(finding.Ellipsis)) {
-				loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(lineCodePoint(f, end))
-			}
-		}
-		r.AddLocation(loc)
-		for j, rl := range f.Related {
-			rcol := rl.Column
-			if rl.CodePointColumn > 0 {
-				rcol = rl.CodePointColumn
-			}
-			rline, rcol := clampPos(rl.Line, rcol)
-			loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
-			if rl.Message != "" {
-				loc.WithDescriptionText(rl.Message)
-			}
-			r.AddRelatedLocation(loc)
-		}
-		for _, x := range f.Fixes {
-			if fx := sarifFix(opts.SrcRoot, &x); fx != nil {
-				r.AddFix(fx)
-			}
-		}
-		r.WithPartialFingerPrints(map[string]any{fingerprintKey: prints[i]})
-		if props := sarifProperties(f); props != nil {
-			r.Properties = props
-		}
-		run.Results = append(run.Results, r)
-	}
+	// The log without its results (null), which are written in their place.
+	run.Results = nil
 	log.AddRun(run)
-	return encodeJSON(buf, log)
+	var head bytes.Buffer
+	if err := encodeJSON(&head, log); err != nil {
+		return err
+	}
+	at := bytes.Index(head.Bytes(), []byte(sarifResultsKey+"null"))
+	if at < 0 {
+		return errors.New("the SARIF log has no results")
+	}
+	w.Write(head.Bytes()[:at+len(sarifResultsKey)])
+	err = writeJSONArray(w, "[", "        ", len(keep), func(k int) any {
+		i := keep[k]
+		f := res.At(i)
+		print, ok := prints[i]
+		if !ok {
+			print = fp.of(&f, relPath(opts.SrcRoot, f.File))
+		}
+		return sarifResult(&f, print, index[f.RuleID], opts)
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(head.Bytes()[at+len(sarifResultsKey+"null"):])
+	return err
+}
+
+// sarifResultsKey is how the results of the log's one run start in the
+// log encoded without them: its run's keys are indented by six spaces.
+const sarifResultsKey = "\n      \"results\": "
+
+// sarifResult is the SARIF result of f, whose fingerprint is print and
+// whose rule is the driver's rule'th.
+func sarifResult(f *finding.Finding, print string, rule int, opts Options) *sarif.Result {
+	rel := relPath(opts.SrcRoot, f.File)
+	line, col := clampPos(f.Line, lineCodePoint(f, f.SourceColumn()))
+	text, markdown := sarifMessage(f)
+	r := sarif.NewRuleResult(f.RuleID).
+		WithRuleIndex(rule).
+		WithLevel(sarifLevel(f.Severity)).
+		WithMessage(sarif.NewTextMessage(text).WithMarkdown(markdown))
+	loc := sarifLocation(rel, line, col)
+	if f.Line >= 1 {
+		sc := f.SourceColumn()
+		// A value running into the Ellipsis of a snippet cut short has
+		// no known end: no end column rather than a wrong one (a line
+		// that really ends in … loses its end column too).
+		cutRight := strings.HasSuffix(f.SourceLine, finding.Ellipsis)
+		if end := valueEnd(f.SourceLine, sc); end > sc && !(cutRight && end > len(f.SourceLine)-len(finding.Ellipsis)) {
+			loc.PhysicalLocation.Region.WithEndLine(line).WithEndColumn(lineCodePoint(f, end))
+		}
+	}
+	r.AddLocation(loc)
+	for j, rl := range f.Related {
+		rcol := rl.Column
+		if rl.CodePointColumn > 0 {
+			rcol = rl.CodePointColumn
+		}
+		rline, rcol := clampPos(rl.Line, rcol)
+		loc := sarifLocation(relPath(opts.SrcRoot, rl.File), rline, rcol).WithId(j + 1)
+		if rl.Message != "" {
+			loc.WithDescriptionText(rl.Message)
+		}
+		r.AddRelatedLocation(loc)
+	}
+	for _, x := range f.Fixes {
+		if fx := sarifFix(opts.SrcRoot, &x); fx != nil {
+			r.AddFix(fx)
+		}
+	}
+	r.WithPartialFingerPrints(map[string]any{fingerprintKey: print})
+	if props := sarifProperties(f); props != nil {
+		r.Properties = props
+	}
+	return r
 }
 
 // automationID turns a category into a SARIF automationDetails.id. The id
@@ -352,18 +398,18 @@ const sarifMaxResults = 25000
 // capResults returns the indexes of the findings to write, in their order,
 // and how many were left out: past max the most severe are kept (the sort
 // is stable, so within a severity the first in file order win).
-func capResults(fs []finding.Finding, max int) (keep []int, cut int) {
-	keep = make([]int, len(fs))
+func capResults(n int, severity func(int) finding.Severity, max int) (keep []int, cut int) {
+	keep = make([]int, n)
 	for i := range keep {
 		keep[i] = i
 	}
-	if len(fs) <= max {
+	if n <= max {
 		return keep, 0
 	}
-	sort.SliceStable(keep, func(a, b int) bool { return fs[keep[a]].Severity > fs[keep[b]].Severity })
+	sort.SliceStable(keep, func(a, b int) bool { return severity(keep[a]) > severity(keep[b]) })
 	keep = keep[:max]
 	sort.Ints(keep)
-	return keep, len(fs) - max
+	return keep, n - max
 }
 
 // sarifMessage returns a result's message.text and message.markdown. The

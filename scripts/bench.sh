@@ -31,6 +31,13 @@
 #     it, if any) instead of building this checkout's, and COMMIT=abc names
 #     its commit: how the "before" of a change is measured.
 #
+#   FORMATS=1 [BASE_BIN=/tmp/before/podlint] scripts/bench.sh
+#     measures only text against json and sarif (issue 37 item 1): CPU
+#     time and peak RSS of each format on the corpus at 1× and 4×, PAIRS=5
+#     rounds, each format's CPU read against text's of the same round, into
+#     the `formats` section; BASE_BIN runs a build of the code before the
+#     change in the same rounds.
+#
 # Needs Go and GNU time (/usr/bin/time; installed with apt-get when missing
 # and possible). About 5 minutes on a quiet 2-core machine with the defaults
 # (12 when the machine is shared).
@@ -72,6 +79,12 @@ if [ "${STARTUP:-0}" = 1 ]; then
 	echo "== start-up against $("$KUBE_SCORE" version 2>/dev/null | head -n 1)"
 	"$work/perfdoc" -startup -podlint "${PODLINT_BIN:-$work/podlint}" -kube-score "$KUBE_SCORE" -commit "${COMMIT:-}" \
 		-label "${LABEL:-after}" -doc "${DOC-docs/performance.md}" -startup-pairs "${STARTUP_PAIRS:-200}" -init-runs "${INIT_RUNS:-20}"
+	echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+	exit 0
+fi
+if [ "${FORMATS:-0}" = 1 ]; then
+	"$work/perfdoc" -formats -podlint "$work/podlint" -base "${BASE_BIN:-}" -work "$work" -pairs "${PAIRS:-5}" \
+		-commit "${COMMIT:-}" -doc "${DOC-docs/performance.md}"
 	echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
 	exit 0
 fi

@@ -61,6 +61,10 @@ type options struct {
 	kubeScore, commit string
 	startupPairs      int
 	startup           bool
+	// The formats comparison (-formats): the build before the change, if
+	// any, run in the same rounds.
+	formats bool
+	base    string
 }
 
 func main() {
@@ -85,6 +89,8 @@ func main() {
 	flag.StringVar(&o.kubeScore, "kube-score", "", "kube-score binary, for -startup")
 	flag.IntVar(&o.startupPairs, "startup-pairs", 200, "pairs of podlint and kube-score runs, for -startup")
 	flag.StringVar(&o.commit, "commit", "", "commit to name in the results (default: the checkout's)")
+	flag.BoolVar(&o.formats, "formats", false, "measure only text against json and sarif (CPU, peak RSS; -pairs rounds) on the corpus at 1× and 4×, into the `formats` section")
+	flag.StringVar(&o.base, "base", "", "podlint binary of the code before the change, for -formats: run in the same rounds")
 	flag.Parse()
 	for _, s := range strings.Split(*scales, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -110,6 +116,25 @@ func main() {
 			fail(err)
 		}
 		fmt.Fprintf(os.Stderr, "perfdoc: wrote the startup %s section of %s\n", o.label, o.doc)
+		return
+	}
+	if o.formats {
+		if o.podlint == "" || o.work == "" {
+			fmt.Fprintln(os.Stderr, "usage: perfdoc -formats -podlint BIN [-base BIN] -work DIR [-pairs N]")
+			os.Exit(2)
+		}
+		section, err := o.measureFormats()
+		if err != nil {
+			fail(err)
+		}
+		if o.doc == "" {
+			fmt.Print(section)
+			return
+		}
+		if err := writeFormats(o.doc, section); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "perfdoc: wrote the formats section of %s\n", o.doc)
 		return
 	}
 	if o.podlint == "" || o.floor == "" || o.work == "" || (o.label != "before" && o.label != "after") {

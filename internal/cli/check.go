@@ -7,6 +7,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
@@ -98,11 +99,19 @@ values file, exact or approximate.`,
 				s.an.Open = kept.Open
 			}
 			srcs, hints, errs := s.sources(c, env)
-			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
+			sched := s.sched
+			var verify *fix.InRun
+			if hasFormat(specs, "json", "sarif") {
+				// The formats that offer fixes: the workers verify them
+				// while each document is loaded, the rest after the run.
+				verify = fix.NewInRun()
+				sched.VerifyFixes = verify.Document
+			}
+			res, runErrs := analyzer.Run(&s.an, sched, srcs)
 			res.Summary.ConfigFile = s.configName()
 			errs = append(errs, runErrs...)
-			if hasFormat(specs, "json", "sarif") {
-				verifyFixes(&s.an, res, srcs) // the formats that offer fixes
+			if verify != nil {
+				verify.Finish(&s.an, res, sourceBytes(&s.an, srcs))
 			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)

@@ -620,16 +620,16 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	return werr
 }
 
-// verifyFixes drops the fixes of res that fail verification (fix.Verify),
-// reading each file with fixes again as the run read it.
-func verifyFixes(cfg *analyzer.Linter, res *finding.Result, srcs []manifest.Source) {
+// sourceBytes returns what reads the file of a finding again as the run
+// read it, for fix.VerifyResult.
+func sourceBytes(cfg *analyzer.Linter, srcs []manifest.Source) func(path string) ([]byte, error) {
 	byPath := map[string]*manifest.Source{}
 	for i := range srcs {
 		if srcs[i].Render == "" {
 			byPath[srcs[i].Path] = &srcs[i]
 		}
 	}
-	fix.VerifyResult(cfg, res, func(path string) ([]byte, error) {
+	return func(path string) ([]byte, error) {
 		src := byPath[path]
 		if src == nil {
 			return nil, fmt.Errorf("%s: not a source of the run", path)
@@ -642,5 +642,5 @@ func verifyFixes(cfg *analyzer.Linter, res *finding.Result, srcs []manifest.Sour
 			err = fmt.Errorf("%s: too big", path)
 		}
 		return data, err
-	})
+	}
 }

@@ -1,0 +1,248 @@
+package fix
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/manifest"
+)
+
+// InRun verifies the fixes of `podlint check -f json|sarif` while the run
+// lints: Document is analyzer.Options.VerifyFixes, which the workers call
+// for each document with fixes while it is loaded, and Finish verifies,
+// after the run, what the workers could not (VerifyResult on those
+// findings only). The report is the one VerifyResult alone gives: each fix
+// is checked as VerifyAll checks it, with the run's findings of the
+// document as the "before" and the edited document alone linted for the
+// "after", so that a fix costs one parse of its edited document, on the
+// worker that holds the document.
+type InRun struct {
+	mu sync.Mutex
+	// handled are the files whose documents went through Document; left
+	// are those of them with a fix that only the whole file can verify.
+	handled, left map[string]bool
+	json          map[string]bool // IsJSON of the files with fixes
+	// decided and undecided count the fixes Document judged and those it
+	// left to Finish.
+	decided, undecided atomic.Int64
+}
+
+// Counts returns how many fixes the workers judged and how many they left
+// to Finish.
+func (v *InRun) Counts() (decided, left int) {
+	return int(v.decided.Load()), int(v.undecided.Load())
+}
+
+// NewInRun returns an InRun for one run.
+func NewInRun() *InRun {
+	return &InRun{handled: map[string]bool{}, left: map[string]bool{}, json: map[string]bool{}}
+}
+
+// Document verifies the fixes of one loaded document (see InRun).
+func (v *InRun) Document(d *analyzer.FixDoc) {
+	left := false
+	c := &docCheck{d: d, json: v.isJSON(d.Path, d.Data)}
+	for _, f := range d.Findings {
+		kept := f.Fixes[:0:0]
+		for k := range f.Fixes {
+			decided, err := c.verify(f, &f.Fixes[k])
+			if decided {
+				v.decided.Add(1)
+			} else {
+				v.undecided.Add(1)
+				left = true
+			}
+			if err == nil {
+				kept = append(kept, f.Fixes[k])
+			}
+		}
+		if len(kept) == 0 {
+			kept = nil
+		}
+		f.Fixes = kept
+	}
+	v.mu.Lock()
+	v.handled[d.Path] = true
+	if left {
+		v.left[d.Path] = true
+	}
+	v.mu.Unlock()
+}
+
+func (v *InRun) isJSON(path string, data []byte) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	j, ok := v.json[path]
+	if !ok {
+		j = manifest.IsJSON(path, data)
+		v.json[path] = j
+	}
+	return j
+}
+
+// Finish verifies the fixes of res that Document did not: those of the
+// cross-object rules, of files it did not see (rendered charts and
+// kustomizations) and of files with a fix it left to the whole file. read
+// is VerifyResult's.
+func (v *InRun) Finish(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
+	return verifyResult(cfg, res, read, func(f *finding.Finding) bool {
+		if r := cfg.Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+			return true
+		}
+		return !v.handled[f.File] || v.left[f.File]
+	})
+}
+
+// docCheck verifies fixes of one document of a run (InRun.Document).
+type docCheck struct {
+	d    *analyzer.FixDoc
+	json bool
+	// original is the document decoded (decodeAll), before its findings
+	// and share, each computed when first needed.
+	original                 []any
+	before                   docLint
+	haveOriginal, haveBefore bool
+	beforeOK                 bool
+}
+
+// errUndecided is not an error: the fix is left to the whole file.
+var errUndecided = errors.New("left to the whole file")
+
+// verify checks fix x of f as VerifyAll would. decided is false when only
+// the whole file can tell; the fix is then kept for Finish.
+func (c *docCheck) verify(f *finding.Finding, x *finding.Fix) (decided bool, err error) {
+	err = c.check(f, x)
+	if err == errUndecided {
+		return false, nil
+	}
+	return true, err
+}
+
+func (c *docCheck) check(f *finding.Finding, x *finding.Fix) error {
+	d := c.d
+	if len(x.Edits) == 0 {
+		return errors.New("the fix has no edits")
+	}
+	for _, e := range x.Edits {
+		if e.File != d.Path {
+			return errUndecided // VerifyAll's message names the files
+		}
+	}
+	edits, err := sorted(x.Edits)
+	if err != nil {
+		return err
+	}
+	lo, hi := edits[0].Start, edits[0].End
+	for _, e := range edits[1:] {
+		lo, hi = min(lo, e.Start), max(hi, e.End)
+	}
+	if lo < d.Start || hi > d.End {
+		return errUndecided // not inside this document alone
+	}
+	original := c.decoded()
+	for i := range edits {
+		edits[i].Start -= d.Start
+		edits[i].End -= d.Start
+	}
+	doc, err := finding.ApplyEdits(d.Data[d.Start:d.End], edits)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		if err := manifest.ValidJSON(doc); err != nil {
+			return err
+		}
+	}
+	// The edited document is linted before its text is compared, so that
+	// one parse serves both.
+	after, share, parsed, ok := d.Lint(doc)
+	if !ok {
+		return errUndecided
+	}
+	var edited []any
+	if parsed != nil && oneDocument(doc) {
+		if edited, err = plainDocument(parsed); err != nil {
+			return err
+		}
+	} else if edited, err = decodeAll(doc); err != nil {
+		return err
+	}
+	if err := sameDecoded(original, edited, x.Paths); err != nil {
+		return err
+	}
+	// As checker.inDocument.
+	if r := d.Linter().Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+		return errUndecided
+	}
+	before, ok := c.beforeFix()
+	if !ok {
+		return errUndecided
+	}
+	var mine *finding.Finding
+	for i := range before.findings {
+		if sameFinding(&before.findings[i], f) {
+			mine = &before.findings[i]
+			break
+		}
+	}
+	if mine == nil || !share.Equal(before.share) {
+		return errUndecided
+	}
+	whole, err := judge(d.Linter(), mine, before.findings, after, 1)
+	if whole {
+		return errUndecided
+	}
+	return err
+}
+
+// decoded returns the document decoded as decodeAll would, from the run's
+// parse when that is the same: nil when it does not parse alone.
+func (c *docCheck) decoded() []any {
+	if c.haveOriginal {
+		return c.original
+	}
+	c.haveOriginal = true
+	d := c.d
+	text := d.Data[d.Start:d.End]
+	var v []any
+	if d.Doc != nil && oneDocument(text) {
+		v, _ = plainDocument(d.Doc)
+	} else {
+		v, _ = decodeAll(text)
+	}
+	if v == nil {
+		v = []any{} // as checker.decoded
+	}
+	c.original = v
+	return v
+}
+
+func (c *docCheck) beforeFix() (docLint, bool) {
+	if !c.haveBefore {
+		c.haveBefore = true
+		c.before.findings, c.before.share, c.beforeOK = c.d.Before()
+	}
+	return c.before, c.beforeOK
+}
+
+// oneDocument reports whether text, one document of a split file, is one
+// document to the YAML parser as well: no line starts with a directive,
+// which would begin a second one (yaml.Unmarshal, the run's parse, reads
+// only the first; decodeAll reads them all).
+func oneDocument(text []byte) bool {
+	return !bytes.HasPrefix(text, []byte("%")) && !bytes.Contains(text, []byte("\n%")) && !bytes.Contains(text, []byte("\r%"))
+}
+
+// plainDocument is decodeAll of a document from its parse.
+func plainDocument(doc *manifest.Document) ([]any, error) {
+	budget := 1 << 20
+	v, err := plain(doc.Root, &budget)
+	if err != nil {
+		return nil, err
+	}
+	return []any{v}, nil
+}

@@ -1,0 +1,153 @@
+package fix_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/alloctest"
+	"github.com/podlint/podlint/manifest"
+)
+
+// deployment is the first Deployment of stream: its liveness probe times
+// out after 30s (PL106, fixable), and with typo its second container's
+// readiness probe is misspelt.
+func deployment(name string, typo bool) string {
+	s := string(stream([]string{name}, typo))
+	return s[len("---\n"):strings.Index(s, "---\napiVersion: v1\nkind: Service")]
+}
+
+// verifyCases are files whose fixes take every way through InRun: decided
+// in the document, failing there (PL103's fix adds PL501), left to the
+// whole file (PL301's fix changes what a Service selects; a suppression;
+// a directive), JSON, a byte order mark.
+func verifyCases() map[string]string {
+	var served strings.Builder
+	served.WriteString("apiVersion: v1\nkind: Service\nmetadata: {name: served}\nspec:\n  selector: {app: served}\n  ports: [{port: 80}]\n")
+	for i := range 3 {
+		fmt.Fprintf(&served, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d%d}\nspec:\n  selector: {matchLabels: {app: served}}\n  template:\n    metadata: {labels: {app: served}}\n    spec:\n      restartPolicy: OnFailure\n      containers: [{name: c, image: example/c:1}]\n", i)
+	}
+	return map[string]string{
+		"stream.yaml":     string(stream(names(3), true)),
+		"served.yaml":     served.String(),
+		"alone.yaml":      string(onFailure(4, false)),
+		"suppressed.yaml": "---\n" + deployment("a", false) + "---\n# podlint:ignore PL101 not this one\n" + deployment("b", true),
+		"annotated.yaml":  strings.Replace(deployment("c", true), "metadata: {name: c}", "metadata:\n  name: c\n  annotations: {ignore-check.podlint.dev/PL104: \"no\"}", 1),
+		"directive.yaml":  deployment("d", false) + "...\n%YAML 1.2\n---\n" + deployment("e", true),
+		"bom.yaml":        "\uFEFF" + deployment("f", true) + "---\n" + deployment("g", false),
+		"object.json":     `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "j"}, "spec": {"selector": {"matchLabels": {"app": "j"}}, "template": {"metadata": {"labels": {"app": "j"}}, "spec": {"containers": [{"name": "c", "image": "x:1", "livenessProbe": {"httpGet": {"path": "/", "port": 80}, "timeoutSeconds": 30}}]}}}}` + "\n",
+	}
+}
+
+// report is a result as check's JSON report shows its findings and fixes.
+func report(t *testing.T, res *finding.Result) string {
+	t.Helper()
+	b, err := json.Marshal(res.List())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestInRunIsVerifyResult: the fixes check -f json|sarif offers when the
+// workers verify them while each document is loaded (InRun) are those
+// VerifyResult keeps after the run, for files linted whole and in batches,
+// and the workers decided most of them.
+func TestInRunIsVerifyResult(t *testing.T) {
+	dir := t.TempDir()
+	var srcs []manifest.Source
+	cases := verifyCases()
+	for _, name := range []string{"stream.yaml", "served.yaml", "alone.yaml", "suppressed.yaml", "annotated.yaml", "directive.yaml", "bom.yaml", "object.json"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(cases[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, manifest.Source{Path: p, Explicit: true})
+	}
+	srcs = append(srcs, manifest.Source{Path: "<stdin>", Data: []byte(cases["stream.yaml"] + "---\n" + cases["served.yaml"])})
+	read := func(path string) ([]byte, error) {
+		for _, s := range srcs {
+			if s.Path == path && s.Data != nil {
+				return s.Data, nil
+			}
+		}
+		return os.ReadFile(path)
+	}
+	cfg := config()
+	for _, opt := range []analyzer.Options{{}, {SplitBytes: 512, BatchBytes: 600}} {
+		t.Run(fmt.Sprintf("split=%d", opt.SplitBytes), func(t *testing.T) {
+			res, errs := analyzer.Run(cfg, opt, srcs)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			before := report(t, res)
+			dropped := fix.VerifyResult(cfg, res, read)
+			want := report(t, res)
+			if dropped == 0 || before == want {
+				t.Fatal("VerifyResult dropped no fix: the cases test nothing")
+			}
+
+			v := fix.NewInRun()
+			opt.VerifyFixes = v.Document
+			res, errs = analyzer.Run(cfg, opt, srcs)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			v.Finish(cfg, res, read)
+			if got := report(t, res); got != want {
+				t.Errorf("fixes verified in the run differ from VerifyResult's:\n got %s\nwant %s", got, want)
+			}
+			decided, left := v.Counts()
+			t.Logf("%d fixes decided in the run, %d left to the whole file", decided, left)
+			if decided < 2*left || left == 0 {
+				t.Errorf("%d fixes decided in the run, %d left to the whole file: want most decided, some left", decided, left)
+			}
+		})
+	}
+}
+
+// TestInRunCostsTheEditedDocument: verifying the fixes of check -f json
+// costs about one lint of each edited document on top of the run. After
+// the run (VerifyResult) it cost the file read and split again, the
+// document decoded before and after the edit and linted alone before and
+// after: more than three times the run's own allocations for a stream in
+// which every Deployment has a fix; in the run, the edited document once.
+func TestInRunCostsTheEditedDocument(t *testing.T) {
+	cfg := config()
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "---\n%s", deployment(fmt.Sprintf("app-%d", i), false))
+	}
+	srcs := []manifest.Source{{Path: "s.yaml", Data: []byte(b.String())}}
+	offered := 0
+	plain := alloctest.Min(func() {
+		res, _ := analyzer.Run(cfg, analyzer.Options{Workers: 1}, srcs)
+		offered = 0
+		for i := range res.Len() {
+			offered += len(res.At(i).Fixes)
+		}
+	})
+	kept := 0
+	verified := alloctest.Min(func() {
+		v := fix.NewInRun()
+		res, _ := analyzer.Run(cfg, analyzer.Options{Workers: 1, VerifyFixes: v.Document}, srcs)
+		v.Finish(cfg, res, func(string) ([]byte, error) { return srcs[0].Data, nil })
+		kept = 0
+		for i := range res.Len() {
+			kept += len(res.At(i).Fixes)
+		}
+	})
+	if kept != offered || kept < 100 {
+		t.Fatalf("%d fixes kept of %d, want all, at least one per Deployment", kept, offered)
+	}
+	t.Logf("run: %d bytes; run and verification: %d bytes (×%.2f)", plain, verified, float64(verified)/float64(plain))
+	if alloctest.Exceeds(plain, verified, 4) {
+		t.Errorf("verifying the fixes multiplied the bytes the run allocates by %.2f; want at most 4 (one lint of each edited document: two fixes of each Deployment)", float64(verified)/float64(plain))
+	}
+}
