@@ -71,11 +71,18 @@ const Rules = `
 	rules, internal/textsafe
 	< policy;
 
+	# podlint observe: a cluster's Pods, events and owners in, a profile
+	# out, which check reads as expectations. The one package with a
+	# cluster client; podlint links it, podlint-render never (Unlinked).
+	timeline, internal/textsafe
+	< internal/observe;
+
 	# The faces.
 	fix, render, report/plot
 	< internal/lsp;
 	internal/lsp, internal/ruledoc, internal/version, render, report, policy
-	< internal/cli
+	< internal/cli;
+	internal/cli, internal/observe
 	< cmd/podlint;
 	internal/cli, render/engine
 	< cmd/podlint-render;
@@ -114,9 +121,9 @@ var External = map[string][]string{
 	"sigs.k8s.io/kustomize/":          {"render", "render/engine"},
 	"sigs.k8s.io/kustomize/api/":      {"render/engine"},
 	"github.com/landlock-lsm/":        {"render"},
-	// A cluster client is for reading a live cluster, which no linting
-	// path does.
-	"k8s.io/client-go/": {},
+	// A cluster client is for reading a live cluster, which only podlint
+	// observe does.
+	"k8s.io/client-go/": {"internal/observe"},
 	// The editor protocol is the editor server's.
 	"github.com/sourcegraph/jsonrpc2": {"internal/lsp"},
 	// The command line's.
@@ -142,6 +149,9 @@ var Unlinked = map[string][]string{
 		"helm.sh/helm/v3/pkg/releaseutil", "github.com/Masterminds/semver/", "github.com/santhosh-tekuri/jsonschema/",
 		"k8s.io/client-go/", "sigs.k8s.io/kustomize/api/", "render/engine",
 	},
+	// podlint observe and its cluster client are podlint's; the render
+	// child, which links internal/cli, never links them.
+	"cmd/podlint-render": {"internal/observe"},
 }
 
 // Pure lists the packages that do no I/O of their own: the model, the
