@@ -1,5 +1,7 @@
 // Command podlint lints Kubernetes manifests for Pod lifecycle settings that
-// fail at runtime. Everything but wiring standard I/O lives in internal/cli.
+// fail at runtime. Everything but wiring standard I/O and podlint observe
+// (internal/observe, which podlint-render must not link) lives in
+// internal/cli.
 package main
 
 import (
@@ -10,6 +12,7 @@ import (
 
 func main() {
 	cli.TuneGC(os.Getenv)
+	cli.SetObserver(observer{})
 	stop := startCPUProfile()
 	code := cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()

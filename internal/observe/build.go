@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -117,7 +118,10 @@ type killFacts struct {
 // probeKill matches the kubelet's Killing event message for a probe
 // (pkg/kubelet/prober/worker.go, kuberuntime's killContainer reason):
 // "Container app failed liveness probe, will be restarted".
-var probeKill = regexp.MustCompile(`^Container (\S+) failed (liveness|startup) probe`)
+// Compiled on first use: podlint links this package into every run.
+var probeKill = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Container (\S+) failed (liveness|startup) probe`)
+})
 
 func (b *Builder) span(t time.Time) {
 	if t.IsZero() {
@@ -207,7 +211,10 @@ func (b *Builder) addEvent(key, kind, ns, pod, reason, message string, count int
 	if kind != "Pod" || reason != "Killing" {
 		return
 	}
-	m := probeKill.FindStringSubmatch(message)
+	if !strings.HasPrefix(message, "Container ") {
+		return
+	}
+	m := probeKill().FindStringSubmatch(message)
 	if m == nil {
 		return
 	}

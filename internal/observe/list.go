@@ -23,11 +23,31 @@ const (
 // memory grows with the facts kept, not with the file. Items of other
 // kinds are skipped; a malformed item is an error naming it.
 func ReadList(r io.Reader, b *Builder) (int, error) {
-	lr := &io.LimitedReader{R: r, N: MaxListFile + 1}
+	n, _, err := readList(r, b, typeMeta{}, MaxListFile)
+	return n, err
+}
+
+// listMeta is what a paginated list says of the next page.
+type listMeta struct {
+	Continue        string `json:"continue"`
+	ResourceVersion string `json:"resourceVersion"`
+}
+
+// readList is ReadList for a list of the API server too, whose items have
+// no kind (item is their type) and whose metadata says where the next page
+// starts; it reads at most limit bytes.
+func readList(r io.Reader, b *Builder, item typeMeta, limit int64) (int, listMeta, error) {
+	var meta listMeta
+	n, err := readItems(r, b, item, limit, &meta)
+	return n, meta, err
+}
+
+func readItems(r io.Reader, b *Builder, item typeMeta, limit int64, meta *listMeta) (int, error) {
+	lr := &io.LimitedReader{R: r, N: limit + 1}
 	dec := json.NewDecoder(lr)
 	tooBig := func(err error) error {
 		if lr.N <= 0 {
-			return fmt.Errorf("larger than %d MB, more than --from reads", MaxListFile>>20)
+			return fmt.Errorf("larger than %d MB, more than podlint observe reads", limit>>20)
 		}
 		return err
 	}
@@ -68,14 +88,14 @@ func ReadList(r io.Reader, b *Builder) (int, error) {
 			return n, errors.New(`"items" is not a list`)
 		}
 		for dec.More() {
-			var item json.RawMessage
-			if err := dec.Decode(&item); err != nil {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
 				return n, tooBig(jsonError(err, fmt.Sprintf("item %d: malformed JSON", n+1)))
 			}
-			if len(item) > MaxItem {
-				return n, fmt.Errorf("item %d: %d bytes, larger than any object the API server stores", n+1, len(item))
+			if len(raw) > MaxItem {
+				return n, fmt.Errorf("item %d: %d bytes, larger than any object the API server stores", n+1, len(raw))
 			}
-			if err := addItem(item, b); err != nil {
+			if err := addItem(raw, item, b); err != nil {
 				return n, fmt.Errorf("item %d: %v", n+1, err)
 			}
 			n++
@@ -94,12 +114,15 @@ func ReadList(r io.Reader, b *Builder) (int, error) {
 	if raw, ok := top["kind"]; ok {
 		_ = json.Unmarshal(raw, &kind)
 	}
+	if raw, ok := top["metadata"]; ok && meta != nil {
+		_ = json.Unmarshal(raw, meta)
+	}
 	if kind != "" && !strings.HasSuffix(kind, "List") {
 		whole, err := json.Marshal(top)
 		if err != nil {
 			return n, err
 		}
-		if err := addItem(whole, b); err != nil {
+		if err := addItem(whole, typeMeta{}, b); err != nil {
 			return n, err
 		}
 		return 1, nil
@@ -127,10 +150,13 @@ type typeMeta struct {
 }
 
 // addItem decodes one object into its k8s.io/api type and adds it.
-func addItem(raw []byte, b *Builder) error {
+func addItem(raw []byte, item typeMeta, b *Builder) error {
 	var tm typeMeta
 	if err := json.Unmarshal(raw, &tm); err != nil {
 		return fmt.Errorf("not an object: %v", err)
+	}
+	if tm.Kind == "" && tm.APIVersion == "" {
+		tm = item // the API server's lists leave out their items' kind
 	}
 	switch {
 	case tm.Kind == "Pod" && tm.APIVersion == "v1":

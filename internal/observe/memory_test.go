@@ -16,14 +16,7 @@ import (
 // testdata/snapshot.json (each a restarted, probe-killed container), in
 // n/10 Deployments, with their ReplicaSets and kill events.
 func bigList(t testing.TB, n int) []byte {
-	data, err := os.ReadFile("testdata/snapshot.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct{ Items []map[string]any }
-	if err := json.Unmarshal(data, &list); err != nil {
-		t.Fatal(err)
-	}
+	list := snapshotItems(t)
 	tmpl, _ := json.Marshal(list.Items[1]) // shop/web-6d4b9c-b
 	ev, _ := json.Marshal(list.Items[5])   // its Killing event
 	var b bytes.Buffer
@@ -44,6 +37,18 @@ func bigList(t testing.TB, n int) []byte {
 	b.Truncate(b.Len() - 1)
 	b.WriteString("]}")
 	return b.Bytes()
+}
+
+// snapshotItems are the objects of testdata/snapshot.json, decoded.
+func snapshotItems(t testing.TB) (list struct{ Items []map[string]any }) {
+	data, err := os.ReadFile("testdata/snapshot.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	return list
 }
 
 func readAll(t testing.TB, data []byte) *Builder {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Scrub rewrites what `kubectl get pods,events,replicasets,jobs -A -o json`
@@ -55,7 +56,9 @@ var scrubbed = map[string]bool{
 
 // ipAddress finds the IPv4 and IPv6 addresses that event messages quote
 // ("dial tcp 10.244.1.17:8080: connect: connection refused").
-var ipAddress = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\b`)
+var ipAddress = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\b`)
+})
 
 func scrubObject(v any) any {
 	switch x := v.(type) {
@@ -72,7 +75,7 @@ func scrubObject(v any) any {
 			x[i] = scrubObject(e)
 		}
 	case string:
-		return ipAddress.ReplaceAllStringFunc(x, func(ip string) string {
+		return ipAddress().ReplaceAllStringFunc(x, func(ip string) string {
 			if !strings.Contains(ip, ".") && !strings.Contains(ip, "::") && strings.Count(ip, ":") != 7 {
 				return ip // "10:02:45" in a message is a time
 			}
