@@ -28,6 +28,9 @@ type ObservedContainer struct {
 	// whose length the Pod status told (0 when none did).
 	KillsBeforeReady int
 	NotReadyAfter    float64
+	// StartupProbeKills counts the kills by the startup probe among all
+	// probe kills (the rest were the liveness probe's).
+	StartupProbeKills int
 }
 
 // Observed is a profile that podlint check --observed reads: the model

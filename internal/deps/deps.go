@@ -75,7 +75,8 @@ const Rules = `
 	# out, which check reads as expectations. The one package with a
 	# cluster client; podlint links it, podlint-render never (Unlinked).
 	timeline, internal/textsafe
-	< internal/observe;
+	< internal/observe
+	< internal/observe/cmd/scrub;
 
 	# The faces.
 	fix, render, report/plot

@@ -37,6 +37,11 @@ func Expectations(data []byte, name string, now time.Time) (*timeline.Observed, 
 					oc.NotReadyAfter = float64(z.NotReadyAfter.Max)
 				}
 			}
+			for _, r := range c.Restarts {
+				if r.Cause == "startup-probe" {
+					oc.StartupProbeKills = r.Count
+				}
+			}
 			if d := c.Shutdowns; d != nil && d.Took != nil {
 				oc.Shutdowns, oc.ShutdownMax = d.Took.Count, float64(d.Took.Max)
 				if d.SIGKILL != nil {

@@ -14,8 +14,11 @@ import (
 // holds is removed (UIDs, IPs, node names, environment values, annotations,
 // managed fields, the event source's host). What remains is what Builder
 // reads, so a profile built from the scrubbed list equals one built from
-// the original (TestScrubKeepsTheProfile). scripts/observe-record.sh runs
-// it through `go run ./internal/observe/cmd/scrub`.
+// the original (TestScrubKeepsTheProfile). Recording is
+//
+//	kubectl get pods,events,replicasets,jobs -A -o json | go run ./internal/observe/cmd/scrub
+//
+// Names stay: choose them for the recording.
 func Scrub(data []byte) ([]byte, error) {
 	var top map[string]any
 	if err := json.Unmarshal(data, &top); err != nil {
