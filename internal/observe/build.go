@@ -490,7 +490,7 @@ func (b *Builder) addPodTo(w *Workload, pf *podFacts) {
 			if t.reason == "OOMKilled" {
 				cause = "OOMKilled"
 			}
-			probeKilled := k != nil && t.exitCode == 137 && t.reason != "OOMKilled"
+			probeKilled := killedByProbe(t, k)
 			if probeKilled && lastProbe != "" {
 				cause = lastProbe
 			}
@@ -538,5 +538,17 @@ func (b *Builder) killsBeforeReady(pf *podFacts, cf *containerFacts, k *killFact
 	if cf.last == nil {
 		return false
 	}
-	return cf.lastNeverReady && cf.last.exitCode == 137 && !k.last.After(cf.last.finished.Add(2*time.Second))
+	return cf.lastNeverReady && killedByProbe(cf.last, k) && !k.last.After(cf.last.finished.Add(2*time.Second))
+}
+
+// killedByProbe reports whether the run t ended in one of the probe kills
+// k counts: it finished between the first kill event and the grace period
+// after the last (2 minutes allowed; the default is 30 s). The exit code
+// does not tell: an app that handles SIGTERM exits 143 or 0, one that
+// ignores it is SIGKILLed (137).
+func killedByProbe(t *termFacts, k *killFacts) bool {
+	if k == nil || t.reason == "OOMKilled" {
+		return false
+	}
+	return !t.finished.Before(k.first.Add(-2*time.Second)) && !t.finished.After(k.last.Add(2*time.Minute))
 }

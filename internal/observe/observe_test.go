@@ -294,3 +294,44 @@ func TestQuantileIsNearestRank(t *testing.T) {
 		t.Errorf("Seconds = %v", Seconds(52.14))
 	}
 }
+
+// A probe kill sends SIGTERM first: an app that handles it exits 143 (or
+// 0), not 137, and is still probe-killed. A run that ended long after the
+// kill events is not one of them.
+func TestProbeKillWithGracefulExit(t *testing.T) {
+	list := func(exit int, finished string) string {
+		return `{"kind":"List","items":[
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"n"},"status":{
+ "conditions":[{"type":"Ready","status":"False","lastTransitionTime":"2026-12-01T10:00:00Z"}],
+ "containerStatuses":[{"name":"app","restartCount":1,"state":{"waiting":{"reason":"CrashLoopBackOff"}},
+  "lastState":{"terminated":{"exitCode":` + fmt.Sprint(exit) + `,"reason":"Error","startedAt":"2026-12-01T10:00:01Z","finishedAt":"` + finished + `"}}}]}},
+{"apiVersion":"v1","kind":"Event","metadata":{"name":"p.1","namespace":"n"},"involvedObject":{"kind":"Pod","namespace":"n","name":"p"},
+ "reason":"Killing","message":"Container app failed liveness probe, will be restarted","count":1,
+ "firstTimestamp":"2026-12-01T10:00:31Z","lastTimestamp":"2026-12-01T10:00:31Z"}]}`
+	}
+	for _, tc := range []struct {
+		exit          int
+		finished      string
+		cause         string
+		censoredKills int
+	}{
+		{143, "2026-12-01T10:00:32Z", "liveness-probe", 1},
+		{0, "2026-12-01T10:00:33Z", "liveness-probe", 1},
+		{137, "2026-12-01T10:01:01Z", "liveness-probe", 1},
+		{1, "2026-12-01T11:00:00Z", "exit-code-1", 0},
+	} {
+		b := NewBuilder()
+		if _, err := ReadList(strings.NewReader(list(tc.exit, tc.finished)), b); err != nil {
+			t.Fatal(err)
+		}
+		_, c := find(t, b.Profile("", ModeSnapshot, time.Time{}), "n/Pod/p", "app")
+		r := restart(c, tc.cause)
+		kills := 0
+		if c.Censored != nil {
+			kills = c.Censored.Kills
+		}
+		if r == nil || kills != tc.censoredKills {
+			t.Errorf("exit %d at %s: restarts %+v, censored kills %d; want cause %s, %d", tc.exit, tc.finished, c.Restarts, kills, tc.cause, tc.censoredKills)
+		}
+	}
+}
