@@ -315,7 +315,9 @@ func (b *Builder) addStatus(pf *podFacts, key string, s *corev1.ContainerStatus,
 		b.span(t.FinishedAt.Time)
 		run := t.FinishedAt.Sub(t.StartedAt.Time).Seconds()
 		switch {
-		case !deleted.IsZero():
+		case !deleted.IsZero() && !t.FinishedAt.Before(&metav1.Time{Time: deleted}):
+			// Finished after the deletion: a shutdown. (An init container
+			// that finished long before is not one.)
 			sigkill := t.ExitCode == 137 && t.Reason != "OOMKilled"
 			took := max(0, t.FinishedAt.Sub(deleted).Seconds())
 			pf.sample(fact{id: id(key, ck, "shutdown", t.StartedAt.Format(time.RFC3339)), kind: factShutdown, container: s.Name, init: init, sigkill: sigkill, at: t.FinishedAt.Time, seconds: took})

@@ -335,3 +335,25 @@ func TestProbeKillWithGracefulExit(t *testing.T) {
 		}
 	}
 }
+
+// Only containers that finished after the deletion shut down: an init
+// container that finished at start is an init run, not a 0s shutdown.
+func TestShutdownIsAfterDeletion(t *testing.T) {
+	const pod = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"n",
+ "deletionTimestamp":"2026-12-01T11:00:30Z","deletionGracePeriodSeconds":30},"status":{
+ "initContainerStatuses":[{"name":"migrate","state":{"terminated":{"exitCode":0,"startedAt":"2026-12-01T10:00:00Z","finishedAt":"2026-12-01T10:00:05Z"}}}],
+ "containerStatuses":[{"name":"app","state":{"terminated":{"exitCode":0,"startedAt":"2026-12-01T10:00:06Z","finishedAt":"2026-12-01T11:00:04Z"}}}]}}`
+	b := NewBuilder()
+	if _, err := ReadList(strings.NewReader(pod), b); err != nil {
+		t.Fatal(err)
+	}
+	p := b.Profile("", ModeSnapshot, time.Time{})
+	_, app := find(t, p, "n/Pod/p", "app")
+	_, migrate := find(t, p, "n/Pod/p", "migrate")
+	if app.Shutdowns == nil || samples(app.Shutdowns.Took) != "4s" || app.Shutdowns.SIGKILL != nil {
+		t.Errorf("app shutdowns = %+v; want one of 4s without SIGKILL", app.Shutdowns)
+	}
+	if migrate.Shutdowns != nil || samples(migrate.Startup) != "5s" {
+		t.Errorf("migrate: shutdowns %+v, run %s; want no shutdown and a 5s run", migrate.Shutdowns, samples(migrate.Startup))
+	}
+}
