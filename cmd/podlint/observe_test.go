@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/observecli"
 )
 
 const snapshotJSON = "../../internal/observe/testdata/snapshot.json"
@@ -40,7 +41,7 @@ spec:
 
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cli.SetObserver(observer{})
+	observecli.Install()
 	var out, errb bytes.Buffer
 	code := cli.Run(append([]string{"podlint"}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()

@@ -19,10 +19,10 @@ import (
 )
 
 // Observer is podlint observe's work and the reading of its profiles for
-// check --observed. It is internal/observe's, which cmd/podlint hands to
-// SetObserver: internal/cli does not import it, so that podlint-render,
-// which links internal/cli, links no cluster client of podlint's
-// (deps.Unlinked).
+// check --observed. It is internal/observe's, which internal/observecli
+// hands to SetObserver for cmd/podlint: internal/cli does not import it,
+// so that podlint-render, which links internal/cli, links no cluster
+// client of podlint's (deps.Unlinked).
 type Observer interface {
 	// Observe makes a profile: its bytes and a one-line summary.
 	Observe(ctx context.Context, req ObserveRequest) (profile []byte, summary string, err error)

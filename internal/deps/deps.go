@@ -24,7 +24,8 @@ const Module = "github.com/podlint/podlint"
 // package appears once on the right of a "<": a new package has to be
 // placed before its first import is allowed. Test files and the modules
 // under e2e/ (each with a go.mod of its own) are outside these rules; the
-// tools behind build tags (gencorpus, benchtools, gendocs, apisurface) are inside.
+// tools behind build tags (gencorpus, benchtools, gendocs, apisurface,
+// observescrub) are inside.
 const Rules = `
 	# Leaves: what every layer shares.
 	NONE
@@ -84,6 +85,7 @@ const Rules = `
 	internal/lsp, internal/ruledoc, internal/version, render, report, policy
 	< internal/cli;
 	internal/cli, internal/observe
+	< internal/observecli
 	< cmd/podlint;
 	internal/cli, render/engine
 	< cmd/podlint-render;
@@ -159,7 +161,7 @@ var Unlinked = map[string][]string{
 	},
 	// podlint observe and its cluster client are podlint's; the render
 	// child, which links internal/cli, never links them.
-	"cmd/podlint-render": {"internal/observe"},
+	"cmd/podlint-render": {"internal/observe", "internal/observecli"},
 }
 
 // Pure lists the packages that do no I/O of their own: the model, the

@@ -13,7 +13,7 @@ import (
 
 // tags are the build tags of the tools kept in the module: they are held to
 // the rules like the rest.
-const tags = "gencorpus,benchtools,gendocs,apisurface"
+const tags = "gencorpus,benchtools,gendocs,apisurface,observescrub"
 
 // listGraph runs go list in dir with the given environment and returns the
 // direct imports of every package, the module's relative to Module.

@@ -3,8 +3,8 @@
 // that own them) into a profile of how long each workload's containers
 // really take to start and to stop, and how they die, for `podlint check
 // --observed`. It lives outside internal/cli so that podlint-render, which
-// links internal/cli, never links it or its cluster client; cmd/podlint
-// wires it in (cli.SetObserver).
+// links internal/cli, never links it or its cluster client;
+// internal/observecli installs it into podlint (cli.SetObserver).
 //
 // Like every package of podlint, it makes no API promise.
 package observe

@@ -16,7 +16,7 @@ import (
 // reads, so a profile built from the scrubbed list equals one built from
 // the original (TestScrubKeepsTheProfile). Recording is
 //
-//	kubectl get pods,events,replicasets,jobs -A -o json | go run ./internal/observe/cmd/scrub
+//	kubectl get pods,events,replicasets,jobs -A -o json | go run -tags observescrub ./internal/observe/cmd/scrub
 //
 // Names stay: choose them for the recording.
 func Scrub(data []byte) ([]byte, error) {

@@ -1,7 +1,11 @@
+//go:build observescrub
+
 // Command scrub rewrites what kubectl get pods,events,replicasets,jobs -A
-// -o json printed so that it can be committed as test data (observe.Scrub):
+// -o json printed so that it can be committed as test data (observe.Scrub).
+// It is behind a build tag so that go install ./... installs podlint's
+// commands alone:
 //
-//	kubectl get pods,events,replicasets,jobs -A -o json | go run ./internal/observe/cmd/scrub > recorded.json
+//	kubectl get pods,events,replicasets,jobs -A -o json | go run -tags observescrub ./internal/observe/cmd/scrub > recorded.json
 package main
 
 import (

@@ -1,4 +1,9 @@
-package main
+// Package observecli installs podlint observe (internal/observe) into the
+// command line (internal/cli), which does not import it so that
+// podlint-render, which links internal/cli, never links it.
+//
+// Like every package of podlint, it makes no API promise.
+package observecli
 
 import (
 	"context"
@@ -9,8 +14,11 @@ import (
 	"github.com/podlint/podlint/timeline"
 )
 
-// observer is internal/observe as internal/cli calls it (cli.Observer):
-// podlint links it, podlint-render, which links internal/cli, does not.
+// Install makes internal/observe podlint's observe command and the reader
+// of check --observed.
+func Install() { cli.SetObserver(observer{}) }
+
+// observer is internal/observe as internal/cli calls it (cli.Observer).
 type observer struct{}
 
 func (observer) Observe(ctx context.Context, r cli.ObserveRequest) ([]byte, string, error) {
