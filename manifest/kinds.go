@@ -124,6 +124,8 @@ func setWorkload(o *Object, meta, tmeta *metav1.ObjectMeta, tmplPath, specPath w
 	}
 	o.Workload = &workload.Workload{
 		Kind:        o.Ref.Kind,
+		Name:        meta.Name,
+		Namespace:   meta.Namespace,
 		Path:        o.Path,
 		SpecPath:    specPath,
 		Spec:        spec,

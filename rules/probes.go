@@ -133,8 +133,11 @@ func (p *Pass) expectedPath(e timeline.Expected) workload.Path {
 
 // describeExpected names the source of an expectation for messages.
 func describeExpected(e timeline.Expected) string {
-	if e.Source == timeline.FromAnnotation {
+	switch e.Source {
+	case timeline.FromAnnotation:
 		return "annotation " + e.Key
+	case timeline.FromObserved:
+		return e.Key // what podlint observe saw, and when
 	}
 	return "configured expected-startup (" + e.Key + ")"
 }

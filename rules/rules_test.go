@@ -10,11 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/observe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
@@ -134,6 +136,16 @@ func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int)
 				case "start-time":
 					s, _ := timeline.ParseSeconds(v)
 					cfg.Params.AppStart = timeline.Seconds(s)
+				case "observed":
+					// A profile of podlint observe, relative to the file,
+					// judged on a fixed day so that it never turns stale.
+					data, err := os.ReadFile(filepath.Join(filepath.Dir(path), v))
+					if err != nil {
+						t.Fatalf("%s:%d: %v", path, i+1, err)
+					}
+					if cfg.Params.Observed, err = observe.Expectations(data, v, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)); err != nil {
+						t.Fatalf("%s:%d: %v", path, i+1, err)
+					}
 				default:
 					t.Fatalf("%s:%d: unknown podlint-test setting %q", path, i+1, k)
 				}

@@ -123,8 +123,11 @@ func checkShutdownFits(p *Pass, g Grace, st *stopInfo) {
 		return
 	}
 	src := "podlint.dev/expected-shutdown"
-	if st.expected.Source == timeline.FromConfig {
+	switch st.expected.Source {
+	case timeline.FromConfig:
 		src = "expected-shutdown in the configuration"
+	case timeline.FromObserved:
+		src = st.expected.Key
 	}
 	hasPreStop := st.preStop > 0
 	who := fmt.Sprintf("%q", c.Name())

@@ -103,6 +103,9 @@ type Params struct {
 	// the first matching pattern wins, and annotations win over them.
 	ExpectedStartup  []Expectation
 	ExpectedShutdown []Expectation
+
+	// Observed is the profile of check --observed, or nil.
+	Observed *Observed
 }
 
 // DefaultParams are the documented defaults: ε 1 s, λ 0.5 s, crash-loop
@@ -170,6 +173,9 @@ type ExpectSource string
 const (
 	FromAnnotation ExpectSource = "annotation"
 	FromConfig     ExpectSource = "config"
+	// FromObserved is a profile of podlint observe; Key then describes
+	// the observation (Observed.StartupNote).
+	FromObserved ExpectSource = "observed"
 )
 
 // Expected is a container's user-stated startup or shutdown time.
@@ -204,12 +210,14 @@ func (e *AnnotationError) Unwrap() error { return e.Err }
 // ExpectedStartup returns what the workload's annotation or the config says
 // about the start-up time of the named container (annotation first).
 func ExpectedStartup(w *workload.Workload, p Params, container string) (Expected, error) {
-	return expected(w, AnnotationExpectedStartup, p.ExpectedStartup, container)
+	e, err := expected(w, AnnotationExpectedStartup, p.ExpectedStartup, container)
+	return observedOver(e, p, w, container, true), err
 }
 
 // ExpectedShutdown is ExpectedStartup for podlint.dev/expected-shutdown.
 func ExpectedShutdown(w *workload.Workload, p Params, container string) (Expected, error) {
-	return expected(w, AnnotationExpectedShutdown, p.ExpectedShutdown, container)
+	e, err := expected(w, AnnotationExpectedShutdown, p.ExpectedShutdown, container)
+	return observedOver(e, p, w, container, false), err
 }
 
 func expected(w *workload.Workload, key string, config []Expectation, container string) (Expected, error) {

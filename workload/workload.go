@@ -38,6 +38,9 @@ type Workload struct {
 
 	// Path is the field path of the object itself ("" or "items[i]").
 	Path Path
+	// Name and Namespace are the object's (Namespace "" when the manifest
+	// states none), which match it to what podlint observe saw.
+	Name, Namespace string
 
 	Deployment            *appsv1.DeploymentSpec
 	StatefulSet           *appsv1.StatefulSetSpec

@@ -111,7 +111,7 @@ func newApp(env *runEnv) *ucli.App {
 	app := &ucli.App{
 		Name:      "podlint",
 		Usage:     "find Pod lifecycle settings that fail at runtime, before you apply them",
-		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff|--check] [--select RULE] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
+		UsageText: "podlint check [flags] PATH...\npodlint fix [--unsafe] [--diff|--check] [--select RULE] [flags] PATH...\npodlint timeline [flags] PATH...\npodlint observe [--from FILE... | --context NAME -n NS|-A --watch DURATION] -o FILE\npodlint rules [--format text|markdown|json] [RULE...]\npodlint lsp [flags]\npodlint version\npodlint completion bash|zsh|fish|powershell",
 		Description: `podlint reads Kubernetes manifests (YAML or JSON files, directories, or - for
 standard input), decodes every workload exactly as kubectl would, computes the
 worst-case Pod lifecycle (probe windows, kills, readiness, termination, restart
@@ -143,6 +143,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			checkCommand(env),
 			fixCommand(env),
 			timelineCommand(env),
+			observeCommand(env),
 			rulesCommand(env),
 			lspCommand(env),
 			{
@@ -292,6 +293,7 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "observation-latency", Usage: "the kubelet notices that a container started or exited `DURATION` after it happened", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "a probe result reaches the kubelet step that acts on it (a restart, a readiness change) `DURATION` after the probe", Value: "0.5s"},
 		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
+		&ucli.StringFlag{Name: "observed", Usage: "take the start-ups and shutdowns of the profile `FILE` podlint observe wrote as expected where they are longer, and report the probe kills and SIGKILLs it saw"},
 		debugFlag(),
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
 		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},
@@ -351,6 +353,9 @@ func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, err
 		return usage(err)
 	}
 	if s.an.Params, err = modelParams(paramFlagsOf(c), cfg); err != nil {
+		return usage(err)
+	}
+	if s.an.Params.Observed, err = s.observedProfile(c.String("observed")); err != nil {
 		return usage(err)
 	}
 	if check {

@@ -40,6 +40,8 @@ type Config struct {
 	// Container-name glob → duration ("90s", "2m").
 	ExpectedStartup  yaml.Node `yaml:"expected-startup"`
 	ExpectedShutdown yaml.Node `yaml:"expected-shutdown"`
+	// A profile of podlint observe, relative to the file's folder.
+	Observed string `yaml:"observed"`
 	// Rendering of Helm charts and kustomizations.
 	Render string                 `yaml:"render"` // auto | never
 	Charts map[string]ChartConfig `yaml:"charts"` // chart folder → Helm options

@@ -42,6 +42,9 @@ var configTrust = map[string]bool{
 	// Model parameters: numbers in the computed timelines, no loop runs
 	// over them.
 	"nodes": false, "expected-startup": false, "expected-shutdown": false,
+	// A profile only lengthens expectations and adds findings; it is
+	// read inside the repository and smaller (observedProfile).
+	"observed": false,
 	// auto is the default; never renders nothing.
 	"render": false,
 	// Helm options: the values files are confined to the configuration's

@@ -13,7 +13,7 @@ import (
 
 // tags are the build tags of the tools kept in the module: they are held to
 // the rules like the rest.
-const tags = "gencorpus,benchtools,gendocs,apisurface"
+const tags = "gencorpus,benchtools,gendocs,apisurface,observescrub"
 
 // listGraph runs go list in dir with the given environment and returns the
 // direct imports of every package, the module's relative to Module.
@@ -107,7 +107,8 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"internal/cli", "helm.sh/helm/v3/pkg/strvals", "only render, render/engine may import"},
 		{"render", "helm.sh/helm/v3/pkg/chart/loader", "only render/engine may import"}, // podlint would link Helm's chart types
 		{"render", "sigs.k8s.io/kustomize/api/krusty", "only render/engine may import"}, // podlint would link kustomize's API
-		{"render", "k8s.io/client-go/kubernetes", "no package of podlint"},
+		{"render", "k8s.io/client-go/kubernetes", "only internal/observe may import"},
+		{"internal/cli", "internal/observe", "not allowed by deps.Rules"}, // podlint-render would link observe
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
 	} {
 		g := Graph{}

@@ -84,7 +84,9 @@ func TestConfigDoc(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{".podlint.yaml": string(m[1]), "k8s/web.yaml": goodPod, "vendor/x/api.yaml": badPod})
+	writeFiles(t, dir, map[string]string{".podlint.yaml": string(m[1]), "k8s/web.yaml": goodPod, "vendor/x/api.yaml": badPod,
+		// The profile the example's observed: names (docs/observe.md), empty.
+		".podlint/observed.yaml": "version: 1\nmode: snapshot\nwindows: []\nworkloads: []\n"})
 	if code, out, errOut := runCLI(t, dir, "", "check", "."); code != 0 {
 		t.Errorf("podlint rejects the example configuration or it does not exclude vendor/ (exit %d):\n%s%s", code, out, errOut)
 	}

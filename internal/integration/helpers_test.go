@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/observecli"
 	"github.com/podlint/podlint/internal/testbin"
 )
 
@@ -103,6 +104,9 @@ func compileAsRelease(t *testing.T) {
 
 // runCLI calls cli.Run in dir (it reads the working directory for config
 // discovery and relative paths), with stdin.
+// podlint's main installs podlint observe; so does every in-process run.
+func init() { observecli.Install() }
+
 func runCLI(t *testing.T, dir, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	if dir != "" {

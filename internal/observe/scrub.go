@@ -1,0 +1,89 @@
+package observe
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Scrub rewrites what `kubectl get pods,events,replicasets,jobs -A -o json`
+// printed so that it can be committed as test data: only the kinds a
+// profile reads stay (no Secret, no ConfigMap), and what a profile never
+// holds is removed (UIDs, IPs, node names, environment values, annotations,
+// managed fields, the event source's host). What remains is what Builder
+// reads, so a profile built from the scrubbed list equals one built from
+// the original (TestScrubKeepsTheProfile). Recording is
+//
+//	kubectl get pods,events,replicasets,jobs -A -o json | go run -tags observescrub ./internal/observe/cmd/scrub
+//
+// Names stay: choose them for the recording.
+func Scrub(data []byte) ([]byte, error) {
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	items, _ := top["items"].([]any)
+	if items == nil {
+		items = []any{top}
+		top = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{}}
+	}
+	kept := []any{}
+	for _, it := range items {
+		o, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch o["kind"] {
+		case "Pod", "Event", "ReplicaSet", "Job":
+		default:
+			continue
+		}
+		scrubObject(o)
+		kept = append(kept, o)
+	}
+	top["items"] = kept
+	return json.MarshalIndent(top, "", "  ")
+}
+
+// scrubbed names the fields removed wherever they appear.
+var scrubbed = map[string]bool{
+	"uid": true, "managedFields": true, "annotations": true, "nodeName": true,
+	"podIP": true, "podIPs": true, "hostIP": true, "hostIPs": true, "host": true,
+	"reportingInstance": true, "selfLink": true, "imageID": true, "containerID": true,
+	"env": true, "envFrom": true, "volumes": true, "volumeMounts": true, "args": true, "command": true,
+	"serviceAccountName": true, "serviceAccount": true, "nodeSelector": true, "tolerations": true,
+	"affinity": true, "imagePullSecrets": true, "resourceClaimStatuses": true,
+}
+
+// ipAddress finds the IPv4 and IPv6 addresses that event messages quote
+// ("dial tcp 10.244.1.17:8080: connect: connection refused").
+var ipAddress = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\b`)
+})
+
+func scrubObject(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k := range x {
+			if scrubbed[k] {
+				delete(x, k)
+				continue
+			}
+			x[k] = scrubObject(x[k])
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = scrubObject(e)
+		}
+	case string:
+		return ipAddress().ReplaceAllStringFunc(x, func(ip string) string {
+			if !strings.Contains(ip, ".") && !strings.Contains(ip, "::") && strings.Count(ip, ":") != 7 {
+				return ip // "10:02:45" in a message is a time
+			}
+			return "192.0.2.1" // TEST-NET-1 (RFC 5737)
+		})
+	}
+	return v
+}
