@@ -160,7 +160,7 @@ var Unlinked = map[string][]string{
 		"k8s.io/client-go/discovery", "k8s.io/client-go/applyconfigurations", "k8s.io/client-go/tools/cache",
 	},
 	// podlint observe and its cluster client are podlint's; the render
-	// child, which links internal/cli, never links them.
+	// child never links them.
 	"cmd/podlint-render": {"internal/observe", "internal/observecli"},
 }
 
