@@ -14,6 +14,8 @@
 #        kubeconfigs; TEARDOWN=1 removes it)  SCENARIOS=0 (with KEEP=1: bring
 #        the cluster up and run nothing, for the tests that need an API server)
 #        STACK_NICE=-10 (as scripts/e2e-kubelet.sh)
+# The recordings of each run (what the watches saw, one JSON file per
+# scenario and run) are kept in CACHE/cluster/obs/TIME.
 #
 # From nothing it installs containerd, runc, busybox-static and the CNI
 # plugins (apt-get), builds etcd and kube-apiserver, kube-controller-manager
@@ -133,7 +135,7 @@ log "starting etcd"
 "${prio[@]}" nsenter -t "$holder" -n -- "$cbin/etcd" --name "$node" --data-dir "$state/etcd" \
 	--listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 \
 	--listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
-	--initial-cluster "$node=http://127.0.0.1:2380" --listen-metrics-urls "" >"$state/logs/etcd.log" 2>&1 &
+	--initial-cluster "$node=http://127.0.0.1:2380" >"$state/logs/etcd.log" 2>&1 &
 pids+=($!)
 
 log "starting the apiserver"
@@ -202,10 +204,13 @@ log "cluster ready after $((SECONDS - up)) s"
 
 rc=0
 if [[ ${SCENARIOS:-1} != 0 ]]; then
-	log "running the scenarios"
+	# The recordings (one JSON file per scenario and run) stay in the
+	# cache, beside the builds: the table can be recomputed from them.
+	obs=$cache/cluster/obs/$(date -u +%Y%m%dT%H%M%SZ)
+	log "running the scenarios; recordings in $obs"
 	set +e
 	"${prio[@]}" nsenter -t "$holder" -n -- "$cbin/e2e-cluster" run -kubeconfig "$pki/admin.kubeconfig" -podlint "$cache/bin/podlint" \
-		-state "$state" -kube-version "$kube" -runs "${RUNS:-1}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}" &
+		-obs "$obs" -kube-version "$kube" -runs "${RUNS:-1}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}" &
 	# Waited for in the background: an interrupt then ends the wait at once.
 	pids+=($!)
 	wait $!

@@ -6,7 +6,7 @@
 //	e2e-cluster certs -dir DIR -ip IP -node NAME -service-ip IP
 //	e2e-cluster wait -kubeconfig FILE -for apiserver|node [-node NAME] [-pid PID]
 //	e2e-cluster setup -kubeconfig FILE -observer FILE
-//	e2e-cluster run -kubeconfig FILE -podlint BIN -state DIR [-runs N] [-only RE] [-doc FILE]
+//	e2e-cluster run -kubeconfig FILE -podlint BIN [-obs DIR] [-runs N] [-only RE] [-doc FILE]
 //	e2e-cluster predict -podlint BIN
 package main
 
@@ -47,7 +47,7 @@ func main() {
 		var c config
 		c.kubeconfig = kubeconfig
 		fs.StringVar(&c.podlint, "podlint", "podlint", "podlint binary")
-		fs.StringVar(&c.state, "state", "", "state folder (the recordings go to STATE/obs)")
+		fs.StringVar(&c.obs, "obs", "", "folder to save the recordings in (one JSON file per scenario and run)")
 		fs.StringVar(&c.kubeVersion, "kube-version", "v1.37.2", "the cluster's version (for the table)")
 		fs.IntVar(&c.runs, "runs", 1, "runs of every scenario")
 		only := fs.String("only", "", "regexp: scenarios to run")

@@ -27,13 +27,36 @@ func jobFailed(r *recording) (float64, error) {
 	return r.first("the Job Failed", func(o obs) bool { return o.Kind == "Job" && hasCond(o, "Failed=True") })
 }
 
+// jobFailedLessRuns is the Job's Failed condition less the Pods' run
+// time up to their finishedAt, which the back-off counts from, and less
+// the kubelet's report of the last failure (finishedAt to the Failed
+// phase in the API), before which no controller can act.
 func jobFailedLessRuns(r *recording) (float64, error) {
 	t, err := jobFailed(r)
 	if err != nil {
 		return 0, err
 	}
-	runs, err := sumRuns(r.pods())
-	return t - runs, err
+	ps := r.pods()
+	runs, err := sumRuns(ps)
+	if err != nil {
+		return 0, err
+	}
+	return t - runs - reportLag(ps), nil
+}
+
+// reportLag is the last Pod to fail's finishedAt to its Failed phase as
+// the watch showed it (0 without a finishedAt).
+func reportLag(ps []*podLife) float64 {
+	var last *podLife
+	for _, p := range ps {
+		if p.hasEnded && (last == nil || p.ended > last.ended) {
+			last = p
+		}
+	}
+	if last == nil || !last.hasFinished {
+		return 0
+	}
+	return max(last.ended-last.finished, 0)
 }
 
 // jobFailedAfterFirstRun counts from the first Pod's Running phase: under
@@ -375,13 +398,15 @@ func refused(r *recording) (float64, error) {
 	return 0, nil
 }
 
-func evictedGone(r *recording) (float64, error) {
+// evictedStopped is when the watch first showed every container of the
+// evicted Pod terminated, after the accepted eviction.
+func evictedStopped(r *recording) (float64, error) {
 	acc, err := accepted(r)
 	if err != nil {
 		return 0, err
 	}
-	t, err := r.firstAfter(acc.T, "the evicted Pod gone", func(o obs) bool {
-		return o.Kind == "Pod" && o.Name == acc.Message && o.Op == "DELETED"
+	t, err := r.firstAfter(acc.T, "the evicted Pod's containers stopped", func(o obs) bool {
+		return o.Kind == "Pod" && o.Name == acc.Message && (o.Stopped || o.Op == "DELETED")
 	})
 	return t - acc.T, err
 }

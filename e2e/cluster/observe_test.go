@@ -9,17 +9,22 @@ import (
 	"time"
 )
 
-// Pods created together ran together: their run counts once, with the
-// longest of them.
-func TestSumRunsGroupsPodsCreatedTogether(t *testing.T) {
+// Pods that ran together count once: the runs are the time at least one
+// Pod ran, the gaps between them the controller's. A Pod's end is its
+// containers' finishedAt when the kubelet wrote it, else its failure.
+func TestSumRunsIsTheTimeAPodRan(t *testing.T) {
 	ps := []*podLife{
 		{name: "a", created: 1, ended: 2, hasEnded: true},
 		{name: "b", created: 1.2, ended: 3.2, hasEnded: true},
 		{name: "c", created: 12, ended: 13.5, hasEnded: true},
 	}
 	got, err := sumRuns(ps)
-	if err != nil || math.Abs(got-3.5) > 1e-9 {
-		t.Errorf("sumRuns = %v, %v; want 3.5 (2 for a and b together, 1.5 for c)", got, err)
+	if err != nil || math.Abs(got-3.7) > 1e-9 {
+		t.Errorf("sumRuns = %v, %v; want 3.7 (2.2 for a and b together, 1.5 for c)", got, err)
+	}
+	ps[2].finished, ps[2].hasFinished = 13, true
+	if got, _ := sumRuns(ps); math.Abs(got-3.2) > 1e-9 {
+		t.Errorf("with c's finishedAt at 13: %v, want 3.2", got)
 	}
 	ps = append(ps, &podLife{name: "d", created: 20})
 	if _, err := sumRuns(ps); err == nil || !strings.Contains(err.Error(), "Pod d never failed") {
@@ -34,8 +39,8 @@ func TestStartsByWave(t *testing.T) {
 		{name: "c", created: 9, running: 9.5, hasRunning: true},
 	}
 	got, err := startsByWave(ps)
-	if err != nil || math.Abs(got-1.8) > 1e-9 {
-		t.Errorf("startsByWave = %v, %v; want 1.8 (1.3 for the wave of a and b, 0.5 for c)", got, err)
+	if err != nil || math.Abs(got-1.9) > 1e-9 {
+		t.Errorf("startsByWave = %v, %v; want 1.9 (1.4 while a or b started, 0.5 for c)", got, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -38,6 +39,11 @@ type obs struct {
 	Exit     *int32 `json:"exit,omitempty"` // the last terminated state's exit code
 	Index    string `json:"index,omitempty"`
 	UID      string `json:"uid,omitempty"`
+	// Finished is when the last container of a Pod whose containers have
+	// all terminated finished, as the kubelet wrote it (whole seconds):
+	// the time the Job controller counts its back-off from.
+	Finished string `json:"finished,omitempty"`
+	Stopped  bool   `json:"stopped,omitempty"` // every container terminated
 	// Sched is a CronJob's Job's scheduled time (its
 	// batch.kubernetes.io/cronjob-scheduled-timestamp annotation).
 	Sched string `json:"sched,omitempty"`
@@ -125,7 +131,14 @@ func reduce(object any) (o obs, ns string, ok bool) {
 			}
 		}
 		o.Running = len(x.Status.ContainerStatuses) > 0
+		o.Stopped = len(x.Status.ContainerStatuses) > 0
+		var finished time.Time
 		for _, cs := range x.Status.ContainerStatuses {
+			if t := cs.State.Terminated; t == nil {
+				o.Stopped = false
+			} else if t.FinishedAt.After(finished) {
+				finished = t.FinishedAt.Time
+			}
 			o.Restarts += cs.RestartCount
 			if cs.State.Running == nil {
 				o.Running = false
@@ -137,6 +150,9 @@ func reduce(object any) (o obs, ns string, ok bool) {
 				code := t.ExitCode
 				o.Exit = &code
 			}
+		}
+		if o.Stopped && !finished.IsZero() {
+			o.Finished = finished.UTC().Format(time.RFC3339)
 		}
 		return o, x.Namespace, true
 	case *batchv1.Job:
@@ -239,8 +255,13 @@ type podLife struct {
 	name                                   string
 	created, running, ready, ended, gone   float64
 	hasRunning, hasReady, hasEnded, isGone bool
-	exit                                   *int32
-	rev, owner, index                      string
+	// finished is the containers' finish as the kubelet wrote it
+	// (finishedAt, whole seconds); stopped when the watch first showed
+	// every container terminated.
+	finished, stopped       float64
+	hasFinished, hasStopped bool
+	exit                    *int32
+	rev, owner, index       string
 }
 
 // pods lists the Pods seen, by creation.
@@ -270,6 +291,14 @@ func (r *recording) pods() []*podLife {
 		if (o.Phase == "Failed" || o.Phase == "Succeeded") && !p.hasEnded {
 			p.ended, p.hasEnded, p.exit = o.T, true, o.Exit
 		}
+		if o.Finished != "" && !p.hasFinished {
+			if t, err := time.Parse(time.RFC3339, o.Finished); err == nil {
+				p.finished, p.hasFinished = t.Sub(r.Start).Seconds(), true
+			}
+		}
+		if o.Stopped && !p.hasStopped {
+			p.stopped, p.hasStopped = o.T, true
+		}
 		if o.Op == "DELETED" && !p.isGone {
 			p.gone, p.isGone = o.T, true
 		}
@@ -277,46 +306,61 @@ func (r *recording) pods() []*podLife {
 	return out
 }
 
-// byWave sums span over Pods that ran one after another: Pods created
-// within 0.5 s of each other ran together (a Job's parallel Pods, a
-// rollout's wave) and count once, with the longest of them. span gives a
-// Pod's term, or an error when the recording lacks its end.
-func byWave(ps []*podLife, span func(p *podLife) (float64, error)) (float64, error) {
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].created < ps[j].created })
-	sum, i := 0.0, 0
-	for i < len(ps) {
-		j, longest := i, 0.0
-		for ; j < len(ps) && ps[j].created-ps[i].created < 0.5; j++ {
-			d, err := span(ps[j])
-			if err != nil {
-				return 0, err
-			}
-			longest = max(longest, d)
+// busy is how long at least one of the Pods was in its span (each Pod's
+// span from its creation to what span returns): the time the Pods' own
+// terms take, whether they ran one after another or together, and not the
+// time between them, which is the controllers'. span fails when the
+// recording lacks a Pod's end.
+func busy(ps []*podLife, span func(p *podLife) (float64, error)) (float64, error) {
+	type iv struct{ lo, hi float64 }
+	var ivs []iv
+	for _, p := range ps {
+		end, err := span(p)
+		if err != nil {
+			return 0, err
 		}
-		sum += longest
-		i = j
+		ivs = append(ivs, iv{p.created, max(end, p.created)})
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].lo < ivs[j].lo })
+	sum, cur := 0.0, iv{math.Inf(-1), math.Inf(-1)}
+	for _, x := range ivs {
+		if x.lo > cur.hi {
+			if !math.IsInf(cur.lo, -1) {
+				sum += cur.hi - cur.lo
+			}
+			cur = x
+			continue
+		}
+		cur.hi = max(cur.hi, x.hi)
+	}
+	if !math.IsInf(cur.lo, -1) {
+		sum += cur.hi - cur.lo
 	}
 	return sum, nil
 }
 
 // sumRuns is the Pods' run time podlint counts as unknown ("pod run
-// time"): each Pod's creation to its failure (or success).
+// time"): each Pod's creation to its containers' finish as the kubelet
+// wrote it, which the Job controller's back-off counts from.
 func sumRuns(ps []*podLife) (float64, error) {
-	return byWave(ps, func(p *podLife) (float64, error) {
-		if !p.hasEnded {
-			return 0, fmt.Errorf("Pod %s never failed or succeeded", p.name)
+	return busy(ps, func(p *podLife) (float64, error) {
+		switch {
+		case p.hasFinished:
+			return p.finished, nil
+		case p.hasEnded:
+			return p.ended, nil
 		}
-		return p.ended - p.created, nil
+		return 0, fmt.Errorf("Pod %s never failed or succeeded", p.name)
 	})
 }
 
 // startsByWave is the scheduling-and-sandbox term podlint counts as
 // unknown: each Pod's creation to every container running.
 func startsByWave(ps []*podLife) (float64, error) {
-	return byWave(ps, func(p *podLife) (float64, error) {
+	return busy(ps, func(p *podLife) (float64, error) {
 		if !p.hasRunning {
 			return 0, fmt.Errorf("Pod %s never ran", p.name)
 		}
-		return p.running - p.created, nil
+		return p.running, nil
 	})
 }

@@ -25,10 +25,10 @@ import (
 )
 
 type config struct {
-	kubeconfig                       *string
-	podlint, state, kubeVersion, doc string
-	runs                             int
-	only                             *regexp.Regexp
+	kubeconfig                     *string
+	podlint, obs, kubeVersion, doc string
+	runs                           int
+	only                           *regexp.Regexp
 }
 
 func runAll(c config) error {
@@ -175,12 +175,12 @@ func runOnce(cs *kubernetes.Clientset, c config, scs []*scenario, run int) ([]*r
 	}
 	wg.Wait()
 	close(errs)
-	var failed []string
+	// A scenario that failed (a request refused, its end not reached in
+	// time) still has its recording: its checks say what was not seen.
 	for err := range errs {
-		failed = append(failed, err.Error())
+		fmt.Fprintln(os.Stderr, "e2e-cluster:", err)
 	}
-	dir := filepath.Join(c.state, "obs")
-	if c.state != "" {
+	if dir := c.obs; dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
@@ -202,9 +202,6 @@ func runOnce(cs *kubernetes.Clientset, c config, scs []*scenario, run int) ([]*r
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
-	}
-	if len(failed) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(failed, "; "))
 	}
 	return recs, nil
 }

@@ -89,7 +89,7 @@ func scenarios() []*scenario {
 			manifest: jobYAML("parallelism: 3\ncompletions: 3\nbackoffLimit: 2\n", "Never", "exit 1"),
 			target:   "Job/job", limit: 90 * time.Second, done: jobFinished,
 			checks: []check{
-				{quantity: "Job Failed after its creation, less the Pods' run time (podlint's jobUnknowns)", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
+				{quantity: "Job Failed after its creation, less the Pods' run time (podlint's jobUnknowns) and the kubelet's report of the last failure", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
 				{quantity: "Pods created", field: "controller.jobParallelism", observe: podCount, tol: 0.01},
 			},
 		},
@@ -101,7 +101,7 @@ func scenarios() []*scenario {
 			manifest: jobYAML("backoffLimit: 2\n", "Never", "exit 1"),
 			target:   "Job/job", limit: 120 * time.Second, done: jobFinished,
 			checks: []check{
-				{quantity: "Job Failed after its creation, less the Pods' run time", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
+				{quantity: "Job Failed after its creation, less the Pods' run time and the kubelet's report of the last failure", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
 			},
 		},
 		{
@@ -124,7 +124,7 @@ func scenarios() []*scenario {
 			manifest: jobYAML("completionMode: Indexed\ncompletions: 3\nparallelism: 3\nbackoffLimitPerIndex: 1\n", "Never", "exit 1"),
 			target:   "Job/job", limit: 90 * time.Second, done: jobFinished,
 			checks: []check{
-				{quantity: "Job Failed after its creation, less the Pods' run time", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
+				{quantity: "Job Failed after its creation, less the Pods' run time and the kubelet's report of the last failure", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
 			},
 		},
 		{
@@ -134,7 +134,7 @@ func scenarios() []*scenario {
 			manifest: jobYAML("backoffLimit: 6\npodFailurePolicy:\n  rules:\n  - action: FailJob\n    onExitCodes: {containerName: app, operator: In, values: [42]}\n", "Never", "exit 42"),
 			target:   "Job/job", limit: 60 * time.Second, done: jobFinished,
 			checks: []check{
-				{quantity: "Job Failed after its creation, less the Pod's run time", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
+				{quantity: "Job Failed after its creation, less the Pod's run time and the kubelet's report of its failure", field: "controller.jobGivesUp", observe: jobFailedLessRuns},
 				{quantity: "Pods created", field: "controller.jobParallelism", observe: podCount, tol: 0.01},
 			},
 		},
@@ -262,7 +262,7 @@ func scenarios() []*scenario {
 			checks: []check{
 				{quantity: "disruptions allowed under minAvailable 2", field: "drain.disruptionsAllowed", observe: allowedBefore, tol: 0.01},
 				{quantity: "the first eviction refused (1) or not (0)", field: "drain.blocked", predict: blocked, observe: refused, tol: 0.01},
-				{quantity: "minAvailable 1: evicted Pod gone after the accepted eviction", field: "drain.evictions.0.terminated", afterState: true, observe: evictedGone},
+				{quantity: "minAvailable 1: the evicted Pod's containers stopped after the accepted eviction (as the kubelet reports them)", field: "drain.evictions.0.terminated", afterState: true, observe: evictedStopped},
 				{quantity: "minAvailable 1: replacement Ready after the accepted eviction, less its start", field: "drain.evictions.0.replacementReady", afterState: true, observe: replacementReadyLessStart},
 			},
 		},
