@@ -7,6 +7,7 @@
 //	e2e-cluster wait -kubeconfig FILE -for apiserver|node [-node NAME] [-pid PID]
 //	e2e-cluster setup -kubeconfig FILE -observer FILE
 //	e2e-cluster run -kubeconfig FILE -podlint BIN [-obs DIR] [-runs N] [-only RE] [-doc FILE]
+//	e2e-cluster run -from DIR [-took 2m15s,…] -podlint BIN [-only RE] [-doc FILE]  (the table again from recordings)
 //	e2e-cluster predict -podlint BIN
 package main
 
@@ -15,6 +16,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
+	"time"
 )
 
 func main() {
@@ -52,8 +55,17 @@ func main() {
 		fs.IntVar(&c.runs, "runs", 1, "runs of every scenario")
 		only := fs.String("only", "", "regexp: scenarios to run")
 		fs.StringVar(&c.doc, "doc", "", "write the table into this Markdown file (empty: standard output)")
+		fs.StringVar(&c.from, "from", "", "recompute the table from the recordings in this folder (a run's -obs) instead of running")
+		took := fs.String("took", "", "with -from: the run's durations, comma-separated (2m15s,2m43s)")
 		_ = fs.Parse(os.Args[2:])
-		if *only != "" {
+		for _, d := range strings.FieldsFunc(*took, func(r rune) bool { return r == ',' }) {
+			v, perr := time.ParseDuration(d)
+			if perr != nil {
+				err = perr
+			}
+			c.took = append(c.took, v)
+		}
+		if *only != "" && err == nil {
 			c.only, err = regexp.Compile(*only)
 		}
 		if err == nil {

@@ -36,12 +36,36 @@ func jobFailedLessRuns(r *recording) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	ps := r.pods()
+	ps := lastIndex(r.pods())
 	runs, err := sumRuns(ps)
 	if err != nil {
 		return 0, err
 	}
 	return t - runs - reportLag(ps), nil
+}
+
+// lastIndex keeps, of an Indexed Job's Pods, those of the index whose
+// Pod failed last: each index retries on its own back-off, and the Job
+// ends with the last index; their sandboxes, created one after another,
+// stagger the indexes, so that one index runs while another waits. Pods
+// without an index are kept.
+func lastIndex(ps []*podLife) []*podLife {
+	var last *podLife
+	for _, p := range ps {
+		if p.hasEnded && (last == nil || p.ended > last.ended) {
+			last = p
+		}
+	}
+	if last == nil || last.index == "" {
+		return ps
+	}
+	var out []*podLife
+	for _, p := range ps {
+		if p.index == last.index {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // reportLag is the last Pod to fail's finishedAt to its Failed phase as

@@ -160,3 +160,27 @@ func TestScenariosDecode(t *testing.T) {
 		t.Errorf("%d scenarios, the issue asks for at least 12", len(names))
 	}
 }
+
+// An Indexed Job's indexes started at different times: the runs
+// subtracted are those of the index that failed last, not the time any
+// index ran (which covers the others' back-offs).
+func TestLastIndexRuns(t *testing.T) {
+	p := func(name, index string, created, finished, ended float64) *podLife {
+		return &podLife{name: name, index: index, created: created, finished: finished, hasFinished: true, ended: ended, hasEnded: true}
+	}
+	ps := []*podLife{
+		p("0a", "0", 0.4, 12.2, 16.8), p("1a", "1", 0.5, 21.2, 25.8), p("0b", "0", 22.2, 37.2, 39.7), p("1b", "1", 31.2, 43.2, 44.5),
+	}
+	got := lastIndex(ps)
+	if len(got) != 2 || got[0].name != "1a" || got[1].name != "1b" {
+		t.Fatalf("lastIndex kept %v", got)
+	}
+	runs, _ := sumRuns(got)
+	if want := (21.2 - 0.5) + (43.2 - 31.2); math.Abs(runs-want) > 1e-9 || math.Abs(reportLag(got)-1.3) > 1e-9 {
+		t.Errorf("runs %v (want %v), lag %v (want 1.3)", runs, want, reportLag(got))
+	}
+	plain := []*podLife{p("a", "", 0, 1, 2), p("b", "", 12, 13, 14)}
+	if got := lastIndex(plain); len(got) != 2 {
+		t.Errorf("a Job without indexes keeps every Pod: %v", got)
+	}
+}

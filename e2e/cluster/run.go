@@ -27,8 +27,12 @@ import (
 type config struct {
 	kubeconfig                     *string
 	podlint, obs, kubeVersion, doc string
-	runs                           int
-	only                           *regexp.Regexp
+	// from: recompute the table from the recordings in this folder (a
+	// run's -obs) instead of running; took: that run's durations.
+	from string
+	took []time.Duration
+	runs int
+	only *regexp.Regexp
 }
 
 func runAll(c config) error {
@@ -59,6 +63,13 @@ func runAll(c config) error {
 			}
 		}
 	}
+	if c.from != "" {
+		recs, err := loadRecordings(c.from, scs)
+		if err != nil {
+			return err
+		}
+		return report(c, scs, preds, recs, c.took)
+	}
 	cs, err := client(*c.kubeconfig)
 	if err != nil {
 		return err
@@ -74,6 +85,13 @@ func runAll(c config) error {
 		took = append(took, time.Since(began))
 		recs = append(recs, rs...)
 	}
+	return report(c, scs, preds, recs, took)
+}
+
+// report evaluates the recordings, writes the table and fails when a
+// check is outside its interval or was not observed.
+func report(c config, scs []*scenario, preds map[string]*prediction, recs []*recording, took []time.Duration) error {
+	var err error
 	rows := evaluate(scs, preds, recs)
 	table := renderTable(c, rows, scs, took)
 	if c.doc == "" {
@@ -202,6 +220,28 @@ func runOnce(cs *kubernetes.Clientset, c config, scs []*scenario, run int) ([]*r
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
+	}
+	return recs, nil
+}
+
+// loadRecordings reads the recordings of the scenarios from dir.
+func loadRecordings(dir string, scs []*scenario) ([]*recording, error) {
+	var recs []*recording
+	for _, sc := range scs {
+		files, err := filepath.Glob(filepath.Join(dir, sc.name+"-r*.json"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			r, err := loadRecording(f)
+			if err != nil {
+				return nil, err
+			}
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("no recordings of the scenarios in %s", dir)
 	}
 	return recs, nil
 }
