@@ -289,7 +289,7 @@ func lateStartLessStart(r *recording) (float64, error) {
 		return 0, fmt.Errorf("saw %d Jobs, not 2", len(js))
 	}
 	if math.IsNaN(js[1].sched) {
-		return 0, fmt.Errorf("Job %s has no scheduled time", js[1].name)
+		return 0, fmt.Errorf("the Job %s has no scheduled time", js[1].name)
 	}
 	var first *podLife
 	for _, p := range r.pods() {

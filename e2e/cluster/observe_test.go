@@ -27,7 +27,7 @@ func TestSumRunsIsTheTimeAPodRan(t *testing.T) {
 		t.Errorf("with c's finishedAt at 13: %v, want 3.2", got)
 	}
 	ps = append(ps, &podLife{name: "d", created: 20})
-	if _, err := sumRuns(ps); err == nil || !strings.Contains(err.Error(), "Pod d never failed") {
+	if _, err := sumRuns(ps); err == nil || !strings.Contains(err.Error(), "the Pod d never failed") {
 		t.Errorf("a Pod that never ended: %v", err)
 	}
 }

@@ -350,7 +350,7 @@ func sumRuns(ps []*podLife) (float64, error) {
 		case p.hasEnded:
 			return p.ended, nil
 		}
-		return 0, fmt.Errorf("Pod %s never failed or succeeded", p.name)
+		return 0, fmt.Errorf("the Pod %s never failed or succeeded", p.name)
 	})
 }
 
@@ -359,7 +359,7 @@ func sumRuns(ps []*podLife) (float64, error) {
 func startsByWave(ps []*podLife) (float64, error) {
 	return busy(ps, func(p *podLife) (float64, error) {
 		if !p.hasRunning {
-			return 0, fmt.Errorf("Pod %s never ran", p.name)
+			return 0, fmt.Errorf("the Pod %s never ran", p.name)
 		}
 		return p.running, nil
 	})
