@@ -56,7 +56,7 @@ host_state() {
 	echo "## processes"
 	# By program: a command line naming the state folder would match this
 	# script's own subshells.
-	pgrep -a -f '^(\S*/)?(containerd|containerd-shim-runc-v2|kubelet|ctr|e2e-kubelet)( |$)' || true
+	pgrep -a -f '^(\S*/)?(containerd|containerd-shim-runc-v2|kubelet|ctr|e2e-kubelet|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|e2e-cluster)( |$)' || true
 }
 
 # host_remove_created removes what exists under the outside paths now and

@@ -19,6 +19,8 @@ crictl_version=${CRICTL_VERSION:-v1.37.0}
 # Low priority: the machines this runs on are shared with people compiling.
 nice=${NICE:-10}
 mkdir -p "$cache/bin"
+# shellcheck source=e2e/kubelet/ldflags.sh
+. "$(dirname "$0")/ldflags.sh"
 
 # The stamp names the build's inputs besides the source: a kubelet built by
 # an older build.sh (without version flags) is relinked.
@@ -48,20 +50,8 @@ if [[ ! -x $cache/bin/kubelet || $(cat "$cache/bin/kubelet.version" 2>/dev/null)
 		sed -i "s#^$want\$#			err = nil // podlint e2e: the host's sysctls are left alone\n			logger.Info(\"podlint e2e: not changing host sysctl\", \"flag\", flag, \"expectedValue\", expectedValue, \"actualValue\", val)#" "$f"
 		touch "$src/.prepared"
 	fi
-	# The version as hack/lib/version.sh stamps it (kube::version::ldflags):
-	# without it the kubelet reports v0.0.0-master. The module zip has no
-	# git metadata, so no gitCommit, and the tree state is "archive" (what
-	# version.sh says of a source tarball); the build date is when the
-	# source was prepared. Only the link depends on these flags.
-	minor=${kube#v1.}
-	minor=${minor%%.*}
-	build_date=$(date -u -d "@$(stat -c %Y "$src/.prepared")" +%Y-%m-%dT%H:%M:%SZ)
-	ldflags=()
-	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-		ldflags+=("-X $pkg.gitVersion=$kube" "-X $pkg.gitMajor=1" "-X $pkg.gitMinor=$minor"
-			"-X $pkg.gitTreeState=archive" "-X $pkg.buildDate=$build_date")
-	done
-	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod nice -n "$nice" go build -trimpath -ldflags "${ldflags[*]}" -o "$cache/bin/kubelet" ./cmd/kubelet)
+	ldflags=$(kube_ldflags "$src" "$kube")
+	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod nice -n "$nice" go build -trimpath -ldflags "$ldflags" -o "$cache/bin/kubelet" ./cmd/kubelet)
 	"$cache/bin/kubelet" --version | grep -qxF "Kubernetes $kube" || {
 		echo "build.sh: the kubelet built reports $("$cache/bin/kubelet" --version), not Kubernetes $kube" >&2
 		exit 1
