@@ -129,7 +129,7 @@ var configExamples = map[string]string{
 	"fail-on":           "fail-on: warning",
 	"kube-version":      `kube-version: "1.30"`,
 	"enable":            "enable: [" + rules.MissingLivenessProbe.ID + "]",
-	"disable":           "disable: [" + rules.BestEffortQoS.ID + ", " + rules.DuplicateContainerName.Name + "]",
+	"disable":           "disable: [" + rules.MissingReadinessProbe.ID + ", " + rules.DuplicateContainerName.Name + "]",
 	"rules":             "rules: {" + rules.ProbeInvalidSuccessThreshold.ID + ": warning}",
 	"exclude":           `exclude: [vendor/**, "**/testdata/**"]`,
 	"nodes":             "nodes: 3",
