@@ -54,7 +54,7 @@ type Linter struct {
 	// Open renders a source that is a Helm chart or a kustomization
 	// (Source.Render set) into documents and a source map (render.Open),
 	// which Root lints; nil when rendering is off.
-	Open func(manifest.Source) (*manifest.Rendered, error)
+	Open func(manifest.Source) (*manifest.RenderedRoot, error)
 }
 
 // Enabled reports whether r runs.
@@ -131,7 +131,7 @@ func (l *Linter) File(path string, data []byte, explicit bool) ([]finding.Findin
 	for i := range f {
 		st.Add(&f[i])
 	}
-	l.releaseFindings([]*filePart{part}, st, func(p string) []byte {
+	l.crossObjectFindings([]*filePart{part}, st, func(p string) []byte {
 		if p == path {
 			return data
 		}
@@ -192,7 +192,7 @@ func (l *Linter) lintDocs(sp *manifest.Split, from, to int, each func(i int, res
 			ro := b.part.Add(o, l.Limits)
 			if o.Workload == nil {
 				if ro != nil && len(ro.Annotations) > 0 {
-					fl.releaseAnnotations(o, ro)
+					fl.crossObjectAnnotations(o, ro)
 				}
 				continue
 			}
@@ -574,7 +574,7 @@ func (fl *fileLinter) checkSuppression(s *suppression) {
 	if s.unjudged {
 		return
 	}
-	if isRelease(s.rule) {
+	if isCrossObject(s.rule) {
 		fl.deferSuppression(s) // used or not is known at the end of the run
 		return
 	}

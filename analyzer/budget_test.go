@@ -63,7 +63,7 @@ func TestDroppedSummariesComeBack(t *testing.T) {
 		want, got := run(1<<30, in), run(-1, in)
 		cross := 0
 		for _, f := range want {
-			if r := rules.All.Lookup(f.RuleID); r != nil && r.Release != nil {
+			if r := rules.All.Lookup(f.RuleID); r != nil && r.CrossObject != nil {
 				cross++
 			}
 		}

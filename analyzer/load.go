@@ -16,7 +16,7 @@ type Loaded struct {
 	Result *manifest.Result
 	// Rendered is the render root's output (nil for a plain file); its
 	// problems are Rendered.Problems.
-	Rendered *manifest.Rendered
+	Rendered *manifest.RenderedRoot
 	// TooBig is set when the file, or the rendered output, is over
 	// --max-file-size and was not loaded.
 	TooBig bool

@@ -17,7 +17,7 @@ func TestMergeOverlaysTakesOffNamePrefixes(t *testing.T) {
 			Location: finding.Location{File: "base/deployment.yaml", Line: 18, Column: 11}, Container: "web",
 			Message: `container "web" gets Service traffic but has no readinessProbe`, Detail: detail,
 			Related:  []finding.Location{{File: "base/service.yaml", Line: 10, Column: 3, Message: related}},
-			Rendered: &finding.Rendered{Root: root}}
+			Rendered: &finding.RenderOrigin{Root: root}}
 	}
 	for _, c := range []struct {
 		name   string

@@ -34,7 +34,7 @@ func (l *Linter) Root(src manifest.Source) ([]finding.Finding, finding.Summary, 
 type RootFixes struct {
 	Findings []finding.Finding
 	Summary  finding.Summary
-	// Stream is the rendered documents (manifest.Rendered.Stream).
+	// Stream is the rendered documents (manifest.RenderedRoot.Stream).
 	Stream []byte
 	// NotMoved says, by finding (NotMovedKey), why its first fix that
 	// was not moved to a source file could not be.
@@ -86,13 +86,13 @@ func (l *Linter) RootForFix(src manifest.Source) (*RootFixes, error) {
 // With rf set (podlint fix), the fixes of the stream are moved to the
 // source files (manifest.SourceEditor) instead of dropped, and rf records
 // the files they edit and why those that were not moved could not be.
-func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed bool, rf *RootFixes) (out []finding.Finding, sum finding.Summary, err error) {
+func (l *Linter) lintRendered(src manifest.Source, r *manifest.RenderedRoot, crashed bool, rf *RootFixes) (out []finding.Finding, sum finding.Summary, err error) {
 	defer func() {
 		if crashed {
 			return
 		}
 		if p := recover(); p != nil {
-			crash := &manifest.Rendered{Label: src.Path, RootFile: r.RootFile,
+			crash := &manifest.RenderedRoot{Label: src.Path, RootFile: r.RootFile,
 				Problems: []manifest.RenderProblem{manifest.RenderCrash(src, r.RootFile, p)}, Map: r.Map}
 			out, sum, err = l.lintRendered(src, crash, true, nil)
 		}
@@ -160,7 +160,7 @@ func (l *Linter) lintRendered(src manifest.Source, r *manifest.Rendered, crashed
 // It returns the Helm template the finding's document was rendered from.
 func place(f *finding.Finding, root string, m manifest.SourceMap, file func(string) []byte) string {
 	w := m.Locate(f.Line, f.Column, f.Path)
-	f.Rendered = &finding.Rendered{Root: root, Name: w.Template, Path: w.Path, Approximate: w.Approximate}
+	f.Rendered = &finding.RenderOrigin{Root: root, Name: w.Template, Path: w.Path, Approximate: w.Approximate}
 	// Fixes are edits of the rendered stream: none applies to the
 	// template or patch the finding now points at.
 	f.Fixes = nil

@@ -59,8 +59,8 @@ func TestRootLintsRenderedDocuments(t *testing.T) {
 	m := &fakeMap{}
 	cfg := &Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
 		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits,
-		Open: func(s manifest.Source) (*manifest.Rendered, error) {
-			return &manifest.Rendered{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil
+		Open: func(s manifest.Source) (*manifest.RenderedRoot, error) {
+			return &manifest.RenderedRoot{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil
 		}}
 	fs, sum, err := cfg.Root(src)
 	if err != nil {

@@ -77,7 +77,7 @@ func (o Options) summaryBudget() int {
 // Run is the scheduler, tuned by opt; what it runs is the Linter's: the single-object
 // rules over a file's documents (file, lintDocs and the assembly of a
 // file's batches), then the cross-object rules over the run's release
-// view (releaseFindings). The scheduler reads the sources, hands them (or
+// view (crossObjectFindings). The scheduler reads the sources, hands them (or
 // batches of the documents of a large one) to as many workers as CPUs,
 // merges what they return in source order, keeps the cross-object view within
 // the summary budget, and holds nothing of a source once it is merged.
@@ -113,7 +113,7 @@ func Run(l *Linter, opt Options, srcs []manifest.Source) (*finding.Result, []err
 		s.res.Packed.Add(&f)
 	}
 	// The files are one release: the cross-object rules run over all of them.
-	l.releaseFindings(s.parts, s.res.Packed, sourceReader(l, srcs))
+	l.crossObjectFindings(s.parts, s.res.Packed, sourceReader(l, srcs))
 	s.res.Packed.Sort()
 	return s.res, s.errs
 }

@@ -88,7 +88,7 @@ func (w *Workspace) Lint(l *Linter, path string, data []byte) []finding.Finding 
 		w.loc = newLocator(l, nil)
 	}
 	w.loc.lint, w.loc.read = l, read
-	l.releaseFindingsAt(parts, st, read, w.loc)
+	l.crossObjectFindingsAt(parts, st, read, w.loc)
 	delete(w.loc.split, path)
 	for k := range w.loc.parsed {
 		if k.File == path {

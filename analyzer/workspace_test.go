@@ -45,7 +45,7 @@ func TestWorkspaceLintIsRun(t *testing.T) {
 			for _, f := range res.List() {
 				if f.File == src.Path {
 					want = append(want, f)
-					if r := cfg.Rules.Lookup(f.RuleID); r != nil && r.Release != nil {
+					if r := cfg.Rules.Lookup(f.RuleID); r != nil && r.CrossObject != nil {
 						cross++
 					}
 				}

@@ -107,7 +107,7 @@ type Finding struct {
 	// Rendered is set for findings in the output of a Helm chart or a
 	// kustomization: which root produced the object, while Location is in
 	// the template or patch the user edits.
-	Rendered *Rendered `json:"rendered,omitempty"`
+	Rendered *RenderOrigin `json:"rendered,omitempty"`
 	// SourceLine is the text of the line Location points at, without its
 	// line break; the text writer prints it under the message with a caret.
 	// A long line is cut to a window around the column (about 160 bytes),
@@ -131,9 +131,9 @@ func (f *Finding) SourceColumn() int {
 	return f.Column - f.SourceCut + len(Ellipsis)
 }
 
-// Rendered identifies where in a rendered chart or kustomization a
+// RenderOrigin identifies where in a rendered chart or kustomization a
 // finding's object and field are.
-type Rendered struct {
+type RenderOrigin struct {
 	Root string `json:"root"`           // the chart or kustomization folder
 	Name string `json:"name,omitempty"` // Helm's template name ("podinfo/templates/deployment.yaml")
 	Path string `json:"path,omitempty"` // the field in the rendered object

@@ -37,7 +37,7 @@ type sev8 uint8
 type extra struct {
 	locMessage string
 	related    []Location
-	rendered   *Rendered
+	rendered   *RenderOrigin
 	fixes      []Fix
 }
 

@@ -29,7 +29,7 @@ func TestStoreRoundTrip(t *testing.T) {
 			f.Location.Message = "here"
 		}
 		if i%11 == 0 {
-			f.Rendered = &Rendered{Root: "chart", Name: "chart/templates/d.yaml"}
+			f.Rendered = &RenderOrigin{Root: "chart", Name: "chart/templates/d.yaml"}
 		}
 		if i%13 == 0 {
 			f.Fixes = []Fix{{Title: "Set x to 1", Safety: Safe, Paths: []string{"spec.x"},

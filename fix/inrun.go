@@ -90,7 +90,7 @@ func (v *InRun) isJSON(path string, data []byte) bool {
 // is VerifyResult's.
 func (v *InRun) Finish(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
 	return verifyResult(cfg, res, read, func(f *finding.Finding) bool {
-		if r := cfg.Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+		if r := cfg.Rules.ByName(f.RuleName); r == nil || r.CrossObject != nil {
 			return true
 		}
 		return !v.handled[f.File] || v.left[f.File]
@@ -175,7 +175,7 @@ func (c *docCheck) check(f *finding.Finding, x *finding.Fix) error {
 		return err
 	}
 	// As checker.inDocument.
-	if r := d.Linter().Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+	if r := d.Linter().Rules.ByName(f.RuleName); r == nil || r.CrossObject != nil {
 		return errUndecided
 	}
 	before, ok := c.beforeFix()

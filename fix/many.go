@@ -207,7 +207,7 @@ type docLint struct {
 // d alone, whose text after the fix is doc. whole is true when only
 // linting the whole file can tell.
 func (c *checker) inDocument(f *finding.Finding, d int, doc []byte) (whole bool, err error) {
-	if r := c.cfg.Rules.ByName(f.RuleName); r == nil || r.Release != nil {
+	if r := c.cfg.Rules.ByName(f.RuleName); r == nil || r.CrossObject != nil {
 		return true, nil // not a single-object finding
 	}
 	s, e := c.docs[d][0], c.docs[d][1]

@@ -6,11 +6,11 @@ import (
 	"github.com/podlint/podlint/finding"
 )
 
-// Rendered is a Helm chart or a kustomization as the loader takes it from
+// RenderedRoot is a Helm chart or a kustomization as the loader takes it from
 // the render stage (render.Open): the rendered documents as one YAML
 // stream, loaded like a file, and the source map that places their fields
 // in the templates, patches and resource files the user edits.
-type Rendered struct {
+type RenderedRoot struct {
 	// Label names the root in the run's summary: "charts/shop (helm
 	// chart)", "deploy/prod (kustomization), also rendering deploy/base".
 	Label string

@@ -171,7 +171,7 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 
 // renderRoot renders one root in this process. A panic inside Helm or
 // kustomize becomes a problem at the root's file.
-func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
+func renderRoot(kind, root, repo string, ho HelmOptions) (r *Output) {
 	// Helm and kustomize are large libraries fed whatever a repository
 	// holds; a panic in one of them must not take the other inputs down.
 	src := manifest.Source{Path: root, Render: kind}
@@ -186,7 +186,7 @@ func renderRoot(kind, root, repo string, ho HelmOptions) (r *Rendered) {
 	case manifest.RenderKustomize:
 		return renderKustomization(root, repo)
 	}
-	return &Rendered{Problems: []Problem{{File: root, Line: 1, Column: 1, Message: fmt.Sprintf("unknown render kind %q", kind)}}}
+	return &Output{Problems: []Problem{{File: root, Line: 1, Column: 1, Message: fmt.Sprintf("unknown render kind %q", kind)}}}
 }
 
 // childUse is what a render process used: its CPU time (user and
@@ -208,7 +208,7 @@ func selfStats() childStats {
 }
 
 // renderInChild renders src in a child process within lim.
-func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, test testHooks) (*Rendered, childUse, error) {
+func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, test testHooks) (*Output, childUse, error) {
 	if IsChild() {
 		// A binary that links podlint without dispatching to ChildMain
 		// (a test binary without the TestMain of main_test.go) would
@@ -279,7 +279,7 @@ func renderInChild(src manifest.Source, ho HelmOptions, lim Limits, test testHoo
 		limit = "memory"
 	}
 	if limit != "" {
-		return &Rendered{Problems: []Problem{limitProblem(src, limit, lim)}}, use, nil
+		return &Output{Problems: []Problem{limitProblem(src, limit, lim)}}, use, nil
 	}
 	if waitErr != nil && cmd.ProcessState.ExitCode() == childExitBadRequest {
 		// Not the root's doing: an executable that does not render, or
@@ -411,7 +411,7 @@ func (b *beatReader) state() (time.Duration, time.Time) {
 // entries must not cost 100 000 passes over itself.
 const maxProblems = 200
 
-func capProblems(src manifest.Source, r *Rendered) {
+func capProblems(src manifest.Source, r *Output) {
 	if len(r.Problems) <= maxProblems {
 		return
 	}
@@ -471,14 +471,14 @@ func limitProblem(src manifest.Source, limit string, lim Limits) Problem {
 			what, what, flag)}
 }
 
-func crashedChild(src manifest.Source, ps *os.ProcessState) *Rendered {
+func crashedChild(src manifest.Source, ps *os.ProcessState) *Output {
 	// The child's standard error may hold text from the chart (a panic's
 	// value), so it is not quoted; the exit status is podlint's own.
 	status := "an unknown status"
 	if ps != nil {
 		status = ps.String()
 	}
-	return &Rendered{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
+	return &Output{Problems: []Problem{{File: rootFile(src), Line: 1, Column: 1,
 		Message: "rendering crashed, so nothing of this root was linted",
 		Detail:  fmt.Sprintf("The render process ended with %s. The other inputs were still linted. Please report this bug with the chart or kustomization.", status)}}}
 }

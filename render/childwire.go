@@ -53,7 +53,7 @@ type wirePatch struct {
 	TargetKind, TargetName string
 }
 
-func (r *Rendered) wire() *wireRendered {
+func (r *Output) wire() *wireRendered {
 	w := &wireRendered{Problems: r.Problems}
 	for _, v := range r.valuesFiles {
 		w.ValuesFiles = append(w.ValuesFiles, wireValues{Path: v.path, Data: v.data})
@@ -97,8 +97,8 @@ func (r *Rendered) wire() *wireRendered {
 
 // rendered rebuilds the Rendered. Indexes come from podlint's own child,
 // but one out of range is dropped rather than trusted.
-func (w *wireRendered) rendered() *Rendered {
-	r := &Rendered{Problems: w.Problems}
+func (w *wireRendered) rendered() *Output {
+	r := &Output{Problems: w.Problems}
 	for _, v := range w.ValuesFiles {
 		r.valuesFiles = append(r.valuesFiles, valuesFile{v.Path, v.Data})
 	}

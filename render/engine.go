@@ -23,7 +23,7 @@ type Engine interface {
 	// (RenderChart); everything that needs Helm's chart types is behind
 	// it, since they link Masterminds/semver, whose init compiles its
 	// regular expressions.
-	Chart(dir string, opt HelmOptions) *Rendered
+	Chart(dir string, opt HelmOptions) *Output
 	// Kustomize is `kustomize build dir` (krusty with its default options)
 	// reading through fs, with each resource's origin annotation read and
 	// removed.
@@ -65,6 +65,6 @@ func notLinkedProblem(file string) Problem {
 // AddValuesFile records a values file the chart was rendered with, in
 // precedence order (the chart's values.yaml first), for the related
 // locations of findings.
-func (r *Rendered) AddValuesFile(path string, data []byte) {
+func (r *Output) AddValuesFile(path string, data []byte) {
 	r.valuesFiles = append(r.valuesFiles, valuesFile{path, data})
 }

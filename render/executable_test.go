@@ -54,7 +54,7 @@ func TestRenderExecutableMissing(t *testing.T) {
 // a problem at the root, not a crash.
 func TestRenderInProcessUnlinked(t *testing.T) {
 	unlinked(t, func() {
-		for _, r := range []*Rendered{
+		for _, r := range []*Output{
 			RenderChart(filepath.Join("testdata", "helm", "podinfo"), HelmOptions{}),
 			RenderKustomization(filepath.Join("testdata", "kustomize", "helloWorld")),
 		} {

@@ -21,13 +21,13 @@ const goldenKube = "1.37"
 // testdata/record.sh (see testdata/README.md). Objects are compared as
 // data, in any order; for Helm each also by the template that produced it.
 func TestGolden(t *testing.T) {
-	helm := func(chart string, ho HelmOptions) func() *Rendered {
-		return func() *Rendered {
+	helm := func(chart string, ho HelmOptions) func() *Output {
+		return func() *Output {
 			ho.KubeVersion = goldenKube
 			return RenderChart(filepath.Join("testdata/helm", chart), ho)
 		}
 	}
-	cases := map[string]func() *Rendered{
+	cases := map[string]func() *Output{
 		"helm-podinfo":                     helm("podinfo", HelmOptions{}),
 		"helm-podinfo-prod":                helm("podinfo", HelmOptions{Values: []string{"testdata/helm/podinfo/values-prod.yaml"}}),
 		"helm-podinfo-named":               helm("podinfo", HelmOptions{ReleaseName: "shop", Namespace: "web", Set: []string{"replicaCount=3"}}),
@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 	for _, g := range kdirs {
 		name := strings.TrimSuffix(filepath.Base(g), ".yaml")
 		dir := kustomizeGoldenDir(t, strings.TrimPrefix(name, "kustomize-"))
-		cases[name] = func() *Rendered { return RenderKustomization(dir) }
+		cases[name] = func() *Output { return RenderKustomization(dir) }
 	}
 	goldens, _ := filepath.Glob("testdata/golden/*.yaml")
 	if len(goldens) != len(cases) {

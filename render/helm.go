@@ -73,9 +73,9 @@ func NewProblem(file string, line, col int, head, cause, detail string) Problem 
 	return p
 }
 
-// Rendered is one root's output: documents in the order the tool prints
+// Output is one root's output: documents in the order the tool prints
 // them, each with the file it came from.
-type Rendered struct {
+type Output struct {
 	Docs     []Doc
 	Problems []Problem
 	// values files in precedence order (chart values.yaml first), as
@@ -139,9 +139,9 @@ func unwrap(err error) error {
 // a chart with problems still renders as much as it can. It renders with
 // the engine this process linked (Engine.Chart); in podlint, which links
 // none, it only says so.
-func RenderChart(dir string, opt HelmOptions) *Rendered {
+func RenderChart(dir string, opt HelmOptions) *Output {
 	if linked == nil {
-		return &Rendered{Problems: []Problem{notLinkedProblem(filepath.Join(dir, "Chart.yaml"))}}
+		return &Output{Problems: []Problem{notLinkedProblem(filepath.Join(dir, "Chart.yaml"))}}
 	}
 	return linked.Chart(dir, opt)
 }

@@ -294,11 +294,11 @@ func (o originFS) ReadFile(p string) ([]byte, error) {
 // RenderKustomization builds dir as `kustomize build` does. Remote bases are
 // refused before anything is built, and only files of the repository
 // holding dir are read.
-func RenderKustomization(dir string) *Rendered { return renderKustomization(dir, "") }
+func RenderKustomization(dir string) *Output { return renderKustomization(dir, "") }
 
 // renderKustomization builds dir reading only inside rootDir (from
 // safefile.RepoRoot; "" is dir's own repository).
-func renderKustomization(dir, rootDir string) *Rendered {
+func renderKustomization(dir, rootDir string) *Output {
 	// What kustomize and Helm print through the standard logger reaches
 	// standard error escaped, one line per record (internal/cli routes
 	// it): it quotes names and values from the pull request.
@@ -309,7 +309,7 @@ func renderKustomization(dir, rootDir string) *Rendered {
 		// fetch fails, and its error becomes the finding.
 		http.DefaultTransport = offline{}
 	})
-	out := &Rendered{}
+	out := &Output{}
 	e := linked
 	if e == nil {
 		out.Problems = append(out.Problems, notLinkedProblem(firstOf(kustFile(dir), dir)))

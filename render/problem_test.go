@@ -28,7 +28,7 @@ func TestProblemShape(t *testing.T) {
 	bad := write("badvalues/bad.yaml", "a: [\n")
 	write("missing/kustomization.yaml", "resources:\n  - "+strings.Repeat("very-long-name-", 8)+".yaml\n")
 	write("remote/kustomization.yaml", "resources:\n  - https://github.com/"+strings.Repeat("org/", 20)+"base?ref=v1\n")
-	cases := map[string]*Rendered{
+	cases := map[string]*Output{
 		"subchart":      RenderChart(filepath.Join("testdata", "helm", "subchart"), HelmOptions{KubeVersion: "1.30"}),
 		"missing-dep":   RenderChart(filepath.Join("testdata", "helm", "missing-dep"), HelmOptions{}),
 		"syntax-error":  RenderChart(filepath.Join("testdata", "helm", "syntax-error"), HelmOptions{}),

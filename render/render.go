@@ -56,7 +56,7 @@ type testHooks struct {
 // kept parts of it from rendering, a crash of the renderer included, is a
 // problem of the result; err is for a root podlint cannot render at all.
 // The caller closes out.Map.
-func (o *Options) Open(src manifest.Source) (out *manifest.Rendered, err error) {
+func (o *Options) Open(src manifest.Source) (out *manifest.RenderedRoot, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = o.opened(src, crashed(src, p), src.Path), nil
@@ -69,12 +69,12 @@ func (o *Options) Open(src manifest.Source) (out *manifest.Rendered, err error) 
 	return o.opened(src, r, label), nil
 }
 
-func crashed(src manifest.Source, p any) *Rendered {
-	return &Rendered{Problems: []Problem{manifest.RenderCrash(src, rootFile(src), p)}}
+func crashed(src manifest.Source, p any) *Output {
+	return &Output{Problems: []Problem{manifest.RenderCrash(src, rootFile(src), p)}}
 }
 
 // opened is r as the loader takes it.
-func (o *Options) opened(src manifest.Source, r *Rendered, label string) *manifest.Rendered {
+func (o *Options) opened(src manifest.Source, r *Output, label string) *manifest.RenderedRoot {
 	stream, starts := r.stream()
 	for i, d := range r.Docs {
 		o.trace("render %s: document %d from %s%s at stream line %d", src.Path, i+1, d.Source, nameNote(d.Name), starts[i])
@@ -83,7 +83,7 @@ func (o *Options) opened(src manifest.Source, r *Rendered, label string) *manife
 		o.trace("render %s: problem at %s:%d:%d: %s", src.Path, p.File, p.Line, p.Column, p.Message)
 	}
 	paths := filesRead(src, r)
-	return &manifest.Rendered{Label: label, RootFile: rootFile(src), Stream: stream, Paths: paths, Problems: r.Problems, NotRendered: r.notRendered,
+	return &manifest.RenderedRoot{Label: label, RootFile: rootFile(src), Stream: stream, Paths: paths, Problems: r.Problems, NotRendered: r.notRendered,
 		Map: &mapper{r: r, starts: starts, root: src.Path, files: newSourceFiles(src), trace: o.Trace}}
 }
 
@@ -103,7 +103,7 @@ func (o *Options) trace(format string, args ...any) {
 // render renders one root in a child process bounded by o.Limits
 // (child.go) and by what the run's budget leaves it (budget.go); what the
 // child could not do, a hit limit included, is a problem at the root.
-func (o *Options) render(src manifest.Source) (r *Rendered, label string, err error) {
+func (o *Options) render(src manifest.Source) (r *Output, label string, err error) {
 	lim := o.limits()
 	perRoot := lim.CPU
 	if b := o.Budget; b != nil {
@@ -113,14 +113,14 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 		if !ok {
 			o.trace("render %s: not rendered, the render budget of %s of CPU time is spent", src.Path, b.total)
 			b.settle(slot, 0, perRoot, 0, false)
-			return &Rendered{Problems: []Problem{budgetProblem(src, b.total, false)}, notRendered: true}, rootLabel(src), nil
+			return &Output{Problems: []Problem{budgetProblem(src, b.total, false)}, notRendered: true}, rootLabel(src), nil
 		}
 		lim.CPU = cpu
 		var use childUse
 		defer func() {
 			if b.settle(slot, cpu, perRoot, use.cpu, use.cpuHit) && err == nil {
 				o.trace("render %s: used %s of CPU time, more than the %s the render budget left it", src.Path, use.cpu, cpu)
-				r = &Rendered{Problems: []Problem{budgetProblem(src, b.total, true)}, notRendered: true}
+				r = &Output{Problems: []Problem{budgetProblem(src, b.total, true)}, notRendered: true}
 			}
 		}()
 		return o.renderLimited(src, lim, &use)
@@ -129,7 +129,7 @@ func (o *Options) render(src manifest.Source) (r *Rendered, label string, err er
 }
 
 // renderLimited is render within lim; use is what the child used.
-func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) (r *Rendered, label string, err error) {
+func (o *Options) renderLimited(src manifest.Source, lim Limits, use *childUse) (r *Output, label string, err error) {
 	label = rootLabel(src)
 	var ho HelmOptions
 	switch src.Render {
@@ -218,7 +218,7 @@ func rootFile(src manifest.Source) string {
 // by "---". starts[i] is the stream line of document i's first line. It
 // has no "# Source:" comments, which `helm template` writes: the source map
 // names the template, so the loader has nothing to add to a finding's text.
-func (r *Rendered) stream() ([]byte, []int) {
+func (r *Output) stream() ([]byte, []int) {
 	var b bytes.Buffer
 	starts := make([]int, len(r.Docs))
 	line := 1
@@ -244,7 +244,7 @@ func absPath(p string) string {
 }
 
 type mapper struct {
-	r      *Rendered
+	r      *Output
 	starts []int
 	root   string
 	nodes  map[int]*yaml.Node
@@ -592,7 +592,7 @@ const maxNameLen = 253
 // many renders read it. Scripts, READMEs and a generator's .env or .conf
 // files are not manifests and are not counted, so that the tally's files
 // are the manifests a user sees on disk.
-func filesRead(src manifest.Source, r *Rendered) []string {
+func filesRead(src manifest.Source, r *Output) []string {
 	set := map[string]bool{}
 	add := func(p string) {
 		if p == "" {

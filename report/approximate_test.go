@@ -20,7 +20,7 @@ func TestApproximateInWords(t *testing.T) {
 		return finding.Finding{RuleID: "PL106", RuleName: "probe-timeout-exceeds-period", Severity: finding.Warning,
 			Location: finding.Location{File: "chart/templates/deployment.yaml", Line: 16, Column: 11},
 			Message:  msg, Detail: "Set timeoutSeconds below periodSeconds.", Path: "spec.template.spec.containers[0].livenessProbe.timeoutSeconds",
-			Rendered: &finding.Rendered{Root: "chart", Name: "chart/templates/deployment.yaml", Path: "spec.template.spec.containers[0].livenessProbe.timeoutSeconds", Approximate: approx}}
+			Rendered: &finding.RenderOrigin{Root: "chart", Name: "chart/templates/deployment.yaml", Path: "spec.template.spec.containers[0].livenessProbe.timeoutSeconds", Approximate: approx}}
 	}
 	long := strings.Repeat("x", finding.HeadlineMax-10)
 	res := &finding.Result{Findings: []finding.Finding{mk("probe timeout too long", true), mk("probe timeout exact", false), mk(long, true)}}

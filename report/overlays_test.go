@@ -17,7 +17,7 @@ func TestOverlayRoots(t *testing.T) {
 			RuleID: "PL601", RuleName: "best-effort-qos", Severity: finding.Info,
 			Location: finding.Location{File: "deploy/base/web.yaml", Line: 13, Column: 9},
 			Message:  "Pods of this Deployment are BestEffort: no container requests cpu or memory",
-			Rendered: &finding.Rendered{Root: roots[0], Path: "spec.template.spec.containers[0]", Roots: roots[1:]},
+			Rendered: &finding.RenderOrigin{Root: roots[0], Path: "spec.template.spec.containers[0]", Roots: roots[1:]},
 		}}}
 	}
 	for _, tc := range []struct {

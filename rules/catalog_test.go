@@ -118,8 +118,8 @@ func validateCatalog(list rules.List, files catalogFiles, elsewhere map[string]s
 		case by.Rule == nil:
 		case !slices.Contains(list, by.Rule):
 			bad("rule %s: superseded by %s, which is not in the list", r.ID, by.Rule.ID)
-		case by.Rule.Release == nil:
-			bad("rule %s: superseded by %s, which is no cross-object rule (no Release)", r.ID, by.Rule.ID)
+		case by.Rule.CrossObject == nil:
+			bad("rule %s: superseded by %s, which is no cross-object rule (no CrossObject check)", r.ID, by.Rule.ID)
 		}
 	}
 	for id := range elsewhere {
@@ -175,11 +175,11 @@ func TestValidateCatalogRejects(t *testing.T) {
 		r.Check, r.SupersededBy = func(*rules.Pass) {}, s
 		return r
 	}
-	withRelease := func(r *rules.Rule, s *rules.Supersession) *rules.Rule {
-		r.Release, r.SupersededBy = func(*rules.ReleasePass) {}, s
+	withCrossObject := func(r *rules.Rule, s *rules.Supersession) *rules.Rule {
+		r.CrossObject, r.SupersededBy = func(*rules.CrossObjectPass) {}, s
 		return r
 	}
-	cross := withRelease(mk("PL701", "cross-rule"), nil)
+	cross := withCrossObject(mk("PL701", "cross-rule"), nil)
 	superseded := rules.List{withCheck(mk("PL101", "first-rule"), &rules.Supersession{Rule: cross, When: when}), cross}
 	if err := validateCatalog(superseded, files("PL101", "PL701"), nil); err != nil {
 		t.Fatalf("a valid supersession was rejected: %v", err)
@@ -210,9 +210,9 @@ func TestValidateCatalogRejects(t *testing.T) {
 		{"stray testdata", good, files("PL101", "PL102", "PL103"), nil, "testdata/PL103/ belongs to no rule"},
 		{"testdata of a rule tested elsewhere", good, files("PL101", "PL102"), map[string]string{"PL102": "x"}, "never run"},
 		{"elsewhere names no rule", good, files("PL101", "PL102"), map[string]string{"PL109": "x"}, "PL109, which is no rule"},
-		{"superseded cross-object rule", rules.List{withRelease(mk("PL701", "cross-rule"), &rules.Supersession{When: when})}, files("PL701"), nil, "PL701: SupersededBy on a rule without Check"},
+		{"superseded cross-object rule", rules.List{withCrossObject(mk("PL701", "cross-rule"), &rules.Supersession{When: when})}, files("PL701"), nil, "PL701: SupersededBy on a rule without Check"},
 		{"superseded without When", rules.List{withCheck(mk("PL101", "first-rule"), &rules.Supersession{})}, files("PL101"), nil, "SupersededBy has no When"},
-		{"superseded by a rule not listed", rules.List{withCheck(mk("PL101", "first-rule"), &rules.Supersession{Rule: withRelease(mk("PL701", "cross-rule"), nil), When: when})}, files("PL101"), nil, "superseded by PL701, which is not in the list"},
+		{"superseded by a rule not listed", rules.List{withCheck(mk("PL101", "first-rule"), &rules.Supersession{Rule: withCrossObject(mk("PL701", "cross-rule"), nil), When: when})}, files("PL101"), nil, "superseded by PL701, which is not in the list"},
 		{"superseded by a single-object rule", rules.List{withCheck(mk("PL101", "first-rule"), &rules.Supersession{Rule: good[1], When: when}), good[1]}, files("PL101", "PL102"), nil, "superseded by PL102, which is no cross-object rule"},
 	} {
 		err := validateCatalog(tc.list, tc.files, tc.elsewhere)

@@ -13,7 +13,7 @@ import (
 var PDBBlocksDrain = &Rule{
 	ID: "PL703", Name: "pdb-blocks-drain", Title: "a PodDisruptionBudget that no eviction can satisfy",
 	Severity: finding.Warning,
-	Release: func(p *ReleasePass) {
+	CrossObject: func(p *CrossObjectPass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, b := range ns.PDBs {
 				checkBudget(p, ns, b)
@@ -23,15 +23,15 @@ var PDBBlocksDrain = &Rule{
 	},
 }
 
-func checkBudget(p *ReleasePass, ns *crossobject.Namespace, b *crossobject.PDB) {
+func checkBudget(p *CrossObjectPass, ns *crossobject.Namespace, b *crossobject.PDB) {
 	if b.MaxUnavailable != nil && (b.MaxUnavailable.Type == intstr.Int && b.MaxUnavailable.IntVal == 0 || b.MaxUnavailable.Type == intstr.String && strings.TrimSpace(b.MaxUnavailable.StrVal) == "0%") {
-		p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object,
+		p.Report(CrossObjectDiagnostic{At: b.BudgetAt(), Object: &b.Object,
 			Message: fmt.Sprintf("PodDisruptionBudget %q never allows an eviction", b.Ref.Name),
 			Detail:  detail("PodDisruptionBudget %q has maxUnavailable %s: it never allows an eviction of the Pods it selects, so every kubectl drain of a node running one of them waits forever; use maxUnavailable: 1 and plan disruptions with it", b.Ref.Name, b.MaxUnavailable.String())})
 		return
 	}
 	if b.Selector == nil {
-		p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
+		p.Report(CrossObjectDiagnostic{At: b.SelectorAt(), Object: &b.Object,
 			Message: fmt.Sprintf("PodDisruptionBudget %q selects no Pods", b.Ref.Name),
 			Detail:  detail("PodDisruptionBudget %q has no usable selector (a null selector, or an empty one in policy/v1beta1, selects no Pods), so it protects nothing; set spec.selector to the labels of the Pods it should cover", b.Ref.Name)})
 		return
@@ -39,7 +39,7 @@ func checkBudget(p *ReleasePass, ns *crossobject.Namespace, b *crossobject.PDB) 
 	selected := ns.SelectedByPDB(b)
 	if len(selected) == 0 {
 		if len(ns.Workloads) > 0 {
-			p.Report(ReleaseDiagnostic{At: b.SelectorAt(), Object: &b.Object,
+			p.Report(CrossObjectDiagnostic{At: b.SelectorAt(), Object: &b.Object,
 				Message: fmt.Sprintf("PodDisruptionBudget %q selects no workload of the run", b.Ref.Name),
 				Detail:  detail("PodDisruptionBudget %q selects no Pod of the %d workload(s) of its namespace in this run, so it protects nothing; match its selector to the Pod template labels", b.Ref.Name, len(ns.Workloads))})
 		}
@@ -86,7 +86,7 @@ func checkBudget(p *ReleasePass, ns *crossobject.Namespace, b *crossobject.PDB) 
 	if expected-desired > 0 {
 		return
 	}
-	p.Report(ReleaseDiagnostic{At: b.BudgetAt(), Object: &b.Object, Related: rel,
+	p.Report(CrossObjectDiagnostic{At: b.BudgetAt(), Object: &b.Object, Related: rel,
 		Message: fmt.Sprintf("PodDisruptionBudget %q allows no disruption, so drains never finish", b.Ref.Name),
 		Detail:  detail("PodDisruptionBudget %q allows no disruption even with every Pod healthy: %s, so disruptions allowed = %d − %d = 0, and every kubectl drain of a node running one of these Pods waits forever; use maxUnavailable: 1 or more replicas than minAvailable", b.Ref.Name, how, expected, desired)})
 }
@@ -97,7 +97,7 @@ func checkBudget(p *ReleasePass, ns *crossobject.Namespace, b *crossobject.PDB) 
 // n²/2 findings (800 budgets: 320 400 warnings); a set is the same for
 // every workload the same budgets select, so the findings and their
 // related positions grow as the selections do.
-func checkOverlaps(p *ReleasePass, ns *crossobject.Namespace) {
+func checkOverlaps(p *CrossObjectPass, ns *crossobject.Namespace) {
 	if len(ns.PDBs) < 2 {
 		return
 	}
@@ -136,7 +136,7 @@ func checkOverlaps(p *ReleasePass, ns *crossobject.Namespace) {
 			message = fmt.Sprintf("PodDisruptionBudget %q selects Pods that %d other budgets select", last.Ref.Name, len(bs)-1)
 			both = "all"
 		}
-		p.Report(ReleaseDiagnostic{At: last.SelectorAt(), Object: &last.Object, Related: rel, Message: message,
+		p.Report(CrossObjectDiagnostic{At: last.SelectorAt(), Object: &last.Object, Related: rel, Message: message,
 			Detail: detail("PodDisruptionBudgets %s %s select the Pods of %s %q: the eviction API refuses every eviction of a Pod with more than one budget (500), so kubectl drain fails on every node running one; keep one budget per set of Pods", quoted(names, 5), both, w.Ref.Kind, w.Ref.Name)})
 	}
 }

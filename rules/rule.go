@@ -40,9 +40,9 @@ type Rule struct {
 	// Check is nil for the input rules, whose findings the loader and the
 	// analyzer produce, and for cross-object rules.
 	Check func(*Pass)
-	// Release is the check of a cross-object rule (PL7xx): it runs once per
+	// CrossObject is the check of a cross-object rule (PL7xx): it runs once per
 	// run over the cross-object view, after every file was loaded.
-	Release func(*ReleasePass)
+	CrossObject func(*CrossObjectPass)
 	// SupersededBy, on a single-object rule, says when the cross-object
 	// view of the run answers the rule's question better than the one
 	// object can: the engine then drops the rule's finding. The catalog

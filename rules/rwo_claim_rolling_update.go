@@ -12,7 +12,7 @@ import (
 var RWOClaimRollingUpdate = &Rule{
 	ID: "PL702", Name: "rwo-claim-rolling-update", Title: "rolling update of a Deployment whose Pods share a single-node claim",
 	Severity: finding.Warning,
-	Release: func(p *ReleasePass) {
+	CrossObject: func(p *CrossObjectPass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, w := range ns.Workloads {
 				if !w.Deployment || w.Strategy != "RollingUpdate" || len(w.Claims) == 0 {
@@ -59,7 +59,7 @@ var RWOClaimRollingUpdate = &Rule{
 						head = fmt.Sprintf("claim %q is ReadWriteOnce, so the rolling update can stall on Multi-Attach", c.Name)
 						msg = detail("claim %q is ReadWriteOnce and this RollingUpdate Deployment starts a new Pod while old ones use it: %s; when the new Pod lands on another node its volume cannot attach (Multi-Attach error) and the rollout stalls; use strategy: Recreate or a StatefulSet with volumeClaimTemplates", c.Name, fence)
 					}
-					p.Report(ReleaseDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: head, Detail: msg,
+					p.Report(CrossObjectDiagnostic{At: w.ClaimAt(&c), Object: &w.Object, Message: head, Detail: msg,
 						Related: []crossobject.Pos{related(pvc.AccessModesAt(), "accessModes of PersistentVolumeClaim %q", c.Name), related(w.StrategyAt(), "the Deployment's strategy")}})
 				}
 			}

@@ -11,7 +11,7 @@ import (
 var ServicePortNotDeclared = &Rule{
 	ID: "PL704", Name: "service-port-not-declared", Title: "a Service targets a port the Pods it selects do not declare",
 	Severity: finding.Warning,
-	Release: func(p *ReleasePass) {
+	CrossObject: func(p *CrossObjectPass) {
 		for _, ns := range p.View.Namespaces() {
 			for _, s := range ns.Services {
 				selected := ns.SelectedByService(s)
@@ -39,7 +39,7 @@ var ServicePortNotDeclared = &Rule{
 						}
 						rel = append(rel, related(w.LabelsAt(), "Pods of %s %q", w.Ref.Kind, w.Ref.Name))
 					}
-					p.Report(ReleaseDiagnostic{At: s.PortAt(&sp), Object: &s.Object, Related: rel,
+					p.Report(CrossObjectDiagnostic{At: s.PortAt(&sp), Object: &s.Object, Related: rel,
 						Message: fmt.Sprintf("targetPort %q is declared by no container the Service selects", sp.TargetPort.StrVal),
 						Detail: detail("Service %q port %d targets the port named %q, which no container of the Pods it selects (%s) declares: the endpoints controller finds no port in any Pod, so the Service has no endpoints for this port and connections fail although the Pods are Ready; name the container port %q or target a declared port",
 							s.Ref.Name, sp.Port, sp.TargetPort.StrVal, workloadNames(selected), sp.TargetPort.StrVal)})

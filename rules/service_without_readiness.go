@@ -10,7 +10,7 @@ import (
 var ServiceWithoutReadiness = &Rule{
 	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container without readiness probe",
 	Severity: finding.Warning,
-	Release: func(p *ReleasePass) {
+	CrossObject: func(p *CrossObjectPass) {
 		for _, ns := range p.View.Namespaces() {
 			if len(ns.Services) == 0 {
 				continue
@@ -63,10 +63,10 @@ var ServiceWithoutReadiness = &Rule{
 					for _, s := range h.svc {
 						rel = append(rel, related(s.SelectorAt(), "Service %q selects these Pods", s.Ref.Name))
 					}
-					p.Report(ReleaseDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
-						Message: fmt.Sprintf("container %q gets Service traffic but has no readinessProbe", releaseName(h.c)),
+					p.Report(CrossObjectDiagnostic{At: w.ContainerAt(h.c), Object: &w.Object, Container: h.c.Name, Related: rel,
+						Message: fmt.Sprintf("container %q gets Service traffic but has no readinessProbe", crossObjectName(h.c)),
 						Detail: detail("Service %q sends traffic to container %q (targetPort %s), which has no readinessProbe: the Pod counts as Ready as soon as the container runs, so connections reach it while it starts and whenever it stops answering; add a readinessProbe on the port it serves",
-							h.svc[0].Ref.Name, releaseName(h.c), h.sp.TargetPort.String())})
+							h.svc[0].Ref.Name, crossObjectName(h.c), h.sp.TargetPort.String())})
 				}
 			}
 		}

@@ -626,7 +626,7 @@ var stages = []struct{ prefix, stage string }{
 	{"github.com/podlint/podlint/timeline.", "timeline"},
 	{"github.com/podlint/podlint/rules.", "rules"},
 	{"github.com/podlint/podlint/report", "report"},
-	{"github.com/podlint/podlint/analyzer.", "analyzer (suppressions, positions, release view)"},
+	{"github.com/podlint/podlint/analyzer.", "analyzer (suppressions, positions, cross-object view)"},
 	{"github.com/podlint/podlint/render", "render"},
 	{"github.com/podlint/podlint/internal/cli.", "command line, reading"},
 }

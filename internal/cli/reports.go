@@ -254,8 +254,8 @@ func reportTimelines(s *settings, srcs []manifest.Source, res *finding.Result, s
 // rendered again if a timeline needs it.
 type keptRenders struct {
 	mu    sync.Mutex
-	open  func(manifest.Source) (*manifest.Rendered, error)
-	kept  map[string]*manifest.Rendered
+	open  func(manifest.Source) (*manifest.RenderedRoot, error)
+	kept  map[string]*manifest.RenderedRoot
 	bytes int
 }
 
@@ -265,7 +265,7 @@ func renderKey(src manifest.Source) string { return src.Render + "\x00" + src.Pa
 
 // Open renders src, or hands over the output kept from its first render
 // (once: the taker closes its map).
-func (k *keptRenders) Open(src manifest.Source) (*manifest.Rendered, error) {
+func (k *keptRenders) Open(src manifest.Source) (*manifest.RenderedRoot, error) {
 	key := renderKey(src)
 	k.mu.Lock()
 	if r, ok := k.kept[key]; ok {
@@ -285,7 +285,7 @@ func (k *keptRenders) Open(src manifest.Source) (*manifest.Rendered, error) {
 		return r, nil
 	}
 	if k.kept == nil {
-		k.kept = map[string]*manifest.Rendered{}
+		k.kept = map[string]*manifest.RenderedRoot{}
 	}
 	k.kept[key] = r
 	k.bytes += len(r.Stream)

@@ -193,7 +193,7 @@ func page(r *rules.Rule, ex Examples, file bool) string {
 		fmt.Fprintf(&b, "\nExamples: %s\n", r.Info().HelpURI)
 	}
 	where := "on the workload or its pod template"
-	if r.Release != nil {
+	if r.CrossObject != nil {
 		where = "on the object the finding points at (the Service, the budget, the workload)"
 	}
 	fmt.Fprintf(&b, "\n## Suppressing\n\nWhen the finding does not apply, say why %s:\n\n```yaml\nmetadata:\n  annotations:\n    ignore-check.podlint.dev/%s: \"<reason>\"\n```\n\nor with a comment on (or directly above) the reported line: `# podlint:ignore %s <reason>`. Turn the rule off everywhere with `--disable %s` or in `.podlint.yaml`.\n", where, r.ID, r.Name, r.Name)

@@ -43,8 +43,8 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // Chart renders the chart in dir as `helm template` does, without ever
 // touching the network (render.RenderChart). Problems are positioned in the
 // chart's files; a chart with problems still renders as much as it can.
-func (libraries) Chart(dir string, opt render.HelmOptions) *render.Rendered {
-	out := &render.Rendered{}
+func (libraries) Chart(dir string, opt render.HelmOptions) *render.Output {
+	out := &render.Output{}
 	chartFile := filepath.Join(dir, "Chart.yaml")
 	if link, target := linkOutOfTree(dir); link != "" {
 		// Helm's loader follows symbolic links wherever they lead: a chart
@@ -174,7 +174,7 @@ func (libraries) Chart(dir string, opt render.HelmOptions) *render.Rendered {
 // renderAll renders the chart; when a template fails to parse or execute,
 // its error becomes a problem at the line Helm reports and the chart is
 // rendered again without that template, so the others are still linted.
-func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *render.Rendered) map[string]string {
+func renderAll(ch *chart.Chart, rv chartutil.Values, dir string, out *render.Output) map[string]string {
 	// The same stream for every render of the chart, keyed by its name, so
 	// a template's random values do not depend on what else is linted.
 	defer repeatableRandom(ch.Name())()
@@ -266,7 +266,7 @@ func templatePath(ch *chart.Chart, dir, name string) string {
 	return filepath.Join(dir, filepath.FromSlash(rest))
 }
 
-func addHelmDoc(out *render.Rendered, ch *chart.Chart, dir, name, content string) {
+func addHelmDoc(out *render.Output, ch *chart.Chart, dir, name, content string) {
 	if strings.TrimSpace(content) == "" {
 		return
 	}

@@ -93,15 +93,15 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		for _, line := range summary(tl) {
 			writeWrapped(bw, "• ", line, textWidth)
 		}
-		for _, line := range releaseSummary(it) {
+		for _, line := range crossObjectSummary(it) {
 			writeWrapped(bw, "• ", line, textWidth)
 		}
 	}
 	return bw.Flush()
 }
 
-// releaseSummary describes the rollout waves and the node drain in words.
-func releaseSummary(it Item) []string {
+// crossObjectSummary describes the rollout waves and the node drain in words.
+func crossObjectSummary(it Item) []string {
 	var out []string
 	never := it.Timeline != nil && it.Timeline.Pod != nil && it.Timeline.Pod.Ready != nil && it.Timeline.Pod.Ready.Never
 	if r := it.rollout(); r != nil {

@@ -31,14 +31,14 @@ type deferredSuppression struct {
 	used bool
 }
 
-func isRelease(r *rules.Rule) bool { return r != nil && r.Release != nil }
+func isCrossObject(r *rules.Rule) bool { return r != nil && r.CrossObject != nil }
 
-// releaseAnnotations reads the suppressions of cross-object rules written
+// crossObjectAnnotations reads the suppressions of cross-object rules written
 // on an object that is not a workload (a Service, a budget, …); other
 // suppressions there have never meant anything and stay ignored.
-func (fl *fileLinter) releaseAnnotations(o *manifest.Object, ro *crossobject.Object) {
+func (fl *fileLinter) crossObjectAnnotations(o *manifest.Object, ro *crossobject.Object) {
 	for _, s := range annotationSuppressionsOf(o, ro.Annotations, o.Path.Field("metadata"), fl.lint.Rules) {
-		if isRelease(s.rule) {
+		if isCrossObject(s.rule) {
 			s.objAt = ro.Key()
 			fl.sup = append(fl.sup, s)
 		}
@@ -58,21 +58,21 @@ func (fl *fileLinter) deferSuppression(s *suppression) {
 	fl.part.deferred = append(fl.part.deferred, d)
 }
 
-// releaseFindings runs the cross-object rules over the parts of a run,
+// crossObjectFindings runs the cross-object rules over the parts of a run,
 // environment by environment (crossobject.Partition), applies and checks the
 // deferred suppressions, and drops the findings of single-object rules
 // that the cross-object view supersedes.
-func (l *Linter) releaseFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
-	l.releaseFindingsAt(parts, findings, read, newLocator(l, read))
+func (l *Linter) crossObjectFindings(parts []*filePart, findings *finding.Store, read func(path string) []byte) {
+	l.crossObjectFindingsAt(parts, findings, read, newLocator(l, read))
 }
 
 func newLocator(l *Linter, read func(path string) []byte) *locator {
 	return &locator{lint: l, read: read, split: map[string]*manifest.Split{}, parsed: map[crossobject.Pos]*manifest.Document{}}
 }
 
-// releaseFindingsAt is releaseFindings with the locator of positions
+// crossObjectFindingsAt is crossObjectFindings with the locator of positions
 // given (Workspace keeps one across runs).
-func (l *Linter) releaseFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
+func (l *Linter) crossObjectFindingsAt(parts []*filePart, findings *finding.Store, read func(path string) []byte, loc *locator) {
 	var deferred []*deferredSuppression
 	views := make([]*crossobject.Part, 0, len(parts))
 	for _, p := range parts {
@@ -105,10 +105,10 @@ func (l *Linter) releaseFindingsAt(parts []*filePart, findings *finding.Store, r
 			continue
 		}
 		for _, r := range l.Rules {
-			if r.Release == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
+			if r.CrossObject == nil || !l.Enabled(r) || (r.MinVersion.Minor != 0 && !l.Version.AtLeast(r.MinVersion.Minor)) {
 				continue
 			}
-			l.runRelease(r, view, deferredOf[i], findings, loc)
+			l.runCrossObject(r, view, deferredOf[i], findings, loc)
 		}
 	}
 	for _, d := range deferred {
@@ -121,7 +121,7 @@ func (l *Linter) releaseFindingsAt(parts []*filePart, findings *finding.Store, r
 	}
 }
 
-func (l *Linter) runRelease(r *rules.Rule, view *crossobject.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
+func (l *Linter) runCrossObject(r *rules.Rule, view *crossobject.View, deferred []*deferredSuppression, out *finding.Store, loc *locator) {
 	defer func() {
 		if p := recover(); p != nil {
 			ie := rules.InternalError
@@ -134,7 +134,7 @@ func (l *Linter) runRelease(r *rules.Rule, view *crossobject.View, deferred []*d
 			}
 		}
 	}()
-	pass := rules.NewReleasePass(r, view, l.Version, l.Params, func(d rules.ReleaseDiagnostic) {
+	pass := rules.NewCrossObjectPass(r, view, l.Version, l.Params, func(d rules.CrossObjectDiagnostic) {
 		at, text := loc.locate(d.At)
 		f, _ := l.newFinding(r, nil, at, d.Message, d.Detail)
 		f.Container, f.SourceLine, f.Path = d.Container, text, string(d.At.Path)
@@ -162,7 +162,7 @@ func (l *Linter) runRelease(r *rules.Rule, view *crossobject.View, deferred []*d
 			out.Add(&f)
 		}
 	})
-	r.Release(pass)
+	r.CrossObject(pass)
 }
 
 // restore summarizes again the workloads that the merge dropped
@@ -237,7 +237,7 @@ func (l *Linter) supersede(viewOf func(file string) *crossobject.View, findings 
 	})
 }
 
-// locator resolves release positions to lines, loading again the few
+// locator resolves cross-object positions to lines, loading again the few
 // documents that findings of cross-object rules point into.
 type locator struct {
 	lint   *Linter

@@ -10,26 +10,26 @@ import (
 	"github.com/podlint/podlint/timeline"
 )
 
-// ReleasePass is one cross-object rule's view of a whole run: every
+// CrossObjectPass is one cross-object rule's view of a whole run: every
 // workload, Service, PodDisruptionBudget, HorizontalPodAutoscaler and
-// PersistentVolumeClaim, grouped by namespace. A rule with a Release check
+// PersistentVolumeClaim, grouped by namespace. A rule with a CrossObject check
 // runs once per run, after every file was loaded.
-type ReleasePass struct {
+type CrossObjectPass struct {
 	Rule    *Rule
 	View    *crossobject.View
 	Version timeline.Version
 	Params  timeline.Params // Params.Nodes is --nodes
-	report  func(ReleaseDiagnostic)
+	report  func(CrossObjectDiagnostic)
 }
 
-// NewReleasePass is used by the analyzer and by tests.
-func NewReleasePass(r *Rule, v *crossobject.View, ver timeline.Version, p timeline.Params, report func(ReleaseDiagnostic)) *ReleasePass {
-	return &ReleasePass{Rule: r, View: v, Version: ver, Params: p, report: report}
+// NewCrossObjectPass is used by the analyzer and by tests.
+func NewCrossObjectPass(r *Rule, v *crossobject.View, ver timeline.Version, p timeline.Params, report func(CrossObjectDiagnostic)) *CrossObjectPass {
+	return &CrossObjectPass{Rule: r, View: v, Version: ver, Params: p, report: report}
 }
 
-// ReleaseDiagnostic is what a cross-object rule reports: a position in the
+// CrossObjectDiagnostic is what a cross-object rule reports: a position in the
 // object At belongs to, and related positions in the other objects.
-type ReleaseDiagnostic struct {
+type CrossObjectDiagnostic struct {
 	At        crossobject.Pos
 	Object    *crossobject.Object // the object At is in; its annotations can suppress the finding
 	Container string
@@ -39,7 +39,7 @@ type ReleaseDiagnostic struct {
 }
 
 // Report records a diagnostic.
-func (p *ReleasePass) Report(d ReleaseDiagnostic) { p.report(d) }
+func (p *CrossObjectPass) Report(d CrossObjectDiagnostic) { p.report(d) }
 
 // related names a position in another object.
 func related(at crossobject.Pos, format string, args ...any) crossobject.Pos {
@@ -47,9 +47,9 @@ func related(at crossobject.Pos, format string, args ...any) crossobject.Pos {
 	return at
 }
 
-// releaseName is how messages name a container of the cross-object view (see
+// crossObjectName is how messages name a container of the cross-object view (see
 // ContainerRef.Name).
-func releaseName(c *crossobject.Container) containerName {
+func crossObjectName(c *crossobject.Container) containerName {
 	return containerName{Name: c.Name, Image: c.Image, Index: c.Index}
 }
 
