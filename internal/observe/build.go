@@ -39,7 +39,11 @@ func NewBuilder() *Builder {
 }
 
 type podFacts struct {
-	ns, name     string
+	ns, name string
+	// deleted is when the Pod's deletion was asked for, the earliest a
+	// version shows: the kubelet's own final delete (grace 0) moves
+	// deletionTimestamp to its own time, after the containers finished.
+	deleted      time.Time
 	ownerKind    string
 	ownerName    string
 	templateHash string
@@ -77,19 +81,53 @@ type containerFacts struct {
 	name         string
 	init         bool
 	restartCount int
-	// last is the container's last termination (lastState, or the
-	// current state of a container that is not restarted).
-	last *termFacts
-	// lastNeverReady says the Pod was not Ready at any time the status
-	// shows during the run that last ended.
-	lastNeverReady bool
+	// failedNow says the container's current state is a failure the
+	// kubelet has not restarted yet (or never will): a termination
+	// restartCount does not count.
+	failedNow bool
+	// runs are the container's terminations, each once, in the order
+	// seen: a snapshot shows the last (lastState, or the current state of
+	// a container that is not restarted), a watch each as it happens.
+	runs []*termFacts
 }
+
+// maxRuns bounds the terminations kept per container over a long watch;
+// restarts beyond it still count, by restartCount, as cause unknown.
+const maxRuns = 64
 
 type termFacts struct {
 	exitCode          int32
 	reason            string
 	started, finished time.Time
-	restarted         bool // lastState (the container ran again) rather than state
+	// neverReady says the Pod was not Ready at any time the status shows
+	// during the run, as of the version that first showed its end.
+	neverReady bool
+}
+
+// last is the run that ended last.
+func (cf *containerFacts) last() *termFacts {
+	var last *termFacts
+	for _, t := range cf.runs {
+		if last == nil || t.finished.After(last.finished) {
+			last = t
+		}
+	}
+	return last
+}
+
+// addRun records a termination unless it is one already seen (the same
+// run shows first as the state, then as lastState).
+func (cf *containerFacts) addRun(t *termFacts, ready *corev1.PodCondition) {
+	for _, r := range cf.runs {
+		if r.started.Equal(t.started) && r.finished.Equal(t.finished) {
+			return
+		}
+	}
+	if len(cf.runs) == maxRuns {
+		return
+	}
+	t.neverReady = neverReady(ready, t)
+	cf.runs = append(cf.runs, t)
 }
 
 type factKind int
@@ -289,18 +327,20 @@ func (b *Builder) AddPod(p *corev1.Pod) {
 		}
 	}
 
-	var deleted time.Time
 	if p.DeletionTimestamp != nil {
-		deleted = p.DeletionTimestamp.Time
+		deleted := p.DeletionTimestamp.Time
 		if p.DeletionGracePeriodSeconds != nil {
 			deleted = deleted.Add(-time.Duration(*p.DeletionGracePeriodSeconds) * time.Second)
 		}
+		if pf.deleted.IsZero() || deleted.Before(pf.deleted) {
+			pf.deleted = deleted
+		}
 	}
 	for _, s := range p.Status.InitContainerStatuses {
-		b.addStatus(pf, key, &s, true, ready, deleted)
+		b.addStatus(pf, key, &s, true, ready, pf.deleted)
 	}
 	for _, s := range p.Status.ContainerStatuses {
-		b.addStatus(pf, key, &s, false, ready, deleted)
+		b.addStatus(pf, key, &s, false, ready, pf.deleted)
 	}
 }
 
@@ -311,6 +351,7 @@ func (b *Builder) addStatus(pf *podFacts, key string, s *corev1.ContainerStatus,
 	}
 	cf := pf.container(s.Name, init)
 	cf.restartCount = max(cf.restartCount, int(s.RestartCount))
+	cf.failedNow = false
 	if t := s.State.Terminated; t != nil {
 		b.span(t.FinishedAt.Time)
 		run := t.FinishedAt.Sub(t.StartedAt.Time).Seconds()
@@ -324,15 +365,15 @@ func (b *Builder) addStatus(pf *podFacts, key string, s *corev1.ContainerStatus,
 		case init && t.ExitCode == 0 && run >= 0:
 			pf.sample(fact{id: id(key, ck, "init", t.StartedAt.Format(time.RFC3339)), kind: factInitRun, container: s.Name, init: true, at: t.FinishedAt.Time, seconds: run})
 		case t.ExitCode != 0:
-			// A container that is not restarted (a Job's Pod) failed.
-			cf.last = &termFacts{exitCode: t.ExitCode, reason: t.Reason, started: t.StartedAt.Time, finished: t.FinishedAt.Time}
-			cf.lastNeverReady = neverReady(ready, cf.last)
+			// A container that failed: not restarted (a Job's Pod), or
+			// seen before the kubelet starts it again.
+			cf.failedNow = true
+			cf.addRun(&termFacts{exitCode: t.ExitCode, reason: t.Reason, started: t.StartedAt.Time, finished: t.FinishedAt.Time}, ready)
 		}
 	}
 	if t := s.LastTerminationState.Terminated; t != nil {
 		b.span(t.FinishedAt.Time)
-		cf.last = &termFacts{exitCode: t.ExitCode, reason: t.Reason, started: t.StartedAt.Time, finished: t.FinishedAt.Time, restarted: true}
-		cf.lastNeverReady = neverReady(ready, cf.last)
+		cf.addRun(&termFacts{exitCode: t.ExitCode, reason: t.Reason, started: t.StartedAt.Time, finished: t.FinishedAt.Time}, ready)
 	}
 }
 
@@ -487,7 +528,7 @@ func (b *Builder) addPodTo(w *Workload, pf *podFacts) {
 				lastProbe = "" // which probe killed the last run is not known
 			}
 		}
-		if t := cf.last; t != nil {
+		for _, t := range cf.runs {
 			cause := fmt.Sprintf("exit-code-%d", t.exitCode)
 			if t.reason == "OOMKilled" {
 				cause = "OOMKilled"
@@ -508,7 +549,7 @@ func (b *Builder) addPodTo(w *Workload, pf *podFacts) {
 					r.Runs = &Series{}
 				}
 				r.Runs.add(s)
-				if probeKilled && cf.lastNeverReady {
+				if probeKilled && t.neverReady {
 					cz := get().censored()
 					if cz.NotReadyAfter == nil {
 						cz.NotReadyAfter = &Series{}
@@ -520,7 +561,11 @@ func (b *Builder) addPodTo(w *Workload, pf *podFacts) {
 		if k != nil && b.killsBeforeReady(pf, cf, k) {
 			get().censored().Kills += k.liveness + k.startup
 		}
-		if rest := cf.restartCount - attributed; rest > 0 && !cf.init {
+		terminations := cf.restartCount
+		if cf.failedNow {
+			terminations++
+		}
+		if rest := terminations - attributed; rest > 0 && !cf.init {
 			get().restart("unknown").Count += rest
 		}
 	}
@@ -537,10 +582,11 @@ func (c *Container) censored() *Censored {
 // before the Pod was ever Ready: its last run, killed, was never Ready, and
 // the kills are no later than that run's end.
 func (b *Builder) killsBeforeReady(pf *podFacts, cf *containerFacts, k *killFacts) bool {
-	if cf.last == nil {
+	last := cf.last()
+	if last == nil {
 		return false
 	}
-	return cf.lastNeverReady && killedByProbe(cf.last, k) && !k.last.After(cf.last.finished.Add(2*time.Second))
+	return last.neverReady && killedByProbe(last, k) && !k.last.After(last.finished.Add(2*time.Second))
 }
 
 // killedByProbe reports whether the run t ended in one of the probe kills

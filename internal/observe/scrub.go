@@ -29,6 +29,10 @@ func Scrub(data []byte) ([]byte, error) {
 		items = []any{top}
 		top = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{}}
 	}
+	nodes := map[string]bool{}
+	for _, it := range items {
+		collectNodes(it, nodes)
+	}
 	kept := []any{}
 	for _, it := range items {
 		o, ok := it.(map[string]any)
@@ -40,7 +44,7 @@ func Scrub(data []byte) ([]byte, error) {
 		default:
 			continue
 		}
-		scrubObject(o)
+		scrubObject(o, nodes)
 		kept = append(kept, o)
 	}
 	top["items"] = kept
@@ -63,7 +67,32 @@ var ipAddress = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\b`)
 })
 
-func scrubObject(v any) any {
+// uidOrID finds what event messages quote of UIDs ("cache-…_ns(9e66e1ff-
+// 5604-…)") and of container IDs ("task 6e72…ace not found").
+var uidOrID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{64}\b`)
+})
+
+// collectNodes gathers the node names an object holds in the fields
+// scrubbing removes, so that the messages quoting them ("Successfully
+// assigned ns/pod to node-7") lose them too.
+func collectNodes(v any, nodes map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if n, ok := e.(string); ok && n != "" && (k == "nodeName" || k == "host" || k == "reportingInstance") {
+				nodes[n] = true
+			}
+			collectNodes(e, nodes)
+		}
+	case []any:
+		for _, e := range x {
+			collectNodes(e, nodes)
+		}
+	}
+}
+
+func scrubObject(v any, nodes map[string]bool) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k := range x {
@@ -71,19 +100,32 @@ func scrubObject(v any) any {
 				delete(x, k)
 				continue
 			}
-			x[k] = scrubObject(x[k])
+			x[k] = scrubObject(x[k], nodes)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = scrubObject(e)
+			x[i] = scrubObject(e, nodes)
 		}
 	case string:
-		return ipAddress().ReplaceAllStringFunc(x, func(ip string) string {
-			if !strings.Contains(ip, ".") && !strings.Contains(ip, "::") && strings.Count(ip, ":") != 7 {
-				return ip // "10:02:45" in a message is a time
-			}
-			return "192.0.2.1" // TEST-NET-1 (RFC 5737)
-		})
+		return scrubString(x, nodes)
 	}
 	return v
+}
+
+func scrubString(s string, nodes map[string]bool) string {
+	s = ipAddress().ReplaceAllStringFunc(s, func(ip string) string {
+		if !strings.Contains(ip, ".") && !strings.Contains(ip, "::") && strings.Count(ip, ":") != 7 {
+			return ip // "10:02:45" in a message is a time
+		}
+		return "192.0.2.1" // TEST-NET-1 (RFC 5737)
+	})
+	s = uidOrID().ReplaceAllString(s, "00000000-0000-0000-0000-000000000000")
+	for n := range nodes {
+		// Whole words only: a node named like a container must not
+		// change what the profile reads ("Container app failed …").
+		if strings.Contains(s, n) {
+			s = regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).ReplaceAllString(s, "node")
+		}
+	}
+	return s
 }
