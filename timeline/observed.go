@@ -23,6 +23,11 @@ type ObservedContainer struct {
 	Shutdowns   int
 	ShutdownMax float64
 	SIGKILLs    int
+	// CompletedShutdownMax is the longest of the shutdowns that ended
+	// before SIGKILL: only those tell how long the container needs. A
+	// SIGKILLed one was cut off at the grace period, a lower bound that
+	// rules report as such (PL208), not an expected shutdown.
+	CompletedShutdownMax float64
 	// KillsBeforeReady counts the kubelet's probe kills of the container
 	// before it was ever Ready; NotReadyAfter is the longest such run
 	// whose length the Pod status told (0 when none did).
@@ -88,9 +93,10 @@ func (o *Observed) StartupNote(c ObservedContainer) string {
 	return fmt.Sprintf("observed start-up%s up to %s, p95 %s, %s, %s", pod, FormatDuration(c.StartupMax), FormatDuration(c.StartupP95), count(c.Starts, "start"), o.Source)
 }
 
-// ShutdownNote describes an observed shutdown for messages.
+// ShutdownNote describes an observed shutdown for messages: the longest
+// of those that ended before SIGKILL.
 func (o *Observed) ShutdownNote(c ObservedContainer) string {
-	return fmt.Sprintf("observed shutdown up to %s, %s, %d ended by SIGKILL, %s", FormatDuration(c.ShutdownMax), count(c.Shutdowns, "deletion"), c.SIGKILLs, o.Source)
+	return fmt.Sprintf("observed shutdown up to %s, %s, %d ended by SIGKILL, %s", FormatDuration(c.CompletedShutdownMax), count(c.Shutdowns, "deletion"), c.SIGKILLs, o.Source)
 }
 
 func count(n int, what string) string {
@@ -109,9 +115,9 @@ func observedOver(e Expected, p Params, w *workload.Workload, container string, 
 	}
 	sec, note := c.StartupMax, p.Observed.StartupNote(c)
 	if !startup {
-		sec, note = c.ShutdownMax, p.Observed.ShutdownNote(c)
+		sec, note = c.CompletedShutdownMax, p.Observed.ShutdownNote(c)
 	}
-	if (startup && c.Starts == 0) || (!startup && c.Shutdowns == 0) || (e.OK && e.Seconds >= sec) {
+	if (startup && c.Starts == 0) || (!startup && c.Shutdowns == c.SIGKILLs) || (e.OK && e.Seconds >= sec) {
 		return e
 	}
 	return Expected{Seconds: sec, Text: FormatDuration(sec), OK: true, Source: FromObserved, Key: note}

@@ -11,7 +11,8 @@ import (
 // never shortens it, so a profile can only add findings.
 func TestObservedOnlyLengthensExpectations(t *testing.T) {
 	obs := &Observed{Source: "snapshot of 2026-12-01", Workloads: map[string]map[string]ObservedContainer{
-		"shop/Deployment/web": {"app": {Starts: 37, StartupMax: 52, StartupP95: 48, Shutdowns: 2, ShutdownMax: 31, SIGKILLs: 1}},
+		"shop/Deployment/web": {"app": {Starts: 37, StartupMax: 52, StartupP95: 48, Shutdowns: 2, ShutdownMax: 31, SIGKILLs: 1, CompletedShutdownMax: 12}},
+		"shop/Deployment/cut": {"app": {Shutdowns: 2, ShutdownMax: 31, SIGKILLs: 2}},
 		"a/Deployment/twice":  {"app": {Starts: 1, StartupMax: 9}},
 		"b/Deployment/twice":  {"app": {Starts: 1, StartupMax: 9}},
 	}}
@@ -56,8 +57,14 @@ func TestObservedOnlyLengthensExpectations(t *testing.T) {
 		t.Errorf("note %q, text %q; want %q, 52s", e.Key, e.Text, want)
 	}
 	s, _ := ExpectedShutdown(web("shop", ""), p, "app")
-	if s.Seconds != 31 || !strings.Contains(s.Key, "2 deletions, 1 ended by SIGKILL") {
+	// The SIGKILLed shutdown (31 s) was cut off: only the one that ended
+	// by itself tells what the container needs.
+	if s.Seconds != 12 || !strings.Contains(s.Key, "up to 12s, 2 deletions, 1 ended by SIGKILL") {
 		t.Errorf("shutdown %v %q", s.Seconds, s.Key)
+	}
+	cut := &workload.Workload{Kind: "Deployment", Name: "cut", Namespace: "shop"}
+	if s, _ := ExpectedShutdown(cut, p, "app"); s.OK {
+		t.Errorf("every shutdown SIGKILLed: an expected shutdown of %v (%q); want none", s.Seconds, s.Key)
 	}
 	if e, _ := ExpectedStartup(web("shop", ""), DefaultParams(), "app"); e.OK {
 		t.Errorf("without a profile: %+v", e)

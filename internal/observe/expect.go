@@ -44,8 +44,17 @@ func Expectations(data []byte, name string, now time.Time) (*timeline.Observed, 
 			}
 			if d := c.Shutdowns; d != nil && d.Took != nil {
 				oc.Shutdowns, oc.ShutdownMax = d.Took.Count, float64(d.Took.Max)
+				killed := map[string]bool{}
 				if d.SIGKILL != nil {
 					oc.SIGKILLs = d.SIGKILL.Count
+					for _, x := range d.SIGKILL.Samples {
+						killed[x.ID] = true
+					}
+				}
+				for _, x := range d.Took.Samples {
+					if !killed[x.ID] {
+						oc.CompletedShutdownMax = max(oc.CompletedShutdownMax, x.Seconds)
+					}
 				}
 			}
 			cs[c.Name] = oc
