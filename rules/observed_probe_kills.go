@@ -53,6 +53,12 @@ func reportObservedKills(p *Pass, c ContainerRef, o timeline.ObservedContainer) 
 		got = fmt.Sprintf("The starts that got through took up to %s.", dur(o.StartupMax))
 		need = fmt.Sprintf("a start-up of at least %s", dur(o.StartupMax))
 	}
+	if o.NotReadyAfter > 0 && o.NotReadyAfter >= o.StartupMax {
+		// The killed runs were still starting when they were killed: the
+		// start-up the probe must allow is longer than those runs, however
+		// fast the starts that got through were.
+		need = fmt.Sprintf("a start-up of more than %s (the killed runs were still starting then)", dur(o.NotReadyAfter))
+	}
 	window := ""
 	if tc := p.tlContainer(c); tc != nil && field == "livenessProbe" && tc.Liveness != nil {
 		window = fmt.Sprintf(" The liveness probe kills it %s after start when it is not answering yet.", interval(tc.Liveness.KillDecision.Interval))
