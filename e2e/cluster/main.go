@@ -9,6 +9,7 @@
 //	e2e-cluster run -kubeconfig FILE -podlint BIN [-obs DIR] [-runs N] [-only RE] [-doc FILE]
 //	e2e-cluster run -from DIR [-took 2m15s,…] -podlint BIN [-only RE] [-doc FILE]  (the table again from recordings)
 //	e2e-cluster predict -podlint BIN
+//	e2e-cluster observe -kubeconfig FILE -observer FILE -podlint BIN -out DIR [-watch 80s]  (podlint observe end to end)
 package main
 
 import (
@@ -22,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: e2e-cluster certs|wait|setup|run|predict [flags]")
+		fmt.Fprintln(os.Stderr, "usage: e2e-cluster certs|wait|setup|run|predict|observe [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -71,6 +72,13 @@ func main() {
 		if err == nil {
 			err = runAll(c)
 		}
+	case "observe":
+		observer := fs.String("observer", "", "the kubeconfig of the user bound only to the observe ClusterRole")
+		podlint := fs.String("podlint", "podlint", "podlint binary")
+		out := fs.String("out", "", "folder for the manifest, the profiles, the lists and podlint's output")
+		watch := fs.Duration("watch", 80*time.Second, "how long podlint observe watches")
+		_ = fs.Parse(os.Args[2:])
+		err = observeLive(*kubeconfig, *observer, *podlint, *out, *watch)
 	case "predict":
 		podlint := fs.String("podlint", "podlint", "podlint binary")
 		_ = fs.Parse(os.Args[2:])
