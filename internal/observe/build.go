@@ -436,7 +436,13 @@ func (b *Builder) Profile(context, mode string, now time.Time) *Profile {
 	if from.IsZero() || from.After(to) {
 		from = to
 	}
-	p := &Profile{Context: context, Mode: mode, Windows: []Window{{Mode: mode, From: from.UTC(), To: to.UTC()}}}
+	p := &Profile{Context: context, Mode: mode}
+	if !to.IsZero() {
+		// A list whose objects carry no time at all (not what kubectl
+		// prints) has no window: its findings say "of unknown date"
+		// rather than thousands of days stale.
+		p.Windows = []Window{{Mode: mode, From: from.UTC(), To: to.UTC()}}
+	}
 	byKey := map[string]*Workload{}
 	for _, pf := range b.pods {
 		key, inferred := b.ownerKey(pf)

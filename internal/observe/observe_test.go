@@ -357,3 +357,29 @@ func TestShutdownIsAfterDeletion(t *testing.T) {
 		t.Errorf("migrate: shutdowns %+v, run %s; want no shutdown and a 5s run", migrate.Shutdowns, samples(migrate.Startup))
 	}
 }
+
+// A list whose objects carry no time (hand-written, not what kubectl
+// prints) gives a profile without a window: check's notes say "of unknown
+// date", not thousands of days stale. The summary counts in words.
+func TestListWithoutTimesHasNoWindow(t *testing.T) {
+	b := NewBuilder()
+	b.AddPod(podOwnedBy("Job", "once-1"))
+	p := b.Profile("", ModeSnapshot, time.Time{})
+	if len(p.Windows) != 0 {
+		t.Fatalf("windows %+v, want none", p.Windows)
+	}
+	data, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Expectations(data, "p.yaml", time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Source != "snapshot of unknown date" {
+		t.Errorf("source %q", o.Source)
+	}
+	if got, want := summary(p), "1 workload, 1 container, 0 start-ups, 0 probe kills before Ready, 0 recordings (snapshot)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}

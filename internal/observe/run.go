@@ -73,7 +73,7 @@ func Run(ctx context.Context, req Request) ([]byte, string, error) {
 			}
 		}
 		p = b.Profile(c.Context, mode, req.Now())
-		if mode == ModeWatch {
+		if mode == ModeWatch && len(p.Windows) > 0 {
 			// A watch saw what happened while it ran (and the snapshot
 			// before it, whose events may go back an hour).
 			end := p.Windows[0].To
@@ -111,7 +111,8 @@ func summary(p *Profile) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%d workloads, %d containers, %d start-ups, %d probe kills before Ready, %d recording%s (%s)", len(p.Workloads), containers, starts, censored, len(p.Windows), plural(len(p.Windows)), p.Mode)
+	return fmt.Sprintf("%s, %s, %s, %s before Ready, %s (%s)", count(len(p.Workloads), "workload"), count(containers, "container"),
+		count(starts, "start-up"), count(censored, "probe kill"), count(len(p.Windows), "recording"), p.Mode)
 }
 
 // readFile reads one --from file: a regular file (not a FIFO or device,
@@ -139,9 +140,10 @@ func readFile(name string, b *Builder) error {
 	return nil
 }
 
-func plural(n int) string {
+// count says "1 workload", "2 workloads".
+func count(n int, what string) string {
 	if n == 1 {
-		return ""
+		return "1 " + what
 	}
-	return "s"
+	return fmt.Sprintf("%d %ss", n, what)
 }
