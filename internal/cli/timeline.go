@@ -183,7 +183,7 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *crossobject.Part) []pl
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
 		tl := timeline.Compute(o.Workload, s.an.Version, s.an.Params)
 		item := plot.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl}
+			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl, Observed: s.an.Params.Observed.Of(o.Workload)}
 		// A rendered object's fields are written in other files than the
 		// object's line: each is placed where check would report it.
 		// (A plain file's are under the object's line, in the same file.)

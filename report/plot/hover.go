@@ -38,7 +38,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 	var rows []row
 	var title string
 	var lines []string
-	for _, s := range sections(tl) {
+	for _, s := range itemSections(it) {
 		var keep []row
 		for _, r := range s.Rows {
 			if hoverRow(topic, c, r) {
@@ -55,6 +55,9 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 			return false, nil
 		}
 		lines = probeLines(topic, c)
+		if o, ok := it.observedOf(c); ok {
+			lines = append(lines, observedLines(it, observedStartupLines(c, o))...)
+		}
 	case TopicShutdown:
 		lines = append(lines, fmt.Sprintf("grace period %s", secs(tl.Pod.GracePeriod.V)))
 		for _, k := range tl.Containers {
@@ -68,6 +71,13 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 			lines = append(lines, fmt.Sprintf("%s: SIGTERM %s, SIGKILL %s after the delete request", k.Name, between(tr.StopSignal.Interval), between(tr.SIGKILL.Interval)))
 		}
 		lines = append(lines, "Pod gone "+between(tl.Pod.Terminated.Interval))
+		var seen []string
+		for _, k := range tl.Containers {
+			if o, ok := it.observedOf(k); ok && (c == nil || k == c) {
+				seen = append(seen, observedShutdownLines(tl, k, o)...)
+			}
+		}
+		lines = append(lines, observedLines(it, seen)...)
 	case TopicRestart:
 		lines = append(lines, fmt.Sprintf("restartPolicy %s", tl.Pod.RestartPolicy))
 		if l := crashLoop(tl); l != "" {
@@ -132,13 +142,13 @@ func hoverRow(topic Topic, c *timeline.Container, r row) bool {
 	own := c == nil || r.Group == typeLabel(c)
 	switch topic {
 	case TopicLiveness:
-		return own && (r.Kind == kindKill || r.Kind == kindBudget || r.Kind == kindReady) && r.Group != "new pod" && r.Group != "job"
+		return own && (r.Kind == kindKill || r.Kind == kindBudget || r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" && r.Group != "job"
 	case TopicReadiness:
-		return own && r.Kind == kindReady && r.Group != "new pod" || r.Group == "pod" && r.Label == "Ready"
+		return own && (r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" || r.Group == "pod" && r.Label == "Ready"
 	case TopicStartup:
-		return own && (r.Kind == kindBudget || r.Kind == kindKill || r.Kind == kindReady) && r.Group != "new pod" && r.Group != "job"
+		return own && (r.Kind == kindBudget || r.Kind == kindKill || r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" && r.Group != "job"
 	case TopicShutdown:
-		return (own && (r.Kind == kindPreStop || r.Kind == kindStop)) || r.Group == "pod" && r.Label == "gone"
+		return (own && (r.Kind == kindPreStop || r.Kind == kindStop || r.Kind == kindObservedStop)) || r.Group == "pod" && r.Label == "gone"
 	case TopicJob:
 		return r.Group == "job"
 	case TopicRollout:
