@@ -39,7 +39,11 @@ for a container that never becomes healthy, the crash-loop schedule, the
 termination sequence and the controller deadlines. Times are intervals
 [earliest, latest), because a probe's phase relative to container start cannot
 be known from a manifest. --format svg writes one chart per workload (to -o DIR
-when there are several); --format mermaid prints a gantt block for Markdown.`,
+when there are several); --format mermaid prints a gantt block for Markdown.
+--observed PROFILE (or observed: in .podlint.yaml) marks on the same axis what
+a podlint observe profile saw of each container it covers: start-ups (median,
+p95, max; runs a probe cut short as a lower bound), probe kills and shutdowns,
+with the profile's date (docs/observe.md).`,
 		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
