@@ -46,7 +46,7 @@ func TestHoverShowsObserved(t *testing.T) {
 		field string
 		want  []string
 	}{
-		{"livenessProbe", []string{"liveness kill if unhealthy", "  observed start-up ", "  probe-killed before Ready ", "▲",
+		{"livenessProbe", []string{"  start → ready               never\n", "liveness kill if unhealthy", "  observed start-up ", "  probe-killed before Ready ", "▲",
 			"observed in the cluster (podlint observe): watch of 2026-11-28 to 2026-12-01",
 			"observed start-up of web: 20 starts, shortest 38s, median 58s, p95 84s, longest 96s from start to Ready; liveness kills it between 34s and 45s after start",
 			"not Ready after up to 47s"}},

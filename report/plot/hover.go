@@ -229,7 +229,10 @@ func writeRows(w io.Writer, rows []row, width int) {
 			group = r.Group
 			fmt.Fprintln(w, truncate(group, width))
 		}
-		cells := rowCells(r, end, bars)
-		fmt.Fprintf(w, "%s  %s\n", pad("  "+truncate(r.Label, label-2), label), strings.TrimRight(string(cells), " "))
+		bar := "never" // as in Text: the model knows it never happens
+		if !r.Never {
+			bar = strings.TrimRight(string(rowCells(r, end, bars)), " ")
+		}
+		fmt.Fprintf(w, "%s  %s\n", pad("  "+truncate(r.Label, label-2), label), bar)
 	}
 }
