@@ -279,3 +279,38 @@ func TestLSPHoverShowsConfigObserved(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineObservedShowsNoProfileText: a profile is untrusted input; of
+// it the timeline shows only numbers, dates and its mode, so terminal
+// escapes and bidi controls in its names, context or windows reach no
+// output form.
+func TestTimelineObservedShowsNoProfileText(t *testing.T) {
+	withProfiles(t, observedDay)
+	dir := t.TempDir()
+	web, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "examples", "web-deployment.yaml"))
+	os.WriteFile(filepath.Join(dir, "web.yaml"), web, 0o644)
+	os.WriteFile(filepath.Join(dir, "p.yaml"), []byte(`version: 1
+context: "prod\e]8;;https://evil.example\a"
+mode: "watch\e[2J"
+windows:
+  - {mode: "snapshot\u202e", from: 2026-12-01T09:00:00Z, to: 2026-12-01T10:00:00Z}
+workloads:
+  - workload: "shop/Deployment/storefront"
+    inferred: "\e[31mred\u2066"
+    pods: 1
+    containers:
+      - name: "web"
+        startup: {samples: [["id\e[1m", "2026-12-01T09:30:00Z", "40s"]]}
+      - name: "web\u202e"
+        startup: {samples: [[x, "2026-12-01T09:30:00Z", "41s"]]}
+`), 0o644)
+	for format, shown := range map[string]string{"text": "observed start-up", "json": `"observed": {`, "mermaid": "observed start-up", "svg": "observed start-up"} {
+		code, out, stderr := run(t, dir, nil, "timeline", "--no-config", "--color", "never", "-f", format, "--observed", "p.yaml", "web.yaml")
+		if code != 0 || !strings.Contains(out, shown) {
+			t.Fatalf("%s: exit %d, stderr %q\n%s", format, code, stderr, out)
+		}
+		if strings.ContainsAny(out+stderr, "\x1b\a\u202e\u2066") {
+			t.Errorf("%s: profile text reached the output: %q", format, out+stderr)
+		}
+	}
+}
