@@ -54,10 +54,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 		if c == nil {
 			return false, nil
 		}
-		lines = probeLines(topic, c)
-		if o, ok := it.observedOf(c); ok {
-			lines = append(lines, observedLines(it, observedStartupLines(c, o))...)
-		}
+		lines = append(probeLines(topic, c), hoverObserved(it, topic, c)...)
 	case TopicShutdown:
 		lines = append(lines, fmt.Sprintf("grace period %s", secs(tl.Pod.GracePeriod.V)))
 		for _, k := range tl.Containers {
@@ -71,13 +68,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 			lines = append(lines, fmt.Sprintf("%s: SIGTERM %s, SIGKILL %s after the delete request", k.Name, between(tr.StopSignal.Interval), between(tr.SIGKILL.Interval)))
 		}
 		lines = append(lines, "Pod gone "+between(tl.Pod.Terminated.Interval))
-		var seen []string
-		for _, k := range tl.Containers {
-			if o, ok := it.observedOf(k); ok && (c == nil || k == c) {
-				seen = append(seen, observedShutdownLines(tl, k, o)...)
-			}
-		}
-		lines = append(lines, observedLines(it, seen)...)
+		lines = append(lines, hoverObserved(it, topic, c)...)
 	case TopicRestart:
 		lines = append(lines, fmt.Sprintf("restartPolicy %s", tl.Pod.RestartPolicy))
 		if l := crashLoop(tl); l != "" {

@@ -195,6 +195,25 @@ func observedLines(it Item, lines []string) []string {
 	return append([]string{"observed in the cluster (podlint observe): " + it.profile().Source}, lines...)
 }
 
+// hoverObserved are the lines of what the profile saw that a hover on
+// topic shows: the start-ups of c on a probe, the shutdowns of c (of every
+// container when c is nil) on a shutdown field.
+func hoverObserved(it Item, topic Topic, c *timeline.Container) []string {
+	var seen []string
+	for _, k := range it.Timeline.Containers {
+		o, ok := it.observedOf(k)
+		if !ok || (c != nil && k != c) {
+			continue
+		}
+		if topic == TopicShutdown {
+			seen = append(seen, observedShutdownLines(it.Timeline, k, o)...)
+		} else {
+			seen = append(seen, observedStartupLines(k, o)...)
+		}
+	}
+	return observedLines(it, seen)
+}
+
 // observedStartupLines are the start-ups and probe kills seen of c.
 func observedStartupLines(c *timeline.Container, o timeline.ObservedContainer) []string {
 	var out []string
