@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/podlint/podlint/workload"
 )
@@ -36,6 +37,14 @@ type ObservedContainer struct {
 	// StartupProbeKills counts the kills by the startup probe among all
 	// probe kills (the rest were the liveness probe's).
 	StartupProbeKills int
+
+	// The rest of the summaries, which the timeline shows beside the
+	// computed windows (podlint timeline, the editor's hover).
+	StartupMin, StartupMedian                float64
+	ShutdownMin, ShutdownMedian, ShutdownP95 float64
+	// LivenessProbeKills counts the kills by the liveness probe, before
+	// Ready or after.
+	LivenessProbeKills int
 }
 
 // Observed is a profile that podlint check --observed reads: the model
@@ -47,6 +56,12 @@ type Observed struct {
 	// Source says where the numbers come from, for messages: "snapshot
 	// of 2026-12-01", with ", 45 days old" once it is stale.
 	Source string
+	// Mode is how the profile was recorded (snapshot or watch), From and
+	// To the span of its recordings, Stale whether the last one is old
+	// enough that Source says so.
+	Mode     string
+	From, To time.Time
+	Stale    bool
 	// Workloads maps namespace/Kind/name to its containers by name.
 	Workloads map[string]map[string]ObservedContainer
 }
@@ -55,7 +70,7 @@ type Observed struct {
 // that states no namespace matches the one workload of its kind and name
 // in the profile, if there is exactly one.
 func (o *Observed) Container(w *workload.Workload, container string) (ObservedContainer, bool) {
-	cs := o.workload(w)
+	cs := o.Of(w)
 	if cs == nil {
 		return ObservedContainer{}, false
 	}
@@ -63,7 +78,9 @@ func (o *Observed) Container(w *workload.Workload, container string) (ObservedCo
 	return c, ok
 }
 
-func (o *Observed) workload(w *workload.Workload) map[string]ObservedContainer {
+// Of returns what was observed of w's containers, by name: nil when o is
+// nil or does not cover w.
+func (o *Observed) Of(w *workload.Workload) map[string]ObservedContainer {
 	if o == nil || w == nil || w.Name == "" {
 		return nil
 	}

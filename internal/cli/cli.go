@@ -293,7 +293,7 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "observation-latency", Usage: "the kubelet notices that a container started or exited `DURATION` after it happened", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "a probe result reaches the kubelet step that acts on it (a restart, a readiness change) `DURATION` after the probe", Value: "0.5s"},
 		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
-		&ucli.StringFlag{Name: "observed", Usage: "take the start-ups and shutdowns of the profile `FILE` podlint observe wrote as expected where they are longer, and report the probe kills and SIGKILLs it saw"},
+		&ucli.StringFlag{Name: "observed", Usage: "take the start-ups and shutdowns of the profile `FILE` podlint observe wrote as expected where they are longer; check reports the probe kills and SIGKILLs it saw, timeline and the editor's hover show them"},
 		debugFlag(),
 		&ucli.Int64Flag{Name: "max-file-size", Usage: "skip files larger than `BYTES` with a limit-exceeded finding", Value: manifest.DefaultLimits.MaxFileSize},
 		&ucli.IntFlag{Name: "max-documents", Usage: "lint at most `N` YAML documents per file", Value: manifest.DefaultLimits.MaxDocuments},

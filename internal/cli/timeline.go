@@ -39,7 +39,11 @@ for a container that never becomes healthy, the crash-loop schedule, the
 termination sequence and the controller deadlines. Times are intervals
 [earliest, latest), because a probe's phase relative to container start cannot
 be known from a manifest. --format svg writes one chart per workload (to -o DIR
-when there are several); --format mermaid prints a gantt block for Markdown.`,
+when there are several); --format mermaid prints a gantt block for Markdown.
+--observed PROFILE (or observed: in .podlint.yaml) marks on the same axis what
+a podlint observe profile saw of each container it covers: start-ups (median,
+p95, max; runs a probe cut short as a lower bound), probe kills and shutdowns,
+with the profile's date (docs/observe.md).`,
 		Flags: grouped(flags),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
@@ -183,7 +187,7 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *crossobject.Part) []pl
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
 		tl := timeline.Compute(o.Workload, s.an.Version, s.an.Params)
 		item := plot.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl}
+			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl, Observed: s.an.Params.Observed.Of(o.Workload)}
 		// A rendered object's fields are written in other files than the
 		// object's line: each is placed where check would report it.
 		// (A plain file's are under the object's line, in the same file.)

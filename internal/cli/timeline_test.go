@@ -21,7 +21,11 @@ func TestTimelineGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withProfiles(t, observedDay)
 	t.Chdir(filepath.Join("..", ".."))
+	// With a profile: the storefront and the model server are in it, the
+	// api is not.
+	observed := []string{"--observed", observedProfile, "testdata/examples/web-deployment.yaml", "testdata/examples/model-server.yaml", "testdata/examples/healthy-deployment.yaml"}
 	cases := []struct {
 		name string
 		args []string
@@ -30,6 +34,10 @@ func TestTimelineGolden(t *testing.T) {
 		{"timeline.json", []string{"timeline", "--no-config", "-f", "json", "testdata/examples"}},
 		{"timeline.mermaid.md", []string{"timeline", "--no-config", "-f", "mermaid", "testdata/examples"}},
 		{"timeline-web.svg", []string{"timeline", "--no-config", "-f", "svg", "testdata/examples/web-deployment.yaml"}},
+		{"timeline-observed.txt", append([]string{"timeline", "--no-config", "--color", "never"}, observed...)},
+		{"timeline-observed.json", append([]string{"timeline", "--no-config", "-f", "json"}, observed...)},
+		{"timeline-observed.mermaid.md", append([]string{"timeline", "--no-config", "-f", "mermaid"}, observed...)},
+		{"timeline-web-observed.svg", []string{"timeline", "--no-config", "-f", "svg", "--observed", observedProfile, "testdata/examples/web-deployment.yaml"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -327,7 +327,7 @@ func (p *Podlint) Hover(path string, text []byte, off, width int) (string, int, 
 	}
 	pos, _ := obj.Doc.Locate(obj.Path)
 	item := plot.Item{File: filepath.Base(path), Line: pos.Line, APIVersion: obj.Ref.APIVersion, Kind: obj.Ref.Kind,
-		Namespace: obj.Ref.Namespace, Name: obj.Ref.Name, Timeline: tl}
+		Namespace: obj.Ref.Namespace, Name: obj.Ref.Name, Timeline: tl, Observed: tl.Params.Observed.Of(obj.Workload)}
 	var b bytes.Buffer
 	if ok, _ := plot.Hover(&b, item, topic, container, width); !ok {
 		return "", 0, 0

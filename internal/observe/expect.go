@@ -20,7 +20,9 @@ func Expectations(data []byte, name string, now time.Time) (*timeline.Observed, 
 	if err != nil {
 		return nil, err
 	}
-	o := &timeline.Observed{Source: p.describe(now), Workloads: map[string]map[string]timeline.ObservedContainer{}}
+	o := &timeline.Observed{Source: p.describe(now), Mode: p.Mode, Workloads: map[string]map[string]timeline.ObservedContainer{}}
+	o.From, o.To = p.span()
+	o.Stale = !o.To.IsZero() && now.Sub(o.To) > StaleAfter
 	for _, w := range p.Workloads {
 		cs := map[string]timeline.ObservedContainer{}
 		for _, c := range w.Containers {
@@ -30,6 +32,7 @@ func Expectations(data []byte, name string, now time.Time) (*timeline.Observed, 
 			oc := timeline.ObservedContainer{PodStartup: w.PodStartup}
 			if s := c.Startup; s != nil && s.Count > 0 {
 				oc.Starts, oc.StartupMax, oc.StartupP95 = s.Count, float64(s.Max), float64(s.P95)
+				oc.StartupMin, oc.StartupMedian = float64(s.Min), float64(s.Median)
 			}
 			if z := c.Censored; z != nil {
 				oc.KillsBeforeReady = z.Kills
@@ -38,12 +41,16 @@ func Expectations(data []byte, name string, now time.Time) (*timeline.Observed, 
 				}
 			}
 			for _, r := range c.Restarts {
-				if r.Cause == "startup-probe" {
+				switch r.Cause {
+				case "startup-probe":
 					oc.StartupProbeKills = r.Count
+				case "liveness-probe":
+					oc.LivenessProbeKills = r.Count
 				}
 			}
 			if d := c.Shutdowns; d != nil && d.Took != nil {
 				oc.Shutdowns, oc.ShutdownMax = d.Took.Count, float64(d.Took.Max)
+				oc.ShutdownMin, oc.ShutdownMedian, oc.ShutdownP95 = float64(d.Took.Min), float64(d.Took.Median), float64(d.Took.P95)
 				killed := map[string]bool{}
 				if d.SIGKILL != nil {
 					oc.SIGKILLs = d.SIGKILL.Count
@@ -71,12 +78,7 @@ func (p *Profile) describe(now time.Time) string {
 	if len(p.Windows) == 0 {
 		return p.Mode + " of unknown date"
 	}
-	first, last := p.Windows[0].From, p.Windows[0].To
-	for _, w := range p.Windows {
-		if w.To.After(last) {
-			last = w.To
-		}
-	}
+	first, last := p.span()
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
 	s := fmt.Sprintf("%s of %s", p.Mode, day(last))
 	if p.Mode == ModeWatch && day(first) != day(last) {
@@ -86,4 +88,18 @@ func (p *Profile) describe(now time.Time) string {
 		s += fmt.Sprintf(", stale: %d days old", int(age.Hours()/24))
 	}
 	return s
+}
+
+// span is when the first recording began and the last one ended; zero
+// times when there is none.
+func (p *Profile) span() (first, last time.Time) {
+	for i, w := range p.Windows {
+		if i == 0 {
+			first, last = w.From, w.To
+		}
+		if w.To.After(last) {
+			last = w.To
+		}
+	}
+	return first, last
 }

@@ -38,7 +38,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 	var rows []row
 	var title string
 	var lines []string
-	for _, s := range sections(tl) {
+	for _, s := range itemSections(it) {
 		var keep []row
 		for _, r := range s.Rows {
 			if hoverRow(topic, c, r) {
@@ -54,7 +54,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 		if c == nil {
 			return false, nil
 		}
-		lines = probeLines(topic, c)
+		lines = append(probeLines(topic, c), hoverObserved(it, topic, c)...)
 	case TopicShutdown:
 		lines = append(lines, fmt.Sprintf("grace period %s", secs(tl.Pod.GracePeriod.V)))
 		for _, k := range tl.Containers {
@@ -68,6 +68,7 @@ func Hover(w io.Writer, it Item, topic Topic, container string, width int) (bool
 			lines = append(lines, fmt.Sprintf("%s: SIGTERM %s, SIGKILL %s after the delete request", k.Name, between(tr.StopSignal.Interval), between(tr.SIGKILL.Interval)))
 		}
 		lines = append(lines, "Pod gone "+between(tl.Pod.Terminated.Interval))
+		lines = append(lines, hoverObserved(it, topic, c)...)
 	case TopicRestart:
 		lines = append(lines, fmt.Sprintf("restartPolicy %s", tl.Pod.RestartPolicy))
 		if l := crashLoop(tl); l != "" {
@@ -132,13 +133,13 @@ func hoverRow(topic Topic, c *timeline.Container, r row) bool {
 	own := c == nil || r.Group == typeLabel(c)
 	switch topic {
 	case TopicLiveness:
-		return own && (r.Kind == kindKill || r.Kind == kindBudget || r.Kind == kindReady) && r.Group != "new pod" && r.Group != "job"
+		return own && (r.Kind == kindKill || r.Kind == kindBudget || r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" && r.Group != "job"
 	case TopicReadiness:
-		return own && r.Kind == kindReady && r.Group != "new pod" || r.Group == "pod" && r.Label == "Ready"
+		return own && (r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" || r.Group == "pod" && r.Label == "Ready"
 	case TopicStartup:
-		return own && (r.Kind == kindBudget || r.Kind == kindKill || r.Kind == kindReady) && r.Group != "new pod" && r.Group != "job"
+		return own && (r.Kind == kindBudget || r.Kind == kindKill || r.Kind == kindReady || r.Kind == kindObserved) && r.Group != "new pod" && r.Group != "job"
 	case TopicShutdown:
-		return (own && (r.Kind == kindPreStop || r.Kind == kindStop)) || r.Group == "pod" && r.Label == "gone"
+		return (own && (r.Kind == kindPreStop || r.Kind == kindStop || r.Kind == kindObservedStop)) || r.Group == "pod" && r.Label == "gone"
 	case TopicJob:
 		return r.Group == "job"
 	case TopicRollout:
@@ -219,7 +220,10 @@ func writeRows(w io.Writer, rows []row, width int) {
 			group = r.Group
 			fmt.Fprintln(w, truncate(group, width))
 		}
-		cells := rowCells(r, end, bars)
-		fmt.Fprintf(w, "%s  %s\n", pad("  "+truncate(r.Label, label-2), label), strings.TrimRight(string(cells), " "))
+		bar := "never" // as in Text: the model knows it never happens
+		if !r.Never {
+			bar = strings.TrimRight(string(rowCells(r, end, bars)), " ")
+		}
+		fmt.Fprintf(w, "%s  %s\n", pad("  "+truncate(r.Label, label-2), label), bar)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
+	"time"
 
 	"github.com/podlint/podlint/timeline"
 )
@@ -18,8 +19,60 @@ const JSONSchemaVersion = 1
 // Absent probes and hooks are absent keys, never zeros.
 
 type jsonDoc struct {
-	SchemaVersion int          `json:"schemaVersion"`
-	Objects       []jsonObject `json:"objects"`
+	SchemaVersion   int          `json:"schemaVersion"`
+	ObservedProfile *jsonProfile `json:"observedProfile,omitempty"`
+	Objects         []jsonObject `json:"objects"`
+}
+
+// jsonProfile is the podlint observe profile of the run (--observed, or
+// observed: in the configuration).
+type jsonProfile struct {
+	// Source is how messages name it: "snapshot of 2026-12-01", with
+	// ", stale: 45 days old" when Stale.
+	Source string `json:"source"`
+	Mode   string `json:"mode"`
+	// From and To span its recordings (RFC 3339); absent when it has none.
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	Stale bool   `json:"stale"`
+}
+
+// jsonObserved is what the profile saw of a container. Durations are
+// seconds: start-ups from the container's start to Ready, shutdowns from
+// the delete request to the container's exit.
+type jsonObserved struct {
+	Startup *jsonSeries `json:"startup,omitempty"`
+	// PodStartup: the start-ups are the Pod's (it runs several
+	// containers), the same for each of them.
+	PodStartup        bool              `json:"podStartup,omitempty"`
+	KilledBeforeReady *jsonCensored     `json:"killedBeforeReady,omitempty"`
+	ProbeKills        *jsonProbeKills   `json:"probeKills,omitempty"`
+	Shutdown          *jsonObservedStop `json:"shutdown,omitempty"`
+}
+
+type jsonSeries struct {
+	Count  int     `json:"count"`
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+	Max    float64 `json:"max"`
+}
+
+// jsonCensored: start-ups a probe cut short. NotReadyAfter is the longest
+// killed run whose length is known, a lower bound of the start-up.
+type jsonCensored struct {
+	Kills         int      `json:"kills"`
+	NotReadyAfter *float64 `json:"notReadyAfter,omitempty"`
+}
+
+type jsonProbeKills struct {
+	Liveness int `json:"liveness"`
+	Startup  int `json:"startup"`
+}
+
+type jsonObservedStop struct {
+	jsonSeries
+	SIGKILL int `json:"sigkill"`
 }
 
 type jsonObject struct {
@@ -65,6 +118,7 @@ type jsonContainer struct {
 	PostStart       *jsonHook          `json:"postStart,omitempty"`
 	Termination     *jsonTermination   `json:"termination,omitempty"`
 	InitFailure     *jsonInitFailure   `json:"initFailure,omitempty"`
+	Observed        *jsonObserved      `json:"observed,omitempty"`
 }
 
 // jsonInitFailure is what a non-zero exit of a regular init container
@@ -335,6 +389,9 @@ func JSON(w io.Writer, items []Item) error {
 	doc := jsonDoc{SchemaVersion: JSONSchemaVersion, Objects: []jsonObject{}}
 	for _, it := range items {
 		doc.Objects = append(doc.Objects, objectJSON(it))
+		if p := it.Timeline; p != nil && p.Params.Observed != nil && doc.ObservedProfile == nil {
+			doc.ObservedProfile = profileJSON(p.Params.Observed)
+		}
 	}
 	var compact bytes.Buffer
 	enc := json.NewEncoder(&compact)
@@ -408,6 +465,9 @@ func objectJSON(it Item) jsonObject {
 				jf.PodFailed = ptr(f.PodFailed.Interval)
 			}
 			jc.InitFailure = jf
+		}
+		if ob, ok := it.observedOf(c); ok {
+			jc.Observed = observedJSON(ob)
 		}
 		o.Containers = append(o.Containers, jc)
 	}
@@ -527,4 +587,33 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 		return nil
 	}
 	return c
+}
+
+func profileJSON(p *timeline.Observed) *jsonProfile {
+	out := &jsonProfile{Source: p.Source, Mode: p.Mode, Stale: p.Stale}
+	if !p.To.IsZero() {
+		out.From, out.To = p.From.UTC().Format(time.RFC3339), p.To.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+func observedJSON(o timeline.ObservedContainer) *jsonObserved {
+	out := &jsonObserved{PodStartup: o.PodStartup}
+	if o.Starts > 0 {
+		out.Startup = &jsonSeries{Count: o.Starts, Min: o.StartupMin, Median: o.StartupMedian, P95: o.StartupP95, Max: o.StartupMax}
+	}
+	if o.KillsBeforeReady > 0 {
+		out.KilledBeforeReady = &jsonCensored{Kills: o.KillsBeforeReady}
+		if o.NotReadyAfter > 0 {
+			out.KilledBeforeReady.NotReadyAfter = ptr(o.NotReadyAfter)
+		}
+	}
+	if o.LivenessProbeKills > 0 || o.StartupProbeKills > 0 {
+		out.ProbeKills = &jsonProbeKills{Liveness: o.LivenessProbeKills, Startup: o.StartupProbeKills}
+	}
+	if o.Shutdowns > 0 {
+		out.Shutdown = &jsonObservedStop{jsonSeries: jsonSeries{Count: o.Shutdowns, Min: o.ShutdownMin, Median: o.ShutdownMedian, P95: o.ShutdownP95, Max: o.ShutdownMax},
+			SIGKILL: o.SIGKILLs}
+	}
+	return out
 }

@@ -17,7 +17,7 @@ import (
 func Mermaid(w io.Writer, items []Item) error {
 	bw := bufio.NewWriter(w)
 	for _, it := range items {
-		for _, s := range sections(it.Timeline) {
+		for _, s := range itemSections(it) {
 			end, _ := axis(s, 8)
 			format := "%S"
 			if end > 60 {
@@ -49,6 +49,19 @@ func Mermaid(w io.Writer, items []Item) error {
 				}
 				if r.Never {
 					task(r.Label+" never", "crit", 0, 0)
+					continue
+				}
+				// What the cluster saw: done tasks, so that they read
+				// apart from the computed ones.
+				if r.AtLeast {
+					task(r.Label+", not Ready after "+secs(r.To.Lo-r.Offset)+", a lower bound of its start-up", "done", r.To.Lo, end)
+					continue
+				}
+				if r.Marks != nil {
+					task(r.Label+" "+secs(r.From.Lo-r.Offset)+" to "+secs(r.To.Lo-r.Offset), "done", r.From.Lo, r.To.Lo)
+					for _, m := range r.Marks {
+						task(r.Label+" "+m.Name+" "+secs(m.At-r.Offset), "done", m.At, m.At)
+					}
 					continue
 				}
 				to := r.To

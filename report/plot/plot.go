@@ -28,6 +28,11 @@ type Item struct {
 	// autoscaler and budget); nil when they do not apply.
 	Rollout *timeline.Rollout
 	Drain   *timeline.Drain
+	// Observed is what the podlint observe profile of the run
+	// (Timeline.Params.Observed) saw of the workload's containers, by
+	// name: nil when there is no profile or it does not cover the
+	// workload (timeline.Observed.Of).
+	Observed map[string]timeline.ObservedContainer
 	// Fields are where the fields the timeline depends on are written:
 	// for a rendered chart or kustomization, the template, patch or
 	// resource line check reports a finding at that field on.
@@ -78,6 +83,9 @@ const (
 	kindPreStop                // preStop hook
 	kindStop                   // stop signal → SIGKILL window
 	kindPod                    // pod-level event
+	// What a podlint observe profile saw: start-ups and shutdowns.
+	kindObserved
+	kindObservedStop
 )
 
 // row is one bar. A phase runs From → To: the parts [From.Lo, From.Hi) and
@@ -93,6 +101,15 @@ type row struct {
 	// Never: the phase never ends (the model knows the event never
 	// happens); no bar is drawn, the row says "never".
 	Never bool
+	// Marks are the median, p95 and max of an observed row, whose From
+	// and To are the shortest and the longest observation.
+	Marks []mark
+	// AtLeast: an observed row that is a lower bound, To.Lo (start-ups a
+	// probe cut short), with no end.
+	AtLeast bool
+	// Offset is where on the axis an observed row's durations start
+	// (a start-up from its container's earliest start).
+	Offset float64
 }
 
 // section is one chart: all its rows share an origin.

@@ -71,6 +71,7 @@ func layout(item Item, secs []section) svgGeom {
 var svgColors = map[rowKind]string{
 	kindRun: "#0e7490", kindBudget: "#b45309", kindKill: "#b91c1c", kindReady: "#15803d",
 	kindPreStop: "#7e22ce", kindStop: "#c2410c", kindPod: "#1d4ed8",
+	kindObserved: "#be185d", kindObservedStop: "#be185d",
 }
 
 // SVG writes a self-contained Gantt chart of one workload: white
@@ -78,7 +79,7 @@ var svgColors = map[rowKind]string{
 // certain, light hatched bars the uncertain [lo, hi) part.
 func SVG(w io.Writer, item Item) error {
 	var body strings.Builder
-	secs := sections(item.Timeline)
+	secs := itemSections(item)
 	g := layout(item, secs)
 	textW := g.width - 2*svgPad
 	y := svgPad + 18
@@ -86,6 +87,10 @@ func SVG(w io.Writer, item Item) error {
 	if item.Timeline != nil {
 		y += 18
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="sub">Kubernetes %s · █ certain · ▒ uncertain [lo, hi) · ◆ exact instant · ▶ no upper bound</text>`+"\n", svgPad, y, esc(item.Timeline.Version.String()))
+		if hasObserved(secs) {
+			y += 18
+			fmt.Fprintf(&body, `<text x="%d" y="%d" class="sub">observed: ─ shortest to longest · ● median · ◇ p95 · ▲ max · ✕┄▶ killed before Ready: a lower bound</text>`+"\n", svgPad, y)
+		}
 	}
 	if len(secs) == 0 {
 		y += 24
@@ -94,7 +99,7 @@ func SVG(w io.Writer, item Item) error {
 	for _, s := range secs {
 		y = svgSection(&body, g, s, y+30)
 	}
-	lines := summary(item.Timeline)
+	lines := append(summary(item.Timeline), observedSummary(item)...)
 	if len(lines) > 0 {
 		y += 30
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="head">Key numbers</text>`+"\n", svgPad, y)
@@ -192,6 +197,10 @@ func svgBar(b *strings.Builder, g svgGeom, r row, y int, x func(float64) float64
 		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="transparent"><title>%s</title></rect>`+"\n", g.chartX0, y, g.chartX1-g.chartX0, h, esc(r.Group+" · "+r.Label+": never"))
 		return
 	}
+	if r.Kind == kindObserved || r.Kind == kindObservedStop {
+		svgObserved(b, g, r, y, x, c)
+		return
+	}
 	rect := func(a, z float64, certain bool) {
 		if z <= a {
 			return
@@ -259,4 +268,37 @@ func wrap(s string, n int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// svgObserved draws an observed row (observedCells in the text chart): a
+// line from the shortest to the longest observation with a shape for the
+// median, p95 and max, or a censored start-up's lower bound with a
+// dashed line to the axis end.
+func svgObserved(b *strings.Builder, g svgGeom, r row, y int, x func(float64) float64, c string) {
+	h := svgRowH - 6
+	cy := float64(y) + float64(h)/2
+	title := r.Group + " · " + r.Label + ": "
+	if r.AtLeast {
+		x0 := x(r.To.Lo)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="2" stroke-dasharray="4 3"/>`+"\n", x0, cy, g.chartX1, cy, c)
+		fmt.Fprintf(b, `<path d="M%d %d l9 %d l-9 %d z" fill="%s"/>`+"\n", g.chartX1, y-1, h/2+1, h/2+1, c)
+		fmt.Fprintf(b, `<path d="M%.1f %.1f l10 10 m0 -10 l-10 10" stroke="%s" stroke-width="2.5"/>`+"\n", x0-5, cy-5, c)
+		title += "not Ready " + secs(r.To.Lo-r.Offset) + " after start, then killed by a probe: its start-up takes at least that long"
+	} else {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/>`+"\n", x(r.From.Lo), cy, math.Max(x(r.To.Lo), x(r.From.Lo)+1.5), cy, c)
+		title += "shortest " + secs(r.From.Lo-r.Offset) + ", longest " + secs(r.To.Lo-r.Offset)
+		for _, m := range r.Marks {
+			mx := x(m.At)
+			switch m.Name {
+			case "median":
+				fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="5" fill="%s" stroke="#ffffff" stroke-width="1"/>`+"\n", mx, cy, c)
+			case "p95":
+				fmt.Fprintf(b, `<path d="M%.1f %.1f l6 7 l-6 7 l-6 -7 z" fill="#ffffff" stroke="%s" stroke-width="2"/>`+"\n", mx, cy-7, c)
+			default:
+				fmt.Fprintf(b, `<path d="M%.1f %.1f l7 12 l-14 0 z" fill="%s" stroke="#ffffff" stroke-width="1"/>`+"\n", mx, cy-7, c)
+			}
+			title += ", " + m.Name + " " + secs(m.At-r.Offset)
+		}
+	}
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="transparent"><title>%s</title></rect>`+"\n", g.chartX0, y, g.chartX1-g.chartX0, h, esc(title))
 }

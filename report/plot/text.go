@@ -37,7 +37,7 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		palette := map[rowKind]*color.Color{
 			kindRun: color.New(color.FgCyan), kindBudget: color.New(color.FgYellow), kindKill: color.New(color.FgRed),
 			kindReady: color.New(color.FgGreen), kindPreStop: color.New(color.FgMagenta), kindStop: color.New(color.FgRed),
-			kindPod: color.New(color.FgBlue, color.Bold),
+			kindPod: color.New(color.FgBlue, color.Bold), kindObserved: color.New(color.FgHiMagenta), kindObservedStop: color.New(color.FgHiMagenta),
 		}
 		for _, c := range palette {
 			c.EnableColor() // the caller decided; do not second-guess the TTY
@@ -57,7 +57,7 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 			head += " — Kubernetes " + tl.Version.String()
 		}
 		fmt.Fprintln(bw, bold(head))
-		secs := sections(tl)
+		secs := itemSections(it)
 		if len(secs) == 0 {
 			fmt.Fprintln(bw, "  (no pod spec to chart)")
 		}
@@ -90,7 +90,10 @@ func Text(w io.Writer, items []Item, useColor bool) error {
 		}
 		fmt.Fprintln(bw)
 		fmt.Fprintln(bw, "█ certain  ░ uncertain [lo, hi)  ┃ exact instant  ▸ no upper bound")
-		for _, line := range summary(tl) {
+		if hasObserved(secs) {
+			fmt.Fprintf(bw, "%s\n%s\n", observedLegend[0], observedLegend[1])
+		}
+		for _, line := range append(summary(tl), observedSummary(it)...) {
 			writeWrapped(bw, "• ", line, textWidth)
 		}
 		for _, line := range crossObjectSummary(it) {
@@ -189,6 +192,9 @@ func axisText(end, step float64, n int) (string, string) {
 
 // rowCells draws one row in n columns: each covers end/n seconds.
 func rowCells(r row, end float64, n int) []rune {
+	if r.Kind == kindObserved || r.Kind == kindObservedStop {
+		return observedCells(r, end, n)
+	}
 	cells := []rune(strings.Repeat(string(glyphNoCell), n))
 	scale := end / float64(n)
 	col := func(t float64) int { return max(0, min(int(math.Floor(t/scale)), n-1)) }
