@@ -362,7 +362,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		sp.KillDecision = span(Between(dLo+(FT-1)*P, aHi+FT*P), ps...)
 		sp.KillDecisionHang = span(Between(dLo+(FT-1)*sp.Spacing+T, aHi+P+(FT-1)*sp.Spacing+T), append(ps, sp.Timeout.Path)...)
 		sp.GracePeriod = k.killGrace(c, ctr.StartupProbe, sp.Path)
-		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown)
+		sp.Kill = terminate("startup", sp.GracePeriod, k.preStop(ctr, cpath, sp.GracePeriod.V), lam, c.AppShutdown, 0)
 		if c.Restarts {
 			sp.Restarts = probeKillRestarts(killCycle(sp.KillDecision.Interval, sp.KillDecisionHang.Interval, sp.Kill), crashLoopSteps, k.v, k.p)
 		}
@@ -381,7 +381,7 @@ func (k *computer) container(ctr *corev1.Container, typ ContainerType, idx int, 
 		lp.KillDecisionHang = lp.FirstProbe.Add(span(At((FT-1)*lp.Spacing+T), append(ps, lp.Timeout.Path)...))
 		lp.HangDetection = span(Between((FT-1)*lp.Spacing+T, FT*lp.Spacing+T), append(ps, lp.Timeout.Path)...)
 		lp.GracePeriod = k.killGrace(c, ctr.LivenessProbe, lp.Path)
-		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown)
+		lp.Kill = terminate("liveness", lp.GracePeriod, k.preStop(ctr, cpath, lp.GracePeriod.V), lam, c.AppShutdown, 0)
 		if c.Restarts {
 			next := span(killCycle(lp.KillDecision.Interval, lp.KillDecisionHang.Interval, lp.Kill), ps...)
 			lp.NextStart = &next
@@ -627,7 +627,8 @@ func (k *computer) ready(c *Container) Span {
 // deletion models the pod delete with the pod's grace (F-11, T-4, E-7):
 // regular containers are stopped concurrently; each sidecar gets its stop
 // signal after its preStop, after every regular container is gone and after
-// the sidecar declared after it is gone, but no later than the grace.
+// the sidecar declared after it is gone, each hand-over up to X later (the
+// runtime's stop call, T-9), but no later than the grace.
 func (k *computer) deletion(pod *Pod) {
 	G := k.grace
 	if G.V < 1 {
@@ -636,13 +637,14 @@ func (k *computer) deletion(pod *Pod) {
 		// only probe kills with grace 0 skip it.
 		G.V = 1
 	}
+	x := k.p.StopLatency
 	spec := k.w.Spec
 	for _, c := range k.t.ContainersOf(Init) {
 		// A Pod deleted while initializing: the running init container
 		// is stopped like any other (killContainersWithSyncResult), with
 		// no preStop (validation forbids lifecycle on it). The Pod's
 		// Terminated below is for a Pod that got past its init containers.
-		c.Termination = terminate("delete", G, nil, 0, c.AppShutdown)
+		c.Termination = terminate("delete", G, nil, 0, c.AppShutdown, x)
 	}
 	var mainGone, all Interval
 	for _, c := range k.t.Containers {
@@ -650,9 +652,9 @@ func (k *computer) deletion(pod *Pod) {
 			continue
 		}
 		ctr := &spec.Containers[c.Index]
-		c.Termination = terminate("delete", G, k.preStop(ctr, c.Path, G.V), 0, c.AppShutdown)
+		c.Termination = terminate("delete", G, k.preStop(ctr, c.Path, G.V), 0, c.AppShutdown, x)
 		if pre := c.Termination.PreStop; pre != nil && pre.Skipped == "" && !k.v.PreStopInGrace() {
-			graceAfterPreStop(c.Termination, c.AppShutdown)
+			graceAfterPreStop(c.Termination, c.AppShutdown, x)
 			k.note(pre.Path, "on Kubernetes %s the grace period starts again after the preStop hook of %q on a delete (fixed in 1.28, kubernetes#115835): SIGKILL comes up to %s after the delete request, not %s", k.v, c.Name, FormatSeconds(c.Termination.SIGKILL.Max()), FormatSeconds(G.V+MinimumStopGrace))
 		}
 		mainGone = Later(mainGone, c.Termination.Exit.Interval)
@@ -673,10 +675,15 @@ func (k *computer) deletion(pod *Pod) {
 		if pre != nil && pre.Skipped == "" {
 			p = pre.Duration.Interval
 		}
-		stop := Later(p, Later(mainGone, next))
-		// The wait is bounded by the remaining grace.
+		// The turn comes when the StopContainer calls of the containers
+		// waited for have returned (killContainer closes a container's
+		// ordering channel after the call), up to X after their exits.
+		turn := Later(mainGone, next).Add(Between(0, x))
+		stop := Later(p, turn)
+		// The wait is bounded by the remaining grace, on the kubelet's
+		// own timer (waitForTurn), which no runtime call delays.
 		stop = Earlier(stop, Later(p, At(G.V)))
-		kill := killRange(stop, G.V)
+		kill := killRange(stop, G.V).Add(Between(0, x))
 		paths := []workload.Path{G.Path, c.Path}
 		if pre != nil {
 			paths = append(paths, pre.Path)
@@ -710,7 +717,11 @@ func (k *computer) deletion(pod *Pod) {
 // is retried with the crash-loop back-off, each attempt running `run`.
 func (k *computer) initFailure(c *Container, run Span) *InitFailure {
 	if !c.RestartsOnFailure {
-		failed := span(Between(0, k.p.Epsilon), k.w.SpecPath.Join("restartPolicy"))
+		// The next relist sees the exit, up to ε later (plegRelistPeriod,
+		// wait.Until), and its event reaches the sync that writes Failed
+		// as a probe result does, up to λ later (plegCh →
+		// HandlePodSyncs → SyncPod → generateAPIPodStatus).
+		failed := span(Between(0, k.p.Epsilon+k.p.Lambda), k.w.SpecPath.Join("restartPolicy"))
 		return &InitFailure{PodFails: true, PodFailed: &failed}
 	}
 	r := 0.0

@@ -11,7 +11,8 @@
 //
 // Compute never panics (nil Workload, nil Spec, 2^31−1 everywhere). The zero
 // Version means Latest (1.37). Start from DefaultParams: ε = 1 s, λ = 0.5 s,
-// all runtime durations (pulls, start-up, shutdown) unknown.
+// X = 1 s (the runtime's stop call, T-9), all runtime durations (pulls,
+// start-up, shutdown) unknown.
 //
 // # Intervals
 //
@@ -62,13 +63,13 @@
 //	c.AppStart / c.ExpectedStartup user-stated start-up (annotation > config > Params)
 //	c.PostStart                    T-6: blocks the next container; Duration symbolic unless sleep
 //	c.Termination.PreStop          sleep exact; exec "sleep N" → [N, G]; else [0, G]
-//	c.Termination.StopSignal       after preStop (sidecars: after main containers and the next sidecar)
-//	c.Termination.SIGKILL          stop + max(G − ⌊stop⌋, 2) ≤ G + 2
+//	c.Termination.StopSignal       after preStop (sidecars: after main containers and the next sidecar, + [0, X] per hand-over, T-9)
+//	c.Termination.SIGKILL          stop + max(G − ⌊stop⌋, 2) ≤ G + 2, + [0, X] on a delete (T-9)
 //	c.Termination.Exit             stop + shutdown, at most SIGKILL (termination intervals are closed)
-//	c.InitFailure                  regular init containers: Pod fails [0, ε] after the exit, or restarts
+//	c.InitFailure                  regular init containers: Pod fails [0, ε + λ] after the exit, or restarts
 //	tl.Pod.GracePeriod             TGPS after defaulting (nil → 30, negative → 1)
 //	tl.Pod.Ready                   max over regular containers and sidecars (+ readiness gates)
-//	tl.Pod.Terminated              last container gone after delete (≤ G + 2)
+//	tl.Pod.Terminated              last container gone after delete (≤ G + 2 + X)
 //	tl.Pod.SidecarStopOrder        reverse declaration order (T-4, E-7)
 //	tl.Pod.RestartSchedule         crash-loop restarts: 0, 10, 20 … 300 s; back to 10 s after the 600 s reset (R-3, F-10, E-5)
 //	c.Restarts / .RestartsOnFailure  after a probe kill / a crash: the container's own policy where ContainerRestartRules is on

@@ -142,7 +142,8 @@ func TestWorkedExamples(t *testing.T) {
 				Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: 40}}}}}}
 			tr := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Termination
 			wantInterval(t, "SIGTERM", tr.StopSignal.Interval, At(40))
-			wantInterval(t, "SIGKILL", tr.SIGKILL.Interval, At(45))
+			// The runtime delivers it up to X later (T-9).
+			wantInterval(t, "SIGKILL", tr.SIGKILL.Interval, iv(45, 45+DefaultParams().StopLatency))
 			if !tr.PreStop.Exact || tr.PreStop.Path != "spec.containers[0].lifecycle.preStop.sleep.seconds" {
 				t.Errorf("preStop %+v", tr.PreStop)
 			}
@@ -169,9 +170,12 @@ func TestWorkedExamples(t *testing.T) {
 			p := DefaultParams()
 			p.Containers = map[string]ContainerParams{"main": {Shutdown: Seconds(12)}, "a": {Shutdown: Seconds(0)}, "b": {Shutdown: Seconds(0)}}
 			tl := Compute(podWorkload(spec), Latest, p)
+			X := p.StopLatency
 			wantInterval(t, "main exit", tl.Container("main").Termination.Exit.Interval, At(12))
-			wantInterval(t, "b SIGTERM", tl.Container("b").Termination.StopSignal.Interval, At(12))
-			wantInterval(t, "a SIGTERM", tl.Container("a").Termination.StopSignal.Interval, At(12))
+			// Each hand-over waits for the runtime's stop call to return,
+			// up to X after the exit (T-9): [0, X] per hand-over.
+			wantInterval(t, "b SIGTERM", tl.Container("b").Termination.StopSignal.Interval, iv(12, 12+X))
+			wantInterval(t, "a SIGTERM", tl.Container("a").Termination.StopSignal.Interval, iv(12, 12+2*X))
 			if got := tl.Pod.SidecarStopOrder; len(got) != 2 || got[0] != "b" || got[1] != "a" {
 				t.Errorf("stop order %v, want [b a]", got)
 			}
@@ -182,15 +186,17 @@ func TestWorkedExamples(t *testing.T) {
 			p.Containers["b"] = ContainerParams{}
 			tl = Compute(podWorkload(spec), Latest, p)
 			wantInterval(t, "a SIGTERM after b of unknown shutdown", tl.Container("a").Termination.StopSignal.Interval, iv(12, 30))
-			// Main ignores SIGTERM: SIGKILL at 30; both sidecars signalled at 30, SIGKILL at 32.
+			// Main ignores SIGTERM: SIGKILL at 30; both sidecars signalled at
+			// 30 by the kubelet's own timer, SIGKILL at 32; each SIGKILL is
+			// delivered up to X later.
 			p.Containers["main"] = ContainerParams{Shutdown: Seconds(math.Inf(1))}
 			tl = Compute(podWorkload(spec), Latest, p)
-			wantInterval(t, "main SIGKILL", tl.Container("main").Termination.SIGKILL.Interval, At(30))
+			wantInterval(t, "main SIGKILL", tl.Container("main").Termination.SIGKILL.Interval, iv(30, 30+X))
 			for _, n := range []string{"a", "b"} {
 				wantInterval(t, n+" SIGTERM", tl.Container(n).Termination.StopSignal.Interval, At(30))
-				wantInterval(t, n+" SIGKILL", tl.Container(n).Termination.SIGKILL.Interval, At(32))
+				wantInterval(t, n+" SIGKILL", tl.Container(n).Termination.SIGKILL.Interval, iv(32, 32+X))
 			}
-			wantInterval(t, "pod terminated", tl.Pod.Terminated.Interval, iv(30, 32))
+			wantInterval(t, "pod terminated", tl.Pod.Terminated.Interval, iv(30, 32+X))
 		}},
 		{"E-8 Job backoffLimit 6, pods fail after 30 s", func(t *testing.T) {
 			p := nominal()
@@ -264,13 +270,14 @@ func TestWorkedExamples(t *testing.T) {
 			if s.PodManagementPolicy != "OrderedReady" {
 				t.Errorf("policy %q", s.PodManagementPolicy)
 			}
-			// An app ignoring SIGTERM: each termination ≤ 32 s.
+			// An app ignoring SIGTERM: each termination ≤ 32 s, here the
+			// 30 s grace plus the runtime's stop call (X, T-9).
 			p.AppShutdown = Duration{}
 			tl := Compute(w, Latest, p)
-			if tl.Pod.Terminated.Hi > 32 {
-				t.Errorf("termination %v, want ≤ 32", tl.Pod.Terminated)
+			if tl.Pod.Terminated.Hi > 32+p.StopLatency {
+				t.Errorf("termination %v, want ≤ 32 + X", tl.Pod.Terminated)
 			}
-			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(42, 75+3*30))
+			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(42, 75+3*(30+p.StopLatency)))
 		}},
 		{"docs liveness-exec: file removed at 30 s, D=5 P=5 FT=3", func(t *testing.T) {
 			tl := Compute(podWorkload(&corev1.PodSpec{Containers: []corev1.Container{{Name: "liveness", LivenessProbe: probe(5, 5, 1, 0, 0)}}}), Latest, DefaultParams())

@@ -29,7 +29,7 @@ func podWorkload(spec *corev1.PodSpec) *workload.Workload {
 // examples that do not mention them.
 func nominal() Params {
 	p := DefaultParams()
-	p.Epsilon, p.Lambda = 0, 0
+	p.Epsilon, p.Lambda, p.StopLatency = 0, 0, 0
 	return p
 }
 
@@ -118,11 +118,13 @@ func checkInvariants(t testing.TB, tl *Timeline) int {
 			// A delete never takes longer than G + 2 (F-11), with G at
 			// least 1 s on deletion (calculateEffectiveGracePeriod); on
 			// 1.22–1.27 the grace restarts after preStop: at most 2G.
+			// The runtime delivers that SIGKILL up to X later (T-9).
 			G := max(tl.Pod.GracePeriod.V, 1)
 			limit := G + MinimumStopGrace
 			if !tl.Version.PreStopInGrace() {
 				limit = max(2*G, limit)
 			}
+			limit += tl.Params.StopLatency
 			if tr.SIGKILL.HiUnbounded || tr.SIGKILL.Hi > limit+tol {
 				t.Errorf("%s: SIGKILL %v after %v (G=%v, Kubernetes %s)", c.Name, tr.SIGKILL, limit, tl.Pod.GracePeriod.V, tl.Version)
 			}

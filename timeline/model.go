@@ -321,7 +321,9 @@ type Termination struct {
 	// for (T-4).
 	StopSignal Span
 	// SIGKILL: when the runtime SIGKILLs a container still running:
-	// stop + max(G − ⌊elapsed⌋, 2) (the 2 s floor, X-7); ≤ G + 2.
+	// stop + max(G − ⌊elapsed⌋, 2) (the 2 s floor, X-7); ≤ G + 2; on a
+	// delete up to Params.StopLatency later, as the runtime delivers it
+	// (T-9).
 	SIGKILL Span
 	// Exit: when the container is gone (stop + shutdown time, at most
 	// SIGKILL).
@@ -352,7 +354,7 @@ type Pod struct {
 	// nil when the pod has no regular container.
 	Ready *Span
 	// Terminated: when the last container is gone after a delete request
-	// (F-11), ≤ G + 2.
+	// (F-11), ≤ G + 2 + Params.StopLatency.
 	Terminated Span
 	// SidecarStopOrder: sidecars in the order they get their stop signal
 	// (reverse declaration order, T-4).
@@ -398,8 +400,8 @@ type InitFailure struct {
 	// PodFails is true when the failure ends the Pod (Never).
 	PodFails bool
 	// PodFailed: when the Pod's phase becomes Failed, relative to the
-	// init container's exit: the next PLEG relist and sync, [0, ε]. Nil
-	// when PodFails is false.
+	// init container's exit: the next PLEG relist, then the sync that
+	// writes the phase, [0, ε + λ]. Nil when PodFails is false.
 	PodFailed *Span
 	// Restarts: the crash-loop schedule of an init container that keeps
 	// failing at once, relative to its first start; nil when

@@ -62,8 +62,17 @@ type Params struct {
 	// it only widens upper edges, because observation can be immediate.
 	Epsilon float64
 	// Lambda (λ) is the latency from a probe verdict to the pod sync that
-	// acts on it.
+	// acts on it; a PLEG event takes the same path to the sync that writes
+	// the Pod's status.
 	Lambda float64
+	// StopLatency (X) is the container runtime's share of a stop call
+	// (CRI StopContainer) past what the kubelet asks: SIGKILL lands up to
+	// X after the timeout the kubelet passes, and the call returns up to X
+	// after the container exited (containerd handles the exit, task
+	// delete, before it answers), which is when the kubelet lets the next
+	// sidecar stop (T-4, docs/semantics.md#t-9). It only widens upper
+	// edges, once per hand-over.
+	StopLatency float64
 
 	// Scheduling is pod creation → kubelet starts the sandbox (binding,
 	// sandbox creation). Unknown by default.
@@ -108,11 +117,18 @@ type Params struct {
 	Observed *Observed
 }
 
-// DefaultParams are the documented defaults: ε 1 s, λ 0.5 s, crash-loop
-// back-off 10 s → 300 s, every runtime duration unknown.
+// DefaultParams are the documented defaults: ε 1 s, λ 0.5 s, X 1 s,
+// crash-loop back-off 10 s → 300 s, every runtime duration unknown.
 func DefaultParams() Params {
-	return Params{Epsilon: 1, Lambda: 0.5, CrashLoopInitial: 10, CrashLoopMax: 300}
+	return Params{Epsilon: 1, Lambda: 0.5, StopLatency: DefaultStopLatency, CrashLoopInitial: 10, CrashLoopMax: 300}
 }
+
+// DefaultStopLatency is X when nothing sets it: above every hand-over a
+// real kubelet v1.37.2 with containerd 1.6 showed (0.15–0.72 s, idle and
+// at load 12–23, docs/validation.md) and every SIGKILL's lateness
+// (0.10–0.33 s). No constant in the kubelet or containerd bounds it: it is
+// the runtime's exit handling (the shim's runc delete) and a gRPC answer.
+const DefaultStopLatency = 1.0
 
 // clean replaces values that would poison the arithmetic (negative, NaN)
 // by their defaults, so that Compute never has to check again.
@@ -123,6 +139,9 @@ func (p Params) clean() Params {
 	}
 	if bad(p.Lambda) {
 		p.Lambda = 0.5
+	}
+	if bad(p.StopLatency) {
+		p.StopLatency = DefaultStopLatency
 	}
 	if bad(p.CrashLoopInitial) || p.CrashLoopInitial == 0 {
 		p.CrashLoopInitial = 10

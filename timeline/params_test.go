@@ -202,13 +202,15 @@ func TestQOSClass(t *testing.T) {
 }
 
 func TestHooksAndTermination(t *testing.T) {
-	// exec "sleep 15": lower bound 15, SIGTERM in [15, 30], SIGKILL ≤ 32.
+	// exec "sleep 15": lower bound 15, SIGTERM in [15, 30], SIGKILL ≤ 32,
+	// delivered up to X (the runtime's stop call, T-9) later.
 	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "app",
 		Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "sleep 15"}}}}}}}
+	X := DefaultParams().StopLatency
 	tr := Compute(podWorkload(spec), Latest, DefaultParams()).Container("app").Termination
 	wantInterval(t, "preStop", tr.PreStop.Duration.Interval, iv(15, 30))
 	wantInterval(t, "SIGTERM", tr.StopSignal.Interval, iv(15, 30))
-	wantInterval(t, "SIGKILL", tr.SIGKILL.Interval, iv(30, 32))
+	wantInterval(t, "SIGKILL", tr.SIGKILL.Interval, iv(30, 32+X))
 	// TGPS 0 on delete: the kubelet still uses 1 s of grace, so the preStop
 	// runs and is cut at 1 s; then the 2 s floor: SIGKILL by 3 s.
 	spec.TerminationGracePeriodSeconds = i64(0)
@@ -218,7 +220,7 @@ func TestHooksAndTermination(t *testing.T) {
 		t.Errorf("preStop skipped on delete with grace 0: %s", tr.PreStop.Skipped)
 	}
 	wantInterval(t, "SIGTERM grace 0", tr.StopSignal.Interval, iv(1, 1))
-	wantInterval(t, "SIGKILL grace 0", tr.SIGKILL.Interval, At(3))
+	wantInterval(t, "SIGKILL grace 0", tr.SIGKILL.Interval, iv(3, 3+X))
 	// Probe-level grace for liveness kills (≥ 1.25), pod grace for deletes.
 	spec = &corev1.PodSpec{Containers: []corev1.Container{{Name: "app", LivenessProbe: probe(0, 0, 0, 0, 0)}}}
 	spec.Containers[0].LivenessProbe.TerminationGracePeriodSeconds = i64(5)

@@ -40,9 +40,10 @@ func exitOf(stop, kill Interval, shutdown Duration) Interval {
 // graceAfterPreStop is a deleted Pod's container kill on 1.22 to 1.27
 // (Version.PreStopInGrace): the pod worker passed the grace period to
 // killContainer as an override, which replaced the grace the preStop hook
-// had left, so SIGKILL comes G after the stop signal.
-func graceAfterPreStop(t *Termination, shutdown Duration) {
-	kill := t.StopSignal.Interval.Shift(t.GracePeriod.V)
+// had left, so SIGKILL comes G after the stop signal (plus the runtime's
+// stop call, x).
+func graceAfterPreStop(t *Termination, shutdown Duration, x float64) {
+	kill := t.StopSignal.Interval.Shift(t.GracePeriod.V).Add(Between(0, x))
 	t.SIGKILL = span(closedHi(kill), t.SIGKILL.Paths...)
 	t.Exit = span(closedHi(exitOf(t.StopSignal.Interval, kill, shutdown)), t.Exit.Paths...)
 }
@@ -50,8 +51,11 @@ func graceAfterPreStop(t *Termination, shutdown Duration) {
 // terminate models one container kill that starts up to `lag` seconds
 // after the trigger (λ for probe kills: the verdict reaches the pod worker
 // at once on a quiet node, 0 for deletes): preStop, stop signal, SIGKILL
-// with the 2 s floor, exit.
-func terminate(reason string, G Value, pre *Hook, lag float64, shutdown Duration) *Termination {
+// with the 2 s floor, exit. x is the runtime's stop call (T-9): containerd
+// SIGKILLs up to x after the timeout the kubelet hands it. Probe kills pass
+// 0: there λ, which delays the SIGKILL as much as the stop signal, holds
+// the SIGKILLs a real kubelet showed (0.10–0.14 s after the grace).
+func terminate(reason string, G Value, pre *Hook, lag float64, shutdown Duration, x float64) *Termination {
 	p := At(0)
 	if pre != nil && pre.Skipped == "" {
 		p = pre.Duration.Interval
@@ -62,7 +66,7 @@ func terminate(reason string, G Value, pre *Hook, lag float64, shutdown Duration
 	}
 	delay := Between(0, lag)
 	stop := p.Add(delay)
-	kill := killRange(p, G.V).Add(delay)
+	kill := killRange(p, G.V).Add(delay).Add(Between(0, x))
 	return &Termination{
 		Reason:      reason,
 		GracePeriod: G,

@@ -311,9 +311,14 @@ func newPod(state string, s *scenario, run int, id string) *pod {
 	base := fmt.Sprintf("%s-r%d-%s", s.name, run, id)
 	p := &pod{sc: s, run: run, name: base + "-" + nodeName, file: filepath.Join(state, "manifests", base+".yaml"),
 		obsDir: filepath.Join(state, "obs", id, fmt.Sprintf("%s-r%d", s.name, run))}
-	m := strings.NewReplacer("@NAME@", base, "@UID@", newUID(), "@OBS@", p.obsDir, "@NS@", namespace).Replace(s.manifest)
-	p.manifest = []byte(m)
+	p.manifest = s.render(base, newUID(), p.obsDir)
 	return p
+}
+
+// render is the scenario's manifest for a Pod named name with that uid and
+// observation folder.
+func (s *scenario) render(name, uid, obs string) []byte {
+	return []byte(strings.NewReplacer("@NAME@", name, "@UID@", uid, "@OBS@", obs, "@NS@", namespace).Replace(s.manifest))
 }
 
 func newRunID() string {
@@ -618,8 +623,7 @@ const defaultTolerance = 0.15
 
 func printPredictions(podlint string) error {
 	for _, s := range scenarios() {
-		m := strings.NewReplacer("@NAME@", s.name, "@UID@", newUID(), "@OBS@", "/tmp/obs", "@NS@", namespace).Replace(s.manifest)
-		pr, err := predict(podlint, []byte(m))
+		pr, err := predict(podlint, s.render(s.name, newUID(), "/tmp/obs"))
 		if err != nil {
 			return fmt.Errorf("%s: %v", s.name, err)
 		}

@@ -84,20 +84,11 @@ func podYAML(annotations string, spec []string, initContainers, containers [][2]
 
 var hostNet = "hostNetwork: true"
 
-// stopTol: each container of sidecar-stop-order states a 1 s shutdown
-// (podlint.dev/expected-shutdown) and really takes 1 s plus its shell's
-// time, and each handover adds the kubelet's noticing the exit; the
-// sidecars' stop signals come at the end of that chain.
 // restartTol: a restart's wait, from the runtime's exit to the kubelet's
 // start of the next instance, also holds, after a probe kill, the return
 // of the runtime's stop call (0.2–0.7 s on a loaded 2-core machine), and
 // the relist jitter around ε; podlint models neither.
 const restartTol = 1.0
-
-const (
-	stopTol  = 0.3
-	stopNote = "the stated 1 s shutdowns take a little longer"
-)
 
 // Observation shorthands; inst counts a container's instances from 0.
 
@@ -463,13 +454,13 @@ func scenarios() []*scenario {
 			}, [][2]string{{"app", cmd("app", slowOnTerm+idle)}}),
 			deleteAfter: 8,
 			checks: []check{
-				{quantity: "app SIGTERM after the delete", field: "containers.app.termination.sigterm", tol: stopTol, note: stopNote,
+				{quantity: "app SIGTERM after the delete", field: "containers.app.termination.sigterm",
 					observe: func(p *pod) (float64, error) { return since(obs(p, "app", "sigterm", 0), deleted(p)) }},
-				{quantity: "sc2 SIGTERM after the delete (after app is gone)", field: "containers.sc2.termination.sigterm", tol: stopTol, note: stopNote,
+				{quantity: "sc2 SIGTERM after the delete (app gone, its stop call returned)", field: "containers.sc2.termination.sigterm",
 					observe: func(p *pod) (float64, error) { return since(obs(p, "sc2", "sigterm", 0), deleted(p)) }},
-				{quantity: "sc1 SIGTERM after the delete (after sc2 is gone)", field: "containers.sc1.termination.sigterm", tol: stopTol, note: stopNote,
+				{quantity: "sc1 SIGTERM after the delete (sc2 gone, its stop call returned)", field: "containers.sc1.termination.sigterm",
 					observe: func(p *pod) (float64, error) { return since(obs(p, "sc1", "sigterm", 0), deleted(p)) }},
-				{quantity: "Pod gone after the delete", field: "pod.terminated", tol: stopTol, note: stopNote,
+				{quantity: "Pod gone after the delete", field: "pod.terminated",
 					observe: func(p *pod) (float64, error) { return since(lastExit(p), deleted(p)) }},
 			},
 		},

@@ -292,6 +292,7 @@ func commonFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files matching the glob `PATTERN` (** matches folders; repeat for more)"},
 		&ucli.StringFlag{Name: "observation-latency", Usage: "the kubelet notices that a container started or exited `DURATION` after it happened", Value: "1s"},
 		&ucli.StringFlag{Name: "action-latency", Usage: "a probe result reaches the kubelet step that acts on it (a restart, a readiness change) `DURATION` after the probe", Value: "0.5s"},
+		&ucli.StringFlag{Name: "stop-latency", Usage: "the container runtime delivers a SIGKILL up to `DURATION` after the grace period ends, and answers a stop call up to DURATION after the container exited (each sidecar waits for that answer on a delete)", Value: "1s"},
 		&ucli.IntFlag{Name: "nodes", Usage: "`N` nodes the Pods can be scheduled on, for rollout and drain estimates; unknown by default"},
 		&ucli.StringFlag{Name: "observed", Usage: "take the start-ups and shutdowns of the profile `FILE` podlint observe wrote as expected where they are longer; check reports the probe kills and SIGKILLs it saw, timeline and the editor's hover show them"},
 		debugFlag(),

@@ -17,7 +17,7 @@ var flagGroups = map[string][]string{
 	"Rules and configuration": {"fail-on", "enable", "disable", "config", "no-config", "exclude", "allow-empty", "pre-commit", "read-untracked", "policy"},
 	"Helm and Kustomize":      {"render", "values", "set", "release-name", "namespace"},
 	"Cluster and model": {"kube-version", "nodes", "pull-time", "start-time", "shutdown-time", "expected-startup", "expected-shutdown",
-		"observation-latency", "action-latency", "observed"},
+		"observation-latency", "action-latency", "stop-latency", "observed"},
 	"Limits": {"max-file-size", "max-documents", "max-depth", "max-nodes",
 		"render-cpu", "render-memory", "render-timeout", "render-max-output", "render-budget"},
 }

@@ -165,7 +165,7 @@ type paramFlags struct {
 // paramFlagsOf reads the parameter flags of c.
 func paramFlagsOf(c *ucli.Context) paramFlags {
 	f := paramFlags{values: map[string]string{}, nodes: c.Int("nodes"), nodesSet: c.IsSet("nodes")}
-	for _, name := range []string{"pull-time", "start-time", "shutdown-time", "observation-latency", "action-latency", "expected-startup", "expected-shutdown"} {
+	for _, name := range []string{"pull-time", "start-time", "shutdown-time", "observation-latency", "action-latency", "stop-latency", "expected-startup", "expected-shutdown"} {
 		f.values[name] = c.String(name)
 	}
 	return f
@@ -184,6 +184,7 @@ func modelParams(f paramFlags, cfg *Config) (timeline.Params, error) {
 		{"shutdown-time", func(x float64) { p.AppShutdown = timeline.Seconds(x) }},
 		{"observation-latency", func(x float64) { p.Epsilon = x }},
 		{"action-latency", func(x float64) { p.Lambda = x }},
+		{"stop-latency", func(x float64) { p.StopLatency = x }},
 	} {
 		if v := f.values[d.flag]; v != "" {
 			sec, err := timeline.ParseSeconds(v)

@@ -171,7 +171,7 @@ func TestModelParams(t *testing.T) {
 	}{
 		{"defaults", flags(0, false), Config{}, func(p timeline.Params) bool { return p.ImagePull == def.ImagePull && p.Nodes == 0 }, ""},
 		{"pull time", flags(0, false, "pull-time", "30s"), Config{}, func(p timeline.Params) bool { return p.ImagePull == timeline.Seconds(30) }, ""},
-		{"latencies in seconds", flags(0, false, "observation-latency", "2", "action-latency", "0.5"), Config{}, func(p timeline.Params) bool { return p.Epsilon == 2 && p.Lambda == 0.5 }, ""},
+		{"latencies in seconds", flags(0, false, "observation-latency", "2", "action-latency", "0.5", "stop-latency", "0.25"), Config{}, func(p timeline.Params) bool { return p.Epsilon == 2 && p.Lambda == 0.5 && p.StopLatency == 0.25 }, ""},
 		{"a bad duration", flags(0, false, "start-time", "soon"), Config{}, nil, `--start-time "soon"`},
 		{"nodes of the configuration", flags(0, false), Config{Nodes: 3}, func(p timeline.Params) bool { return p.Nodes == 3 }, ""},
 		{"nodes of the flag win", flags(5, true), Config{Nodes: 3}, func(p timeline.Params) bool { return p.Nodes == 5 }, ""},

@@ -409,8 +409,14 @@ func podSummary(tl *timeline.Timeline) []string {
 			if c.Type == timeline.Init {
 				who = "init container " + c.Name + ", if still running,"
 			}
+			kill := secs(tr.SIGKILL.Max())
+			if x := tl.Params.StopLatency; x > 0 && !tr.SIGKILL.HiUnbounded {
+				// The kubelet's deadline and the runtime's share apart,
+				// so the grace arithmetic stays visible (T-9).
+				kill += fmt.Sprintf(" (%s, plus up to %s for the runtime to deliver it)", secs(tr.SIGKILL.Max()-x), secs(x))
+			}
 			out = append(out, fmt.Sprintf("on delete %s gets SIGTERM %s and SIGKILL at most %s after the delete request",
-				who, between(tr.StopSignal.Interval), secs(tr.SIGKILL.Max())))
+				who, between(tr.StopSignal.Interval), kill))
 		}
 	}
 	if len(pod.SidecarStopOrder) > 0 {

@@ -63,7 +63,7 @@ func TestTextGolden(t *testing.T) {
 			t.Errorf("line %d has %d columns: %q", i+1, n, line)
 		}
 	}
-	for _, want := range []string{"liveness kills web between", "Pod Ready at the earliest", "SIGKILL at most 40s after the delete", "QoS class Guaranteed", "Job (Never, backoffLimit 4)"} {
+	for _, want := range []string{"liveness kills web between", "Pod Ready at the earliest", "SIGKILL at most 41s (40s, plus up to 1s", "QoS class Guaranteed", "Job (Never, backoffLimit 4)"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("text lacks %q", want)
 		}
