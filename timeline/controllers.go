@@ -13,7 +13,7 @@ import (
 )
 
 // Controller terms of the v1.37.2 source that the intervals below carry
-// (docs/semantics.md#controllers).
+// (docs/semantics.md#controller-timing).
 const (
 	// APITimeResolution: the API keeps the timestamps controllers count
 	// from (a condition's lastUpdateTime, a Job's status.startTime, a
@@ -373,11 +373,12 @@ func (k *computer) jobFailures(out *Job, r float64, inPlace bool, paths []worklo
 	return runs, lo, extra, paths
 }
 
-// earlyBackoffs widens the least time of waits back-offs down: each
-// counts from the failed Pod's finishedAt (getFinishedTime,
-// backoff_utils.go:172), which has whole seconds, so from the real exit a
-// wait is up to APITimeResolution shorter. The upper edge stays (the
-// extra returned makes up for the lower lo).
+// earlyBackoffs lowers lo, the least time of a series of waits
+// back-offs, by up to APITimeResolution each: a back-off counts from the
+// failed Pod's finishedAt (getFinishedTime, backoff_utils.go:172), which
+// has whole seconds, so from the real exit it is that much shorter at
+// most. The upper edge stays: the extra returned makes up for the lower
+// lo.
 func earlyBackoffs(lo float64, waits int64) (float64, float64) {
 	early := math.Min(float64(waits)*APITimeResolution, lo)
 	return lo - early, early
@@ -409,7 +410,7 @@ func (k *computer) jobDeadline(out *Job, seconds int64) {
 		out.GivesUp = ends
 	} else {
 		iv := Earlier(out.Retries.Interval, fires)
-		if out.Retries.Hi >= fires.Lo {
+		if out.Retries.Max() >= fires.Lo {
 			iv.Hi, iv.HiClosed = ends.Hi, true
 		}
 		out.GivesUp = Span{Interval: iv, Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, ends.Paths)}
