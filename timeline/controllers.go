@@ -113,7 +113,7 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 		out.DeadlineExceeded = &ex
 	}
 
-	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	per := podReady.Add(span(AvailableAfterReady(out.MinReadySeconds.V), out.MinReadySeconds.Path))
 	switch {
 	case out.Replicas.V == 0:
 		out.Rollout = span(At(0), out.Replicas.Path)
@@ -151,7 +151,7 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 	if ru := s.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
 		out.Partition = int32Value(ru.Partition, 0, out.Partition.Path)
 	}
-	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	per := podReady.Add(span(AvailableAfterReady(out.MinReadySeconds.V), out.MinReadySeconds.Path))
 	n := out.Replicas.V
 	if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
 		n = math.Min(n, 1)
@@ -371,6 +371,18 @@ func (k *computer) jobFailures(out *Job, r float64, inPlace bool, paths []worklo
 		lo, extra = earlyBackoffs(lo, rounds-1)
 	}
 	return runs, lo, extra, paths
+}
+
+// AvailableAfterReady is when a Ready Pod counts as available, after its
+// Ready: IsPodAvailable (pod/util.go:290) adds minReadySeconds m to the
+// Ready condition's lastTransitionTime, which has whole seconds, and the
+// controllers re-check m after they saw the Pod Ready (replica_set.go:560)
+// or sooner: (m − 1, m].
+func AvailableAfterReady(m float64) Interval {
+	if m <= 0 {
+		return At(0)
+	}
+	return closedHi(Between(math.Max(m-APITimeResolution, 0), m))
 }
 
 // earlyBackoffs lowers lo, the least time of a series of waits

@@ -261,11 +261,12 @@ func TestWorkedExamples(t *testing.T) {
 			p.AppStart, p.AppShutdown = Seconds(0), Seconds(0) // healthy app, exits fast on SIGTERM
 			p.ImagePull, p.Scheduling = Seconds(0), Seconds(0)
 			s := Compute(w, Latest, p).StatefulSet
-			// Each Pod Ready in [9, 20) (⌊S⌋ + D, P-11), plus 5.
-			wantInterval(t, "creation 3 × (9–20 + 5)", s.Creation.Interval, iv(42, 75))
+			// Each Pod Ready in [9, 20) (⌊S⌋ + D, P-11), plus 5, which
+			// counts from a whole-second lastTransitionTime: (4, 5].
+			wantInterval(t, "creation 3 × (9–20 + 4–5)", s.Creation.Interval, iv(39, 75))
 			// Each deleted Pod is gone from the API up to ε after its
 			// containers (the kubelet's phase write and delete).
-			wantInterval(t, "rolling update", s.RollingUpdate.Interval, iv(42, 75+3*p.Epsilon))
+			wantInterval(t, "rolling update", s.RollingUpdate.Interval, iv(39, 75+3*p.Epsilon))
 			if s.PodManagementPolicy != "OrderedReady" {
 				t.Errorf("policy %q", s.PodManagementPolicy)
 			}
@@ -275,7 +276,7 @@ func TestWorkedExamples(t *testing.T) {
 			if tl.Pod.Terminated.Hi > 32 {
 				t.Errorf("termination %v, want ≤ 32", tl.Pod.Terminated)
 			}
-			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(42, 75+3*30+3*p.Epsilon))
+			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(39, 75+3*30+3*p.Epsilon))
 		}},
 		{"docs liveness-exec: file removed at 30 s, D=5 P=5 FT=3", func(t *testing.T) {
 			tl := Compute(podWorkload(&corev1.PodSpec{Containers: []corev1.Container{{Name: "liveness", LivenessProbe: probe(5, 5, 1, 0, 0)}}}), Latest, DefaultParams())

@@ -122,7 +122,7 @@ type Wave struct {
 // (Deployment.PodReady + minReadySeconds); terminated is delete → gone.
 func ComputeRollout(d *Deployment, r Replicas, maxSurge, maxUnavailable *intstr.IntOrString, exclusive string, nodes int) *Rollout {
 	out := &Rollout{Replicas: r, Strategy: d.Strategy, Exclusive: exclusive, Nodes: nodes}
-	per := d.PodReady.Interval.Add(At(d.MinReadySeconds.V))
+	per := d.PodReady.Interval.Add(AvailableAfterReady(d.MinReadySeconds.V))
 	counts := []int32{r.Min}
 	if r.Max != r.Min {
 		counts = append(counts, r.Max)
