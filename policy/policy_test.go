@@ -251,6 +251,9 @@ spec:
       restartPolicy: Never
       containers: [{name: app, image: example/app:1}]
 `, `4:1 no activeDeadlineSeconds, so a Pod that hangs keeps it running forever.* at most 3600\.`},
+		// 3600 − 32: after the deadline the Pod's termination (up to its
+		// 30 s grace), the kubelet's phase write (ε, 1 s) and the Job
+		// controller's batched sync (1 s).
 		{"Job deadline too long", "max-job-time: 1h", "", `apiVersion: batch/v1
 kind: Job
 metadata: {name: j}

@@ -164,7 +164,7 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 			policy = fmt.Sprintf("the pod template has %s, which the API server rejects for a Job; with restartPolicy: Never instead", stated)
 		}
 		delay := newDelay()
-		how = fmt.Sprintf("%s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod",
+		how = fmt.Sprintf("%s the Job waits %s, %s, %s, %s, … (doubling, capped at %s) before each new Pod, counted from the failed Pod's finish time, which the API keeps in whole seconds (up to a second before the exit)",
 			policy, secs(delay(1)), secs(delay(2)), secs(delay(3)), secs(delay(4)), secs(j.BackoffCap))
 	}
 	delay := newDelay()
@@ -189,15 +189,22 @@ func checkDeadlineBeforeRetries(p *Pass, t *timeline.Timeline) {
 	if !j.CountsRestarts {
 		all = retryTerms(L, L+1, r, newDelay()) // the first run and L retries
 	}
-	allText := dur(j.Retries.Lo)
-	if sum := termSum(all); math.Abs(sum-j.Retries.Lo) < 0.5 {
-		allText = equation(all...)
+	allText, least := dur(j.Retries.Lo), j.Retries.Lo
+	// The model counts each Job back-off up to 1 s short of its length
+	// (it starts at a finishedAt in whole seconds); the equation shows
+	// the back-offs as the controller counts them, from the finish times.
+	early := 0.0
+	if !j.CountsRestarts {
+		early = float64(L) * timeline.APITimeResolution
+	}
+	if sum := termSum(all); math.Abs(sum-early-j.Retries.Lo) < 0.5 {
+		allText, least = equation(all...), sum
 	}
 	p.Report(Diagnostic{Path: j.ActiveDeadline.Path, Related: []Related{{Path: j.BackoffLimit.Path, Message: fmt.Sprintf("%s %d", field, L)}},
 		Message: fmt.Sprintf("activeDeadlineSeconds %s ends the Job before %s %d can be used", secs(ads), field, L),
 		Detail: fmt.Sprintf("%s, so retry %d cannot start before %s and all %d retries need at least %s %s. At most %d %s before the deadline fails the Job (DeadlineExceeded), so %s is dead configuration. Raise activeDeadlineSeconds above %s %s, or lower %s to %d.",
 			capitalize(how), fit+1, nextText, L, allText, runs, fit, plural(fit, "retry runs", "retries run"),
-			field, dur(j.Retries.Lo), runs, field, fit)})
+			field, dur(least), runs, field, fit)})
 }
 
 // crashRestarts words the kubelet's restarts of a container that exits

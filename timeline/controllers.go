@@ -12,6 +12,25 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
+// Controller terms of the v1.37.2 source that the intervals below carry
+// (docs/semantics.md#controller-timing).
+const (
+	// APITimeResolution: the API keeps the timestamps controllers count
+	// from (a condition's lastUpdateTime, a Job's status.startTime, a
+	// container's finishedAt) in whole seconds, so each lies up to 1 s
+	// before the instant it records.
+	APITimeResolution = 1
+	// JobSyncBatch is SyncJobBatchPeriod (job_controller.go:71): a Pod
+	// event reaches the Job controller in a sync enqueued that much later
+	// (enqueueSyncJobBatched), so it counts a failure or a finished Pod
+	// up to 1 s after the kubelet wrote it.
+	JobSyncBatch = 1
+	// ProgressRequeue: requeueStuckDeployment re-queues a Deployment
+	// without progress for lastUpdateTime + progressDeadlineSeconds plus
+	// this ("Add a second to avoid milliseconds skew", progress.go:198).
+	ProgressRequeue = 1
+)
+
 func (k *computer) controllers() {
 	w := k.w
 	podReady := Span{Interval: From(0)}
@@ -20,7 +39,11 @@ func (k *computer) controllers() {
 		if pod.Ready != nil {
 			podReady = *pod.Ready
 		}
-		terminated = pod.Terminated
+		// The controllers wait for a deleted Pod's terminal phase or its
+		// removal (getNodesToDaemonPods, processReplica's isTerminating,
+		// oldPodsRunning), which the kubelet writes up to ε after the last
+		// container is gone.
+		terminated = pod.Terminated.Add(span(Between(0, k.p.Epsilon)))
 	}
 	spec := w.Path.Join("spec")
 	switch {
@@ -80,8 +103,17 @@ func (k *computer) deployment(d *appsv1.DeploymentSpec, sp workload.Path, podRea
 	surge.V, unavail.V = float64(s), float64(u)
 	out.MaxSurge, out.MaxUnavailable = surge, unavail
 	out.MayExceedDeadline = podReady.HiUnbounded || podReady.Hi > out.ProgressDeadline.V
+	if out.ProgressDeadline.V != math.MaxInt32 && !out.Paused {
+		// DeploymentTimedOut (deployment_util.go:807) is true once
+		// lastUpdateTime + D is past, for any sync; lastUpdateTime is the
+		// last progress in whole seconds, and requeueStuckDeployment's
+		// re-queue at lastUpdateTime + D + 1 s is the latest sync.
+		D := out.ProgressDeadline.V
+		ex := span(closedHi(Between(math.Max(D-APITimeResolution, 0), D+ProgressRequeue)), out.ProgressDeadline.Path)
+		out.DeadlineExceeded = &ex
+	}
 
-	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	per := podReady.Add(span(AvailableAfterReady(out.MinReadySeconds.V), out.MinReadySeconds.Path))
 	switch {
 	case out.Replicas.V == 0:
 		out.Rollout = span(At(0), out.Replicas.Path)
@@ -119,7 +151,7 @@ func (k *computer) statefulSet(s *appsv1.StatefulSetSpec, sp workload.Path, podR
 	if ru := s.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
 		out.Partition = int32Value(ru.Partition, 0, out.Partition.Path)
 	}
-	per := podReady.Add(span(At(out.MinReadySeconds.V), out.MinReadySeconds.Path))
+	per := podReady.Add(span(AvailableAfterReady(out.MinReadySeconds.V), out.MinReadySeconds.Path))
 	n := out.Replicas.V
 	if out.PodManagementPolicy == string(appsv1.ParallelPodManagement) {
 		n = math.Min(n, 1)
@@ -257,8 +289,17 @@ func (k *computer) job() *Job {
 			out.Retries.Plus = []string{"pod run time"}
 		}
 	} else {
-		extra += float64(runs) * eps
+		// The failure that ends the Job reaches it in a batched sync
+		// (JobSyncBatch) after the kubelet's phase write (ε).
+		extra += float64(runs)*eps + JobSyncBatch
 		out.Retries = span(Between(lo, lo+extra), paths...)
+		if out.CountsRestarts && k.v.JobFinishedAfterPods() && k.t.Pod != nil {
+			// The Pod still runs when its restarts reach the limit: the
+			// controller deletes it and writes Failed once it is no
+			// longer terminating (enactJobFinished), in the batched sync
+			// after the kubelet's phase write.
+			out.Retries = out.Retries.Add(k.t.Pod.Terminated).Add(span(Between(0, eps+JobSyncBatch)))
+		}
 		if !rKnown {
 			out.Retries.Plus = []string{fmt.Sprintf("%d × pod run time", runs)}
 		}
@@ -315,6 +356,7 @@ func (k *computer) jobFailures(out *Job, r float64, inPlace bool, paths []worklo
 		groups := out.indexGroups()
 		runs = groups * (L + 1)
 		lo = float64(groups) * (float64(L+1)*r + series(L, func(n int64) float64 { return jobBackoff(n, out.BackoffCap) }))
+		lo, extra = earlyBackoffs(lo, groups*L)
 		if out.MaxFailedIndexes != nil {
 			paths = append(paths, out.MaxFailedIndexes.Path)
 		}
@@ -326,8 +368,32 @@ func (k *computer) jobFailures(out *Job, r float64, inPlace bool, paths []worklo
 		rounds := L/w + 1
 		runs = rounds
 		lo = float64(rounds)*r + series(rounds-1, func(n int64) float64 { return jobBackoff(n*w, out.BackoffCap) })
+		lo, extra = earlyBackoffs(lo, rounds-1)
 	}
 	return runs, lo, extra, paths
+}
+
+// AvailableAfterReady is when a Ready Pod counts as available, after its
+// Ready: IsPodAvailable (pod/util.go:290) adds minReadySeconds m to the
+// Ready condition's lastTransitionTime, which has whole seconds, and the
+// controllers re-check m after they saw the Pod Ready (replica_set.go:560)
+// or sooner: (m − 1, m].
+func AvailableAfterReady(m float64) Interval {
+	if m <= 0 {
+		return At(0)
+	}
+	return closedHi(Between(math.Max(m-APITimeResolution, 0), m))
+}
+
+// earlyBackoffs lowers lo, the least time of a series of waits
+// back-offs, by up to APITimeResolution each: a back-off counts from the
+// failed Pod's finishedAt (getFinishedTime, backoff_utils.go:172), which
+// has whole seconds, so from the real exit it is that much shorter at
+// most. The upper edge stays: the extra returned makes up for the lower
+// lo.
+func earlyBackoffs(lo float64, waits int64) (float64, float64) {
+	early := math.Min(float64(waits)*APITimeResolution, lo)
+	return lo - early, early
 }
 
 // jobDeadline sets when activeDeadlineSeconds ends the Job and whether it
@@ -336,13 +402,17 @@ func (k *computer) jobDeadline(out *Job, seconds int64) {
 	jp := out.Path
 	ads := Value{V: math.Max(float64(seconds), 0), Path: jp.Join("activeDeadlineSeconds"), Set: true}
 	out.ActiveDeadline = &ads
-	ends := span(At(ads.V), ads.Path)
+	// pastActiveDeadline counts from status.startTime, whole seconds: the
+	// deadline fires up to 1 s before D after the Job's start.
+	fires := closedHi(Between(math.Max(ads.V-APITimeResolution, 0), ads.V))
+	ends := span(fires, ads.Path)
 	if k.v.JobFinishedAfterPods() && k.t.Pod != nil {
 		// The deadline deletes the running Pods; Failed waits until
 		// none is terminating (enactJobFinished): until the kubelet,
 		// up to ε after the last container is gone, writes the Pod's
-		// terminal phase (CountTerminatingPods).
-		ends = ends.Add(k.t.Pod.Terminated).Add(span(Between(0, k.p.Epsilon)))
+		// terminal phase (CountTerminatingPods), and the batched sync
+		// that update enqueues (JobSyncBatch).
+		ends = ends.Add(k.t.Pod.Terminated).Add(span(Between(0, k.p.Epsilon+JobSyncBatch)))
 	}
 	out.DeadlineEnds = &ends
 	// A Pod that certainly runs past the deadline (a stated sleep)
@@ -351,8 +421,8 @@ func (k *computer) jobDeadline(out *Job, seconds int64) {
 	if out.DeadlineFirst {
 		out.GivesUp = ends
 	} else {
-		iv := Earlier(out.Retries.Interval, At(ads.V))
-		if iv.Hi >= ads.V {
+		iv := Earlier(out.Retries.Interval, fires)
+		if out.Retries.Max() >= fires.Lo {
 			iv.Hi, iv.HiClosed = ends.Hi, true
 		}
 		out.GivesUp = Span{Interval: iv, Plus: out.Retries.Plus, Paths: merge(out.Retries.Paths, ends.Paths)}

@@ -107,6 +107,9 @@ func (k *computer) cronJob() *CronJob {
 			}
 			late = Between(math.Min(lo, P), math.Min(P, worst-float64(n-1)*P))
 		}
+		// The run's Job was created CronJobWakeDelay after its own
+		// scheduled time, so it ends that much later.
+		late = late.Shift(CronJobWakeDelay)
 		if d := out.StartingDeadline; d != nil {
 			late = Earlier(late, At(d.V))
 		}

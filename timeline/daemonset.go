@@ -86,7 +86,7 @@ func (k *computer) daemonSet(d *appsv1.DaemonSetSpec, sp workload.Path, podReady
 	if out.Invalid != "" {
 		return out
 	}
-	per := podReady.Interval.Add(At(out.MinReadySeconds.V))
+	per := podReady.Interval.Add(AvailableAfterReady(out.MinReadySeconds.V))
 	r := &Rollout{Replicas: Replicas{Min: int32(min(nodes, math.MaxInt32)), Max: int32(min(nodes, math.MaxInt32)), Source: "--nodes"}, Strategy: out.Strategy, Nodes: nodes}
 	out.Rollout = r
 	if nodes <= 0 {

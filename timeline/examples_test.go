@@ -204,7 +204,7 @@ func TestWorkedExamples(t *testing.T) {
 			for _, tc := range []struct {
 				policy corev1.RestartPolicy
 				want   float64
-			}{{corev1.RestartPolicyNever, 840}, {corev1.RestartPolicyOnFailure, 490}} {
+			}{{corev1.RestartPolicyNever, 840 - 6*APITimeResolution}, {corev1.RestartPolicyOnFailure, 490}} {
 				w := jobWorkload(tc.policy, nil, nil)
 				j := Compute(w, Latest, p).Job
 				if j.Retries.Lo != tc.want || len(j.Retries.Plus) != 0 {
@@ -214,13 +214,14 @@ func TestWorkedExamples(t *testing.T) {
 					t.Errorf("backoffLimit %+v, want defaulted 6", j.BackoffLimit)
 				}
 			}
-			// Cap by version: 360 s ≤ 1.27, 600 s since.
+			// Cap by version: 360 s ≤ 1.27, 600 s since; each of
+			// the 10 waits counts from a whole-second finishedAt.
 			w := jobWorkload(corev1.RestartPolicyNever, i32(10), nil)
-			if got := Compute(w, Version{1, 27}, p).Job.Retries.Lo; got != 11*30+2070 {
-				t.Errorf("1.27: %v, want %v", got, 11*30+2070)
+			if got, want := Compute(w, Version{1, 27}, p).Job.Retries.Lo, 11*30+2070-10*APITimeResolution; got != float64(want) {
+				t.Errorf("1.27: %v, want %v", got, want)
 			}
-			if got := Compute(w, Version{1, 28}, p).Job.Retries.Lo; got != 11*30+3030 {
-				t.Errorf("1.28: %v, want %v", got, 11*30+3030)
+			if got, want := Compute(w, Version{1, 28}, p).Job.Retries.Lo, 11*30+3030-10*APITimeResolution; got != float64(want) {
+				t.Errorf("1.28: %v, want %v", got, want)
 			}
 			// activeDeadlineSeconds first.
 			w = jobWorkload(corev1.RestartPolicyNever, nil, i64(300))
@@ -228,10 +229,12 @@ func TestWorkedExamples(t *testing.T) {
 			if !j.DeadlineFirst {
 				t.Errorf("deadline 300 before retries at 840 not flagged")
 			}
-			// Failed once the deleted Pod is gone (30 s grace) since 1.31
-			// (enactJobFinished); at the deadline itself before.
-			wantInterval(t, "gives up", j.GivesUp.Interval, iv(300, 330))
-			wantInterval(t, "1.30 gives up", Compute(w, Version{1, 30}, p).Job.GivesUp.Interval, At(300))
+			// The deadline fires in (299, 300] (status.startTime has whole
+			// seconds); Failed once the deleted Pod is gone (30 s grace)
+			// and a batched sync later since 1.31 (enactJobFinished); at
+			// the deadline itself before.
+			wantInterval(t, "gives up", j.GivesUp.Interval, iv(299, 331))
+			wantInterval(t, "1.30 gives up", Compute(w, Version{1, 30}, p).Job.GivesUp.Interval, iv(299, 300))
 		}},
 		{"E-9 Deployment startup P=10 FT=60 vs progress deadline 600", func(t *testing.T) {
 			w := &workload.Workload{Kind: "Deployment", SpecPath: "spec.template.spec", Deployment: &appsv1.DeploymentSpec{},
@@ -264,9 +267,12 @@ func TestWorkedExamples(t *testing.T) {
 			p.AppStart, p.AppShutdown = Seconds(0), Seconds(0) // healthy app, exits fast on SIGTERM
 			p.ImagePull, p.Scheduling = Seconds(0), Seconds(0)
 			s := Compute(w, Latest, p).StatefulSet
-			// Each Pod Ready in [9, 20) (⌊S⌋ + D, P-11), plus 5.
-			wantInterval(t, "creation 3 × (9–20 + 5)", s.Creation.Interval, iv(42, 75))
-			wantInterval(t, "rolling update", s.RollingUpdate.Interval, iv(42, 75))
+			// Each Pod Ready in [9, 20) (⌊S⌋ + D, P-11), plus 5, which
+			// counts from a whole-second lastTransitionTime: (4, 5].
+			wantInterval(t, "creation 3 × (9–20 + 4–5)", s.Creation.Interval, iv(39, 75))
+			// Each deleted Pod is gone from the API up to ε after its
+			// containers (the kubelet's phase write and delete).
+			wantInterval(t, "rolling update", s.RollingUpdate.Interval, iv(39, 75+3*p.Epsilon))
 			if s.PodManagementPolicy != "OrderedReady" {
 				t.Errorf("policy %q", s.PodManagementPolicy)
 			}
@@ -277,7 +283,7 @@ func TestWorkedExamples(t *testing.T) {
 			if tl.Pod.Terminated.Hi > 32+p.StopLatency {
 				t.Errorf("termination %v, want ≤ 32 + X", tl.Pod.Terminated)
 			}
-			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(42, 75+3*(30+p.StopLatency)))
+			wantInterval(t, "rolling update with slow shutdown", tl.StatefulSet.RollingUpdate.Interval, iv(39, 75+3*(30+p.StopLatency)+3*p.Epsilon))
 		}},
 		{"docs liveness-exec: file removed at 30 s, D=5 P=5 FT=3", func(t *testing.T) {
 			tl := Compute(podWorkload(&corev1.PodSpec{Containers: []corev1.Container{{Name: "liveness", LivenessProbe: probe(5, 5, 1, 0, 0)}}}), Latest, DefaultParams())

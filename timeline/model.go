@@ -446,6 +446,13 @@ type Deployment struct {
 	// ProgressDeadline, or has no bound at all (nothing in the spec limits
 	// how late the Pod can become Ready).
 	MayExceedDeadline bool
+	// DeadlineExceeded is when Progressing=False with reason
+	// ProgressDeadlineExceeded is written, relative to the last progress
+	// (a new Pod created or counted Ready or available, an old one
+	// removed): (D − 1, D + 1], lastUpdateTime having whole seconds and the
+	// re-queue coming 1 s after the deadline. Nil when the check is off
+	// (progressDeadlineSeconds 2147483647, or paused).
+	DeadlineExceeded *Span
 	// Rollout is the rough rollout estimate
 	// ⌈replicas / (surge + unavailable)⌉ × (PodReady + minReadySeconds);
 	// Recreate: Terminated + PodReady + minReadySeconds.

@@ -97,35 +97,36 @@ func TestJobRetriesFollowPolicies(t *testing.T) {
 		notCounted bool
 		action     batchv1.PodFailurePolicyAction
 	}{
-		// Never: 3 runs + 10 s + 20 s back-off.
-		{name: "no policy", pod: corev1.RestartPolicyNever, v: Latest, retriesLo: 120},
+		// Never: 3 runs + 10 s + 20 s back-off, each wait up to 1 s
+		// shorter (finishedAt has whole seconds).
+		{name: "no policy", pod: corev1.RestartPolicyNever, v: Latest, retriesLo: 118},
 		{name: "Ignore on DisruptionTarget leaves crashes counted", pod: corev1.RestartPolicyNever, v: Latest,
-			rules: []batchv1.PodFailurePolicyRule{disruption, in42}, retriesLo: 120},
+			rules: []batchv1.PodFailurePolicyRule{disruption, in42}, retriesLo: 118},
 		{name: "FailJob on any other code ends the Job at the first failure", pod: corev1.RestartPolicyNever, v: Latest,
 			rules:     []batchv1.PodFailurePolicyRule{disruption, in42, notIn(batchv1.PodFailurePolicyActionFailJob, nil)},
 			retriesLo: 30, action: batchv1.PodFailurePolicyActionFailJob},
 		{name: "FailJob rule dropped before 1.26", pod: corev1.RestartPolicyNever, v: Version{1, 25},
-			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailJob, nil)}, retriesLo: 120},
+			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailJob, nil)}, retriesLo: 118},
 		{name: "FailJob for another container only", pod: corev1.RestartPolicyNever, v: Latest,
-			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailJob, &other)}, retriesLo: 120},
+			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailJob, &other)}, retriesLo: 118},
 		{name: "Ignore: failures never reach backoffLimit", pod: corev1.RestartPolicyNever, v: Latest,
 			rules:     []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionIgnore, nil)},
 			retriesLo: 30, notCounted: true, action: batchv1.PodFailurePolicyActionIgnore},
 		{name: "Count: as without a policy", pod: corev1.RestartPolicyNever, v: Latest,
 			rules:     []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionCount, nil)},
-			retriesLo: 120, action: batchv1.PodFailurePolicyActionCount},
+			retriesLo: 118, action: batchv1.PodFailurePolicyActionCount},
 		{name: "FailIndex with backoffLimitPerIndex: the index fails at once", pod: corev1.RestartPolicyNever, v: Latest, perIndex: true,
 			rules:     []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailIndex, nil)},
 			retriesLo: 30, action: batchv1.PodFailurePolicyActionFailIndex},
 		{name: "FailIndex skipped on 1.28 (JobBackoffLimitPerIndex off)", pod: corev1.RestartPolicyNever, v: Version{1, 28}, perIndex: true, limit: i32(2),
-			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailIndex, nil), notIn(batchv1.PodFailurePolicyActionCount, nil)}, retriesLo: 120,
+			rules: []batchv1.PodFailurePolicyRule{notIn(batchv1.PodFailurePolicyActionFailIndex, nil), notIn(batchv1.PodFailurePolicyActionCount, nil)}, retriesLo: 118,
 			action: batchv1.PodFailurePolicyActionCount},
 		// OnFailure: 2 runs + 0 + 10 s crash-loop back-off.
 		{name: "OnFailure Pod", pod: corev1.RestartPolicyOnFailure, v: Latest, retriesLo: 70},
 		{name: "Never Pod, OnFailure container: restarted in place, never counted", pod: corev1.RestartPolicyNever, ctr: &onFailure, v: Latest,
 			retriesLo: 30, notCounted: true},
-		{name: "Never Pod, OnFailure container on 1.34: dropped", pod: corev1.RestartPolicyNever, ctr: &onFailure, v: Version{1, 34}, retriesLo: 120},
-		{name: "OnFailure Pod, Never container: the Pod fails", pod: corev1.RestartPolicyOnFailure, ctr: &never, v: Latest, retriesLo: 120},
+		{name: "Never Pod, OnFailure container on 1.34: dropped", pod: corev1.RestartPolicyNever, ctr: &onFailure, v: Version{1, 34}, retriesLo: 118},
+		{name: "OnFailure Pod, Never container: the Pod fails", pod: corev1.RestartPolicyOnFailure, ctr: &never, v: Latest, retriesLo: 118},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,7 +147,7 @@ func TestJobRetriesFollowPolicies(t *testing.T) {
 			if j.OnFailure.Action != tc.action {
 				t.Errorf("action %q, want %q", j.OnFailure.Action, tc.action)
 			}
-			if tc.notCounted && (!j.DeadlineFirst || j.GivesUp.Lo != 100000 || j.DeadlineEnds.Interval != j.GivesUp.Interval) {
+			if tc.notCounted && (!j.DeadlineFirst || j.GivesUp.Lo != 100000-APITimeResolution || j.DeadlineEnds.Interval != j.GivesUp.Interval) {
 				t.Errorf("not counted: deadline first %v, gives up %v; want the deadline", j.DeadlineFirst, j.GivesUp)
 			}
 		})

@@ -122,7 +122,7 @@ type Wave struct {
 // (Deployment.PodReady + minReadySeconds); terminated is delete → gone.
 func ComputeRollout(d *Deployment, r Replicas, maxSurge, maxUnavailable *intstr.IntOrString, exclusive string, nodes int) *Rollout {
 	out := &Rollout{Replicas: r, Strategy: d.Strategy, Exclusive: exclusive, Nodes: nodes}
-	per := d.PodReady.Interval.Add(At(d.MinReadySeconds.V))
+	per := d.PodReady.Interval.Add(AvailableAfterReady(d.MinReadySeconds.V))
 	counts := []int32{r.Min}
 	if r.Max != r.Min {
 		counts = append(counts, r.Max)
@@ -215,7 +215,7 @@ type Drain struct {
 type Eviction struct {
 	Pod              int
 	Evicted          Interval // the API accepts the eviction
-	Terminated       Interval // its containers are gone (preStop, grace period)
+	Terminated       Interval // it is gone from the API: its containers stopped (preStop, grace period), then removed by the kubelet (ε)
 	ReplacementReady Interval // its replacement (created at once) is Ready
 }
 
@@ -238,7 +238,10 @@ func ComputeDrain(t *Timeline, replicas int32, b *Budget, nodes int) *Drain {
 		if t.Pod.Ready != nil {
 			ready = t.Pod.Ready.Interval
 		}
-		gone = t.Pod.Terminated.Interval
+		// kubectl drain waits for the Pod's removal (waitForDelete), which
+		// the kubelet brings about up to ε after the last container is
+		// gone: the terminal phase, then the final delete.
+		gone = t.Pod.Terminated.Interval.Add(Between(0, t.Params.Epsilon))
 	}
 	out.DisruptionsAllowed = replicas
 	if b != nil {

@@ -105,8 +105,10 @@ func TestStatefulSetMinReadySecondsByVersion(t *testing.T) {
 		if st.MinReadySeconds.V != want {
 			t.Errorf("1.%d: minReadySeconds %v, want %v", minor, st.MinReadySeconds.V, want)
 		}
-		if st.Creation.Lo != 2*want {
-			t.Errorf("1.%d: creation %v, want %v", minor, st.Creation, 2*want)
+		// Each Pod available (m − 1, m] after Ready (whole-second
+		// lastTransitionTime).
+		if lo := 2 * AvailableAfterReady(want).Lo; st.Creation.Lo != lo {
+			t.Errorf("1.%d: creation %v, want from %v", minor, st.Creation, lo)
 		}
 	}
 }

@@ -84,7 +84,11 @@ func reportLag(ps []*podLife) float64 {
 }
 
 // jobFailedAfterFirstRun counts from the first Pod's Running phase: under
-// OnFailure the Pod never fails, its container restarts.
+// OnFailure the Pod never fails, its container restarts. It subtracts
+// each restart's creation by the runtime (the kubelet's Pulled event,
+// which starts it, to the status showing it running with the new restart
+// count): podlint's restart starts are when the kubelet starts the
+// container, as the kubelet harness measures them.
 func jobFailedAfterFirstRun(r *recording) (float64, error) {
 	t, err := jobFailed(r)
 	if err != nil {
@@ -94,7 +98,31 @@ func jobFailedAfterFirstRun(r *recording) (float64, error) {
 	if len(ps) == 0 || !ps[0].hasRunning {
 		return 0, fmt.Errorf("never saw the Pod running")
 	}
-	return t - ps[0].running, nil
+	return t - ps[0].running - restartCreations(r, ps[0]), nil
+}
+
+// restartCreations sums, over the Pod's restarts, the time from the
+// kubelet's Pulled event for it to the status that shows the container
+// running with that restart count.
+func restartCreations(r *recording, p *podLife) float64 {
+	sum, pulled := 0.0, math.NaN()
+	var seen int32
+	for _, o := range r.Obs {
+		if o.T <= p.running {
+			continue
+		}
+		switch {
+		case o.Kind == "Event" && o.Name == "Pod/"+p.name && o.Reason == "Pulled":
+			pulled = o.T
+		case o.Kind == "Pod" && o.Name == p.name && o.Running && o.Restarts > seen:
+			seen = o.Restarts
+			if !math.IsNaN(pulled) {
+				sum += o.T - pulled
+				pulled = math.NaN()
+			}
+		}
+	}
+	return sum
 }
 
 func podCount(r *recording) (float64, error) { return float64(len(r.pods())), nil }
@@ -244,6 +272,36 @@ func deadlineExceeded(r *recording) error {
 	return err
 }
 
+// deadlineLessProgress is ProgressDeadlineExceeded after the update less
+// the update to the last progress the controller recorded before it (the
+// last Deployment status whose Progressing condition says the new
+// ReplicaSet was created or updated): podlint's interval counts from the
+// last progress, whose lastUpdateTime the controller's clock restarts at.
+func deadlineLessProgress(r *recording) (float64, error) {
+	_, at, _, _, err := updateTarget(r)
+	if err != nil {
+		return 0, err
+	}
+	t, err := deadlineExceededAfter(r)
+	if err != nil {
+		return 0, err
+	}
+	last := math.NaN()
+	for _, o := range r.Obs {
+		if o.T < at || o.T >= at+t {
+			continue
+		}
+		if o.Kind == "Deployment" && o.Reason != "stale" &&
+			(hasCond(o, "Progressing=True:ReplicaSetUpdated") || hasCond(o, "Progressing=True:NewReplicaSetCreated")) {
+			last = o.T
+		}
+	}
+	if math.IsNaN(last) {
+		return 0, fmt.Errorf("never saw progress after the update")
+	}
+	return t - (last - at), nil
+}
+
 func deadlineExceededAfter(r *recording) (float64, error) {
 	_, at, _, _, err := updateTarget(r)
 	if err != nil {
@@ -301,7 +359,7 @@ func lateStartLessStart(r *recording) (float64, error) {
 	if first == nil || !first.hasRunning {
 		return 0, fmt.Errorf("never saw the first run's Pod running")
 	}
-	return js[1].created - js[1].sched - (first.running - first.created), nil
+	return js[1].created - js[1].sched - (first.running - first.created) - reportLag([]*podLife{first}), nil
 }
 
 // alreadyActive counts the scheduled times, after the first Job's and
@@ -422,21 +480,36 @@ func refused(r *recording) (float64, error) {
 	return 0, nil
 }
 
+// evicted is when the watch first showed the evicted Pod deleting: the
+// accepted eviction's delete. The accepted mark is stamped when the
+// request was sent, and the apiserver once took 10 s to answer it (run 3
+// of 7 December 2026, its Pod deleted 10.1 s after the request): podlint
+// counts the Pod's termination from its delete.
+func evicted(r *recording) (acc obs, at float64, err error) {
+	if acc, err = accepted(r); err != nil {
+		return acc, 0, err
+	}
+	at, err = r.firstAfter(acc.T-markSlack, "the evicted Pod deleting", func(o obs) bool {
+		return o.Kind == "Pod" && o.Name == acc.Message && o.Deleting
+	})
+	return acc, at, err
+}
+
 // evictedStopped is when the watch first showed every container of the
-// evicted Pod terminated, after the accepted eviction.
+// evicted Pod terminated, after its delete.
 func evictedStopped(r *recording) (float64, error) {
-	acc, err := accepted(r)
+	acc, at, err := evicted(r)
 	if err != nil {
 		return 0, err
 	}
-	t, err := r.firstAfter(acc.T, "the evicted Pod's containers stopped", func(o obs) bool {
+	t, err := r.firstAfter(at, "the evicted Pod's containers stopped", func(o obs) bool {
 		return o.Kind == "Pod" && o.Name == acc.Message && (o.Stopped || o.Op == "DELETED")
 	})
-	return t - acc.T, err
+	return t - at, err
 }
 
 func replacementReadyLessStart(r *recording) (float64, error) {
-	acc, err := accepted(r)
+	_, at, err := evicted(r)
 	if err != nil {
 		return 0, err
 	}
@@ -447,7 +520,7 @@ func replacementReadyLessStart(r *recording) (float64, error) {
 	if !p.hasRunning {
 		return 0, fmt.Errorf("never saw the replacement running")
 	}
-	return p.ready - acc.T - (p.running - p.created), nil
+	return p.ready - at - (p.running - p.created), nil
 }
 
 // markSlack: a mark is stamped when the harness sends its request, and

@@ -85,6 +85,61 @@ func TestLateStartAndRefusedStarts(t *testing.T) {
 	if n, err := alreadyActive(r); err != nil || n != 1 {
 		t.Errorf("alreadyActive = %v, %v; want 1", n, err)
 	}
+	// The first run's end reported 1.4 s after its finishedAt (10:02:15,
+	// 105 s in): that too is the kubelet's, and comes off.
+	r.Obs = append(r.Obs[:3:3],
+		obs{T: 105.6, Kind: "Pod", Name: "p1", UID: "p1", Owner: "Job/cron-1", Stopped: true, Finished: "2026-01-01T10:02:15Z"},
+		obs{T: 106.4, Kind: "Pod", Name: "p1", UID: "p1", Owner: "Job/cron-1", Phase: "Succeeded", Finished: "2026-01-01T10:02:15Z"},
+		r.Obs[3], r.Obs[4])
+	if got, err := lateStartLessStart(r); err != nil || math.Abs(got-13.9) > 1e-9 {
+		t.Errorf("with the end reported: %v, %v; want 13.9 (15.3 − 1.4)", got, err)
+	}
+}
+
+// The progress deadline counts from the last progress: the update at
+// 10 s, the new ReplicaSet created at 10.1 s and its Pod counted at
+// 10.4 s (ReplicaSetUpdated), the deadline exceeded at 21.2 s: 10.8 s
+// after the last progress.
+func TestDeadlineLessProgress(t *testing.T) {
+	r := &recording{Obs: []obs{
+		{T: 2, Kind: "Deployment", Conds: []string{"Progressing=True:ReplicaSetUpdated"}},
+		{T: 5, Kind: "Deployment", Conds: []string{"Progressing=True:NewReplicaSetAvailable"}},
+		{T: 10, Kind: "Mark", Name: "update", Message: "Deployment 1 1"},
+		{T: 10.05, Kind: "Deployment", Reason: "stale", Conds: []string{"Progressing=True:NewReplicaSetAvailable"}},
+		{T: 10.1, Kind: "Deployment", Conds: []string{"Progressing=True:NewReplicaSetCreated"}},
+		{T: 10.4, Kind: "Deployment", Conds: []string{"Progressing=True:ReplicaSetUpdated"}},
+		{T: 21.2, Kind: "Deployment", Conds: []string{"Progressing=False:ProgressDeadlineExceeded"}},
+	}}
+	got, err := deadlineLessProgress(r)
+	if err != nil || math.Abs(got-10.8) > 1e-9 {
+		t.Errorf("deadlineLessProgress = %v, %v; want 10.8 (11.2 after the update, less 0.4 to the last progress)", got, err)
+	}
+	r.Obs = append(r.Obs[:4:4], r.Obs[6])
+	if _, err := deadlineLessProgress(r); err == nil {
+		t.Error("no progress after the update: want an error, not a number")
+	}
+}
+
+// Under OnFailure each restart's creation by the runtime comes off: the
+// kubelet's Pulled event to the status with the new restart count
+// running (2.5 s and 3 s here).
+func TestRestartCreations(t *testing.T) {
+	r := &recording{Obs: []obs{
+		{T: 0.1, Kind: "Pod", Name: "p", UID: "p", Op: "ADDED"},
+		{T: 3, Kind: "Event", Name: "Pod/p", Reason: "Pulled"},
+		{T: 4, Kind: "Pod", Name: "p", UID: "p", Running: true},
+		{T: 5, Kind: "Event", Name: "Pod/p", Reason: "Pulled"},
+		{T: 7.5, Kind: "Pod", Name: "p", UID: "p", Running: true, Restarts: 1},
+		{T: 8, Kind: "Pod", Name: "p", UID: "p", Restarts: 1, Stopped: true},
+		{T: 18, Kind: "Event", Name: "Pod/p", Reason: "Pulled"},
+		{T: 21, Kind: "Pod", Name: "p", UID: "p", Running: true, Restarts: 2},
+		{T: 21.5, Kind: "Pod", Name: "p", UID: "p", Running: true, Restarts: 2, Deleting: true},
+		{T: 24, Kind: "Job", Name: "job", Conds: []string{"Failed=True:BackoffLimitExceeded"}},
+	}}
+	got, err := jobFailedAfterFirstRun(r)
+	if err != nil || math.Abs(got-14.5) > 1e-9 {
+		t.Errorf("jobFailedAfterFirstRun = %v, %v; want 14.5 (24 − 4, less 2.5 and 3)", got, err)
+	}
 }
 
 // TestRecordingRoundTrip: what the harness saves is what the table is
@@ -182,5 +237,20 @@ func TestLastIndexRuns(t *testing.T) {
 	plain := []*podLife{p("a", "", 0, 1, 2), p("b", "", 12, 13, 14)}
 	if got := lastIndex(plain); len(got) != 2 {
 		t.Errorf("a Job without indexes keeps every Pod: %v", got)
+	}
+}
+
+// The eviction's request was sent at 17.5 s and answered 10 s later: the
+// evicted Pod's stop counts from its delete (deleting at 27.6 s), not
+// from the request.
+func TestEvictedCountsFromTheDelete(t *testing.T) {
+	r := &recording{Obs: []obs{
+		{T: 17.5, Kind: "Mark", Name: "evict-accepted", Message: "web-a"},
+		{T: 27.6, Kind: "Pod", Name: "web-a", UID: "a", Running: true, Ready: true, Deleting: true},
+		{T: 31, Kind: "Pod", Name: "web-a", UID: "a", Deleting: true, Stopped: true},
+	}}
+	got, err := evictedStopped(r)
+	if err != nil || math.Abs(got-3.4) > 1e-9 {
+		t.Errorf("evictedStopped = %v, %v; want 3.4 (31 − 27.6)", got, err)
 	}
 }

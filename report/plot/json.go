@@ -205,6 +205,9 @@ type jsonController struct {
 	ProgressDeadline  *float64           `json:"progressDeadline,omitempty"`
 	MayExceedDeadline *bool              `json:"mayExceedDeadline,omitempty"`
 	Rollout           *timeline.Interval `json:"rollout,omitempty"`
+	// ProgressDeadlineExceeded: when the condition is written, after the
+	// last progress; absent when the check is off.
+	ProgressDeadlineExceeded *timeline.Interval `json:"progressDeadlineExceeded,omitempty"`
 	// DaemonSet: its updateStrategy type, and why the API server rejects
 	// the strategy ("" when it does not).
 	Strategy string `json:"strategy,omitempty"`
@@ -522,6 +525,9 @@ func controllerJSON(kind string, tl *timeline.Timeline) *jsonController {
 	if d := tl.Deployment; d != nil {
 		c.PodReadyWorstCase = ptr(d.PodReady.Interval)
 		c.ProgressDeadline = ptr(d.ProgressDeadline.V)
+		if d.DeadlineExceeded != nil {
+			c.ProgressDeadlineExceeded = ptr(d.DeadlineExceeded.Interval)
+		}
 		c.MayExceedDeadline = ptr(d.MayExceedDeadline)
 		c.Rollout = ptr(d.Rollout.Interval)
 		used = true

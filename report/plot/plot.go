@@ -213,9 +213,15 @@ func controllerSection(tl *timeline.Timeline) section {
 	zero := timeline.At(0)
 	if d := tl.Deployment; d != nil {
 		s.Title, s.Origin = "Deployment", "the rollout starts"
+		// The new Pod's creation is progress: without more, the deadline
+		// is exceeded within DeadlineExceeded of it.
+		deadline := timeline.At(d.ProgressDeadline.V)
+		if d.DeadlineExceeded != nil {
+			deadline = d.DeadlineExceeded.Interval
+		}
 		s.Rows = append(s.Rows,
 			row{Group: "new pod", Label: "creation → Ready", Kind: kindReady, From: zero, To: d.PodReady.Interval, Never: d.PodReady.Never},
-			row{Group: "new pod", Label: "progress deadline", Kind: kindKill, To: timeline.At(d.ProgressDeadline.V), Event: true},
+			row{Group: "new pod", Label: "progress deadline", Kind: kindKill, To: deadline, Event: true},
 			row{Group: "rollout", Label: replicas(d.Replicas.V), Kind: kindRun, From: zero, To: d.Rollout.Interval, Never: d.PodReady.Never})
 	}
 	if st := tl.StatefulSet; st != nil {
