@@ -263,7 +263,7 @@ spec:
     spec:
       restartPolicy: Never
       containers: [{name: app, image: example/app:1}]
-`, `5:26 ended 2h\d+s after it starts at the latest \(activeDeadlineSeconds 7200, .* Lower activeDeadlineSeconds to at most 3568\.`},
+`, `5:26 ended 2h\d+s after it starts at the latest \(activeDeadlineSeconds 7200, .* Lower activeDeadlineSeconds to at most 3567\.`},
 		{"Job deadline within the bound", "max-job-time: 1h", "", `apiVersion: batch/v1
 kind: Job
 metadata: {name: j}
