@@ -8,7 +8,7 @@ import (
 )
 
 var ServiceWithoutReadiness = &Rule{
-	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container without readiness probe",
+	ID: "PL705", Name: "service-without-readiness", Title: "a Service sends traffic to a container that needs time to start and has no readiness probe",
 	Severity:    finding.Warning,
 	CrossObject: func(p *CrossObjectPass) { serviceWithoutReadiness(p, true) },
 }
