@@ -9,6 +9,8 @@ import (
 	"github.com/podlint/podlint/rules"
 )
 
+// webDeployment states a start-up long enough for a missing readiness
+// probe to matter (PL111, PL705).
 const webDeployment = `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -19,6 +21,7 @@ spec:
   template:
     metadata:
       labels: {app: web}
+      annotations: {podlint.dev/expected-startup: 30s}
     spec:
       containers:
         - name: web
@@ -63,7 +66,7 @@ func TestReleaseAcrossFiles(t *testing.T) {
 		t.Errorf("PL111 still reported where a Service is in the run: %+v", got["PL111"])
 	}
 	f := got["PL705"]
-	if len(f) != 1 || f[0].File != "deploy.yaml" || f[0].Line != 13 || f[0].SourceLine != "        - name: web" ||
+	if len(f) != 1 || f[0].File != "deploy.yaml" || f[0].Line != 14 || f[0].SourceLine != "        - name: web" ||
 		len(f[0].Related) != 1 || f[0].Related[0].File != "svc.yaml" || f[0].Related[0].Line != 6 || f[0].Object == nil || f[0].Object.Name != "web" {
 		t.Fatalf("PL705 findings = %+v", f)
 	}

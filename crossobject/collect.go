@@ -1,10 +1,12 @@
 package crossobject
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/podlint/podlint/manifest"
+	"github.com/podlint/podlint/timeline"
 	"github.com/podlint/podlint/workload"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -243,7 +245,14 @@ type serviceMonitor struct {
 // the file is in memory.
 func summarize(o *manifest.Object) *Workload {
 	w := o.Workload
-	out := &Workload{Object: base(o, nil), TemplatePath: o.TemplatePath, SpecPath: w.SpecPath}
+	out := &Workload{Object: base(o, nil), TemplatePath: o.TemplatePath, SpecPath: w.SpecPath,
+		Identity: &workload.Workload{Kind: w.Kind, Name: w.Name, Namespace: w.Namespace, Path: w.Path}}
+	if v, ok := w.Annotations[timeline.AnnotationExpectedStartup]; ok {
+		out.Identity.Annotations = map[string]string{timeline.AnnotationExpectedStartup: v}
+		if at, ok := w.AnnotationPaths[timeline.AnnotationExpectedStartup]; ok {
+			out.Identity.AnnotationPaths = map[string]workload.Path{timeline.AnnotationExpectedStartup: at}
+		}
+	}
 	if o.TemplateMeta != nil {
 		out.Labels = o.TemplateMeta.Labels
 	}
@@ -295,12 +304,11 @@ func summarize(o *manifest.Object) *Workload {
 	out.Containers = make([]Container, 0, n)
 	for i := range s.InitContainers {
 		if c := &s.InitContainers[i]; workload.IsSidecar(c) {
-			out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Sidecar: true, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+			out.Containers = append(out.Containers, summarizeContainer(c, i, true))
 		}
 	}
 	for i := range s.Containers {
-		c := &s.Containers[i]
-		out.Containers = append(out.Containers, Container{Name: c.Name, Image: c.Image, Index: i, Ports: c.Ports, Readiness: c.ReadinessProbe != nil})
+		out.Containers = append(out.Containers, summarizeContainer(&s.Containers[i], i, false))
 	}
 	for i, v := range s.Volumes {
 		if v.PersistentVolumeClaim != nil {
@@ -308,4 +316,44 @@ func summarize(o *manifest.Object) *Workload {
 		}
 	}
 	return out
+}
+
+func summarizeContainer(c *corev1.Container, i int, sidecar bool) Container {
+	out := Container{Name: c.Name, Image: c.Image, Index: i, Sidecar: sidecar, Ports: c.Ports, Readiness: c.ReadinessProbe != nil,
+		StartupProbe: c.StartupProbe != nil, Accelerator: Accelerator(c)}
+	if c.LivenessProbe != nil {
+		out.LivenessDelay = c.LivenessProbe.InitialDelaySeconds
+	}
+	return out
+}
+
+// Accelerator is the first (by name) accelerator a container requests or
+// limits to a positive quantity: a GPU (nvidia.com/gpu and NVIDIA's MIG
+// and shared variants, amd.com/gpu, gpu.intel.com/*), a TPU
+// (google.com/tpu), Gaudi (habana.ai/*) or Neuron (aws.amazon.com/neuron*)
+// device, or "". The device plugins name these resources; a container
+// that asks for one is a model server or trainer that loads weights or
+// compiles kernels before it answers.
+func Accelerator(c *corev1.Container) string {
+	var names []string
+	for _, list := range []corev1.ResourceList{c.Resources.Limits, c.Resources.Requests} {
+		for name, q := range list {
+			if q.Sign() > 0 && isAccelerator(string(name)) {
+				names = append(names, string(name))
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
+}
+
+func isAccelerator(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "nvidia.com/"), strings.HasPrefix(name, "gpu.intel.com/"), strings.HasPrefix(name, "habana.ai/"),
+		strings.HasPrefix(name, "aws.amazon.com/neuron"):
+		return true
+	}
+	return name == "amd.com/gpu" || name == "google.com/tpu"
 }

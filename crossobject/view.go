@@ -91,6 +91,10 @@ type Workload struct {
 	MaxUnavailable *intstr.IntOrString
 	Containers     []Container
 	Claims         []Claim
+	// Identity is the workload's kind, name, namespace and
+	// podlint.dev/expected-startup annotation: what
+	// timeline.ExpectedStartup reads, kept without the Pod spec.
+	Identity *workload.Workload
 }
 
 // LabelsAt is the pod template's labels.
@@ -112,6 +116,12 @@ type Container struct {
 	Sidecar   bool // an init container with restartPolicy Always
 	Ports     []corev1.ContainerPort
 	Readiness bool
+	// What PL705 reads of its start-up: the liveness probe's
+	// initialDelaySeconds (0 without one), whether a startupProbe holds
+	// Ready back, and the first accelerator it requests (Accelerator).
+	LivenessDelay int32
+	StartupProbe  bool
+	Accelerator   string
 }
 
 // ContainerAt is the container's item.

@@ -105,7 +105,10 @@ func TestInRunIsVerifyResult(t *testing.T) {
 			}
 			decided, left := v.Counts()
 			t.Logf("%d fixes decided in the run, %d left to the whole file", decided, left)
-			if decided < 2*left || left == 0 {
+			// 30 and 14 until PL705 read the liveness delay and the startup
+			// probe: PL103's fix changes both, so the cross-object view may
+			// change, and its 6 fixes are left to the whole file.
+			if decided <= left || left == 0 {
 				t.Errorf("%d fixes decided in the run, %d left to the whole file: want most decided, some left", decided, left)
 			}
 		})

@@ -11,8 +11,8 @@ import (
 )
 
 // stream is Deployments named names, each with a fixable liveness timeout
-// (PL106), no readiness probe and a Service that selects its Pods (PL705,
-// a cross-object finding); with typo, one container has a mis-cased
+// (PL106), no readiness probe, a stated start-up and a Service that
+// selects its Pods (PL705, a cross-object finding); with typo, one container has a mis-cased
 // ReadinessProbe (PL003), whose fix gives the Pods a readiness probe and so
 // changes what the cross-object view sees, and a Deployment whose PL103
 // fix fails.
@@ -26,7 +26,7 @@ metadata: {name: %[1]s}
 spec:
   selector: {matchLabels: {app: %[1]s}}
   template:
-    metadata: {labels: {app: %[1]s}}
+    metadata: {labels: {app: %[1]s}, annotations: {podlint.dev/expected-startup: api=10s}}
     spec:
       containers:
         - name: api
@@ -188,7 +188,7 @@ func TestVerifyAllLinear(t *testing.T) {
 // workload: it no longer runs to completion); with served, a Service in
 // the namespace selects every other one, so that their fixes matter to the
 // cross-object rules (PL705: the Service sends traffic to Pods without a
-// readiness probe).
+// readiness probe that state a start-up).
 func onFailure(n int, served bool) []byte {
 	var b strings.Builder
 	for i := range n {
@@ -203,7 +203,7 @@ metadata: {name: d%d}
 spec:
   selector: {matchLabels: {app: %s}}
   template:
-    metadata: {labels: {app: %[2]s}}
+    metadata: {labels: {app: %[2]s}, annotations: {podlint.dev/expected-startup: c=10s}}
     spec:
       restartPolicy: OnFailure
       containers:

@@ -182,7 +182,7 @@ func (d *discovery) walk(p string) {
 		d.errs = append(d.errs, pathError(p, walkErr))
 	}
 	if len(w.found) == 0 && w.roots == 0 && walkErr == nil {
-		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, testdata folders, golden files and excluded paths are skipped)", textsafe.Quote(p))})
+		d.hints = append(d.hints, Hint{Path: p, Empty: true, Message: fmt.Sprintf("%s holds no .yaml, .yml or .json file to lint (hidden files and folders, testdata and hack folders, golden files and excluded paths are skipped)", textsafe.Quote(p))})
 	}
 	sort.Strings(w.found)
 	for _, f := range w.found {
@@ -212,11 +212,14 @@ func (w *folderWalk) folder(path, name string) error {
 		w.trace("discover %s: skipped: matches an exclude pattern", path)
 		return fs.SkipDir
 	}
-	if path != w.top && name == "testdata" {
-		// Go's convention, which most repositories follow: test fixtures,
-		// often invalid on purpose, that nobody applies. Named on the
-		// command line, the folder is linted.
-		w.trace("discover %s: skipped: a testdata folder (name it to lint it)", path)
+	if path != w.top && (name == "testdata" || name == "hack") {
+		// testdata is Go's convention, which most repositories follow:
+		// test fixtures, often invalid on purpose, that nobody applies.
+		// hack is Kubernetes' (and kubebuilder's, operator-sdk's): the
+		// scripts and throwaway resources of development and CI, never
+		// what a project ships. Named on the command line, either is
+		// linted.
+		w.trace("discover %s: skipped: a %s folder (name it to lint it)", path, name)
 		return fs.SkipDir
 	}
 	if k := RootKind(path); w.render && k != "" {

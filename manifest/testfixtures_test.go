@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestWalkSkipsTestFixtures: a walk leaves out testdata folders and golden
-// outputs, which repositories keep for their tests and nobody applies; the
-// same folder or file named on the command line is linted.
+// TestWalkSkipsTestFixtures: a walk leaves out testdata and hack folders
+// and golden outputs, which repositories keep for their tests and
+// development and nobody applies; the same folder or file named on the
+// command line is linted.
 func TestWalkSkipsTestFixtures(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{
@@ -19,6 +20,9 @@ func TestWalkSkipsTestFixtures(t *testing.T) {
 		"out/install.golden.yaml",
 		"out/install.GOLDEN.yml",
 		"testdatax/kept.yaml",
+		"hack/test-resources/pod.yaml",
+		"deploy/hack/kind.yaml",
+		"hacks/kept.yaml",
 	} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -40,14 +44,14 @@ func TestWalkSkipsTestFixtures(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got, want := paths(srcs), []string{"deploy/app.yaml", "testdatax/kept.yaml"}; !reflect.DeepEqual(got, want) {
+	if got, want := paths(srcs), []string{"deploy/app.yaml", "hacks/kept.yaml", "testdatax/kept.yaml"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("walk found %q, want %q", got, want)
 	}
-	srcs, _, errs = Discover([]string{filepath.Join(dir, "deploy/testdata"), filepath.Join(dir, "out/install.golden.yaml")}, nil, false)
+	srcs, _, errs = Discover([]string{filepath.Join(dir, "deploy/testdata"), filepath.Join(dir, "hack"), filepath.Join(dir, "out/install.golden.yaml")}, nil, false)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got, want := paths(srcs), []string{"deploy/testdata/bad.yaml", "out/install.golden.yaml"}; !reflect.DeepEqual(got, want) {
+	if got, want := paths(srcs), []string{"deploy/testdata/bad.yaml", "hack/test-resources/pod.yaml", "out/install.golden.yaml"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("named on the command line: found %q, want %q", got, want)
 	}
 }

@@ -32,6 +32,7 @@ var All = List{
 	ProbeInvalidSuccessThreshold,
 	ProbeHandlerInvalid,
 	ObservedProbeKills,
+	MissingReadinessProbeAll,
 	PreStopExceedsGrace,
 	ShutdownExceedsGrace,
 	ZeroGracePeriod,
@@ -61,5 +62,6 @@ var All = List{
 	ServiceWithoutReadiness,
 	CronJobOverlap,
 	ReadinessProbeInJob,
+	ServiceWithoutReadinessAll,
 	Policy,
 }

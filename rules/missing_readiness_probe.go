@@ -11,20 +11,58 @@ import (
 )
 
 var MissingReadinessProbe = &Rule{
-	ID: "PL111", Name: "missing-readiness-probe", Title: "serving container of a long-running workload has no readiness probe",
+	ID: "PL111", Name: "missing-readiness-probe", Title: "serving container that needs time to start has no readiness probe",
 	Severity: finding.Info,
-	Check: func(p *Pass) {
-		if !p.IsLongRunning() || p.IsFragment() {
-			return
-		}
-		c := p.Containers()[len(p.Spec.InitContainers)+MainContainer(p.Spec, p.templateAnnotations())]
-		if c.C.ReadinessProbe != nil || isExporter(c.C.Name) {
-			return // an exporter's ports are metrics only, whatever their names
-		}
-		serving := ServingPorts(c.C.Ports, crossobject.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
-		if len(serving) == 0 {
-			return
-		}
+	Check:    func(p *Pass) { missingReadiness(p, true) },
+	// PL111 guesses from declared ports whether a container serves
+	// traffic, which the Services of its namespace answer (PL705 reports a
+	// Service sending traffic to a container without readiness probe), and
+	// which a PodMonitor answers when it scrapes every port PL111 took for a
+	// serving one.
+	SupersededBy: &Supersession{Rule: ServiceWithoutReadiness, When: readinessSuperseded},
+}
+
+// MissingReadinessProbeAll is PL111's opt-in complement: the serving
+// containers without readiness probe that show no sign of a slow start.
+var MissingReadinessProbeAll = &Rule{
+	ID: "PL116", Name: "missing-readiness-probe-all", Title: "serving container has no readiness probe, though nothing says it starts slowly",
+	Severity: finding.Info, DefaultOff: true,
+	Check:        func(p *Pass) { missingReadiness(p, false) },
+	SupersededBy: &Supersession{Rule: ServiceWithoutReadinessAll, When: readinessSuperseded},
+}
+
+func readinessSuperseded(v *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, container string) bool {
+	return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
+}
+
+// missingReadiness reports the main container of a long-running workload
+// that declares a serving port and has no readiness probe: with slow, one
+// whose readinessSignal says that it needs time to start (PL111), else
+// one that shows no such sign (PL116).
+func missingReadiness(p *Pass, slow bool) {
+	if !p.IsLongRunning() || p.IsFragment() {
+		return
+	}
+	c := p.Containers()[len(p.Spec.InitContainers)+MainContainer(p.Spec, p.templateAnnotations())]
+	if c.C.ReadinessProbe != nil || isExporter(c.C.Name) {
+		return // an exporter's ports are metrics only, whatever their names
+	}
+	serving := ServingPorts(c.C.Ports, crossobject.ScrapedPort(p.templateAnnotations(), p.objectAnnotations()))
+	if len(serving) == 0 {
+		return
+	}
+	var delay int32
+	if c.C.LivenessProbe != nil {
+		delay = c.C.LivenessProbe.InitialDelaySeconds
+	}
+	signal := readinessSignal(p.Workload, p.Params, c.C.Name, delay, c.C.StartupProbe != nil, crossobject.Accelerator(c.C))
+	switch {
+	case slow && signal != "":
+		p.Report(Diagnostic{Path: c.Path, Container: c.C.Name,
+			Message: fmt.Sprintf("container %q needs time to start but has no readinessProbe", c.Name()),
+			Detail: fmt.Sprintf("Container %q declares port %d, and %s. Without a readinessProbe it counts as Ready as soon as it runs, so Services send it requests from the moment it starts, on every new Pod, restart and rollout step, and a rollout replaces the old Pods before it answers. Add a readinessProbe on the port it serves.",
+				c.Name(), serving[0].ContainerPort, signal)})
+	case !slow && signal == "":
 		when := "as soon as it runs"
 		if c.C.StartupProbe != nil {
 			when = "as soon as its startup probe passes"
@@ -33,16 +71,7 @@ var MissingReadinessProbe = &Rule{
 			Message: fmt.Sprintf("container %q declares port %d but has no readinessProbe", c.Name(), serving[0].ContainerPort),
 			Detail: fmt.Sprintf("It counts as Ready %s, so Services send it traffic before it can answer at every start and rollout, and keep doing so when it stops serving. Add a readinessProbe on the port it serves.",
 				when)})
-	},
-	// PL111 guesses from declared ports whether a container serves
-	// traffic, which the Services of its namespace answer (PL705 reports a
-	// Service sending traffic to a container without readiness probe), and
-	// which a PodMonitor answers when it scrapes every port PL111 took for a
-	// serving one.
-	SupersededBy: &Supersession{Rule: ServiceWithoutReadiness,
-		When: func(v *crossobject.View, w *crossobject.Workload, ns *crossobject.Namespace, container string) bool {
-			return len(ns.Services) > 0 || w != nil && onlyScraped(v, w, container)
-		}},
+	}
 }
 
 // MainContainer is the index in spec.containers of the container that

@@ -133,6 +133,11 @@ func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int)
 					if cfg.Params.Nodes, err = strconv.Atoi(v); err != nil {
 						t.Fatalf("%s:%d: nodes: %v", path, i+1, err)
 					}
+				case "expected-startup":
+					// The configuration's expected-startup, one pattern=duration list.
+					if cfg.Params.ExpectedStartup, err = timeline.ParseExpectations(v); err != nil {
+						t.Fatalf("%s:%d: expected-startup: %v", path, i+1, err)
+					}
 				case "start-time":
 					s, _ := timeline.ParseSeconds(v)
 					cfg.Params.AppStart = timeline.Seconds(s)

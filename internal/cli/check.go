@@ -32,7 +32,7 @@ func checkCommand(env *runEnv) *ucli.Command {
 		Usage:     "lint manifests and report findings",
 		ArgsUsage: "PATH...",
 		Description: `Lints YAML and JSON manifests. PATH is a file, a directory (walked for
-.yaml, .yml and .json files; hidden files and folders, testdata folders
+.yaml, .yml and .json files; hidden files and folders, testdata and hack folders
 and golden outputs (*.golden.yaml) are skipped unless named, and so are
 .json files that are not Kubernetes objects, such as package.json, which the
 summary counts) or - for standard input, e.g.

@@ -174,7 +174,9 @@ func TestKustomizePatchedProbe(t *testing.T) {
 func TestRenderErrors(t *testing.T) {
 	h := func(p string) string { return filepath.Join(renderData, "helm", p) }
 	k := func(p string) string { return filepath.Join(renderData, "kustomize", p) }
-	out, code, _ := checkJSON(t, h("missing-dep"), h("syntax-error"), k("remote-base"), k("helloWorld"))
+	// helloWorld's container is said to start slowly, so that its missing
+	// readiness probe is a finding (PL705) of an input that still renders.
+	out, code, _ := checkJSON(t, "--expected-startup", "the-container=30s", h("missing-dep"), h("syntax-error"), k("remote-base"), k("helloWorld"))
 	if code != ExitFindings {
 		t.Errorf("exit %d, want %d", code, ExitFindings)
 	}
@@ -189,7 +191,7 @@ func TestRenderErrors(t *testing.T) {
 		{"PL012", h("syntax-error/templates/broken.yaml"), 6, "unclosed action"},
 		{"PL110", h("syntax-error/templates/pod.yaml"), 10, "never restarted"},
 		{"PL012", k("remote-base/kustomization.yaml"), 2, "remote base"},
-		{"PL705", k("helloWorld/deployment.yaml"), 16, "no readinessProbe"},
+		{"PL705", k("helloWorld/deployment.yaml"), 16, "expected to need 30s to start"},
 	}
 	for _, w := range wants {
 		found := false

@@ -110,7 +110,7 @@ metadata: {name: api}
 spec:
   selector: {matchLabels: {app: api}}
   template:
-    metadata: {labels: {app: api}}
+    metadata: {labels: {app: api}, annotations: {podlint.dev/expected-startup: 30s}}
     spec:
       containers:
       - name: api
