@@ -167,7 +167,7 @@ func scenarios() []*scenario {
 			target:   "Deployment/web", limit: 120 * time.Second,
 			act: rollout("Deployment", "web", 4, 4), done: deploymentUpdated(4),
 			checks: []check{
-				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts},
+				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, note: readyNote},
 			},
 		},
 		{
