@@ -27,6 +27,11 @@ const repeats = 3
 // measurements uses Min and Exceeds.
 func Bytes(f func()) uint64 {
 	var before, after runtime.MemStats
+	// Two collections empty every sync.Pool (the first moves its objects
+	// to the victim cache, the second drops them), so that f allocates
+	// what it pools itself, not more or less depending on what an earlier
+	// run left in a pool and on when the collector ran since.
+	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	f()
