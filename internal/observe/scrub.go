@@ -1,9 +1,11 @@
 package observe
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -29,10 +31,11 @@ func Scrub(data []byte) ([]byte, error) {
 		items = []any{top}
 		top = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{}}
 	}
-	nodes := map[string]bool{}
+	names := map[string]bool{}
 	for _, it := range items {
-		collectNodes(it, nodes)
+		collectNodes(it, names)
 	}
+	nodes := nodeNames(names)
 	kept := []any{}
 	for _, it := range items {
 		o, ok := it.(map[string]any)
@@ -92,7 +95,22 @@ func collectNodes(v any, nodes map[string]bool) {
 	}
 }
 
-func scrubObject(v any, nodes map[string]bool) any {
+// nodeNames matches the node names as whole words (a node named like a
+// container must not change what the profile reads: "Container app
+// failed …"), longest first; nil when there are none.
+func nodeNames(names map[string]bool) *regexp.Regexp {
+	if len(names) == 0 {
+		return nil
+	}
+	var quoted []string
+	for n := range names {
+		quoted = append(quoted, regexp.QuoteMeta(n))
+	}
+	slices.SortFunc(quoted, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)\b`)
+}
+
+func scrubObject(v any, nodes *regexp.Regexp) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k := range x {
@@ -112,7 +130,7 @@ func scrubObject(v any, nodes map[string]bool) any {
 	return v
 }
 
-func scrubString(s string, nodes map[string]bool) string {
+func scrubString(s string, nodes *regexp.Regexp) string {
 	s = ipAddress().ReplaceAllStringFunc(s, func(ip string) string {
 		if !strings.Contains(ip, ".") && !strings.Contains(ip, "::") && strings.Count(ip, ":") != 7 {
 			return ip // "10:02:45" in a message is a time
@@ -120,12 +138,8 @@ func scrubString(s string, nodes map[string]bool) string {
 		return "192.0.2.1" // TEST-NET-1 (RFC 5737)
 	})
 	s = uidOrID().ReplaceAllString(s, "00000000-0000-0000-0000-000000000000")
-	for n := range nodes {
-		// Whole words only: a node named like a container must not
-		// change what the profile reads ("Container app failed …").
-		if strings.Contains(s, n) {
-			s = regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).ReplaceAllString(s, "node")
-		}
+	if nodes != nil {
+		s = nodes.ReplaceAllString(s, "node")
 	}
 	return s
 }
