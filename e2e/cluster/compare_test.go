@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -152,5 +153,34 @@ func TestRecordedJobBackoff(t *testing.T) {
 	// A model that forgot the second back-off (10 + 10 s) is caught.
 	if v := evaluate(jobScenario(), jobPrediction("[20, 23]"), recs)[0].verdict(); v != outside {
 		t.Errorf("[20, 23]: %s, want outside", v)
+	}
+}
+
+func TestBatchesKeepEveryScenarioOnceInOrder(t *testing.T) {
+	var scs []*scenario
+	for i := 0; i < 7; i++ {
+		scs = append(scs, &scenario{name: fmt.Sprint(i)})
+	}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "[0123456]"}, {3, "[012][345][6]"}, {7, "[0123456]"}, {9, "[0123456]"}} {
+		var got strings.Builder
+		for _, g := range batches(scs, tc.n) {
+			got.WriteString("[")
+			for _, s := range g {
+				got.WriteString(s.name)
+			}
+			got.WriteString("]")
+		}
+		if got.String() != tc.want {
+			t.Errorf("batches(7 scenarios, %d) = %s, want %s", tc.n, got.String(), tc.want)
+		}
+	}
+	if got := atOnce(5, 15); got != "at most 5 scenarios at once (in 3 groups one after another)" {
+		t.Errorf("atOnce(5, 15) = %q", got)
+	}
+	if got := atOnce(0, 15); got != "all scenarios of a run at once" {
+		t.Errorf("atOnce(0, 15) = %q", got)
 	}
 }

@@ -6,7 +6,7 @@
 //	e2e-cluster certs -dir DIR -ip IP -node NAME -service-ip IP
 //	e2e-cluster wait -kubeconfig FILE -for apiserver|node [-node NAME] [-pid PID]
 //	e2e-cluster setup -kubeconfig FILE -observer FILE
-//	e2e-cluster run -kubeconfig FILE -podlint BIN [-obs DIR] [-runs N] [-only RE] [-doc FILE]
+//	e2e-cluster run -kubeconfig FILE -podlint BIN [-obs DIR] [-runs N] [-batch N] [-only RE] [-doc FILE]
 //	e2e-cluster run -from DIR [-took 2m15s,…] -podlint BIN [-only RE] [-doc FILE]  (the table again from recordings)
 //	e2e-cluster predict -podlint BIN
 //	e2e-cluster observe -kubeconfig FILE -observer FILE -podlint BIN -out DIR [-watch 80s]  (podlint observe end to end)
@@ -54,6 +54,7 @@ func main() {
 		fs.StringVar(&c.obs, "obs", "", "folder to save the recordings in (one JSON file per scenario and run)")
 		fs.StringVar(&c.kubeVersion, "kube-version", "v1.37.2", "the cluster's version (for the table)")
 		fs.IntVar(&c.runs, "runs", 1, "runs of every scenario")
+		fs.IntVar(&c.batch, "batch", 0, "at most this many scenarios at once (0: all of a run at once); with -from, what the run used")
 		only := fs.String("only", "", "regexp: scenarios to run")
 		fs.StringVar(&c.doc, "doc", "", "write the table into this Markdown file (empty: standard output)")
 		fs.StringVar(&c.from, "from", "", "recompute the table from the recordings in this folder (a run's -obs) instead of running")

@@ -33,6 +33,22 @@ type config struct {
 	took []time.Duration
 	runs int
 	only *regexp.Regexp
+	// batch: at most this many scenarios at once (0: all of a run at
+	// once). Fewer at once leaves the node's probes and stops the CPU a
+	// lone workload would have, at the price of a longer run.
+	batch int
+}
+
+// batches splits the scenarios into the groups that run at once.
+func batches(scs []*scenario, n int) [][]*scenario {
+	if n <= 0 || n >= len(scs) {
+		return [][]*scenario{scs}
+	}
+	var out [][]*scenario
+	for i := 0; i < len(scs); i += n {
+		out = append(out, scs[i:min(i+n, len(scs))])
+	}
+	return out
 }
 
 func runAll(c config) error {
@@ -78,12 +94,14 @@ func runAll(c config) error {
 	var took []time.Duration
 	for run := 1; run <= c.runs; run++ {
 		began := time.Now()
-		rs, err := runOnce(cs, c, scs, run)
-		if err != nil {
-			return err
+		for _, group := range batches(scs, c.batch) {
+			rs, err := runOnce(cs, c, group, run)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, rs...)
 		}
 		took = append(took, time.Since(began))
-		recs = append(recs, rs...)
 	}
 	return report(c, scs, preds, recs, took)
 }
@@ -111,7 +129,7 @@ func report(c config, scs []*scenario, preds map[string]*prediction, recs []*rec
 	return nil
 }
 
-// runOnce runs every scenario at once, each in a namespace of its own,
+// runOnce runs the scenarios it is given at once, each in a namespace of its own,
 // under one set of watches, and deletes the namespaces at the end.
 func runOnce(cs *kubernetes.Clientset, c config, scs []*scenario, run int) ([]*recording, error) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -19,8 +19,8 @@ const (
 func renderTable(c config, rows []row, scs []*scenario, took []time.Duration) string {
 	var b strings.Builder
 	n := counts(rows)
-	fmt.Fprintf(&b, "Kubernetes %s (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubelet built from source; one node; containerd 1.6, runc, cgroup v1, cgroupfs), %s, %d scenarios × %d run(s), all scenarios of a run at once, %d checks: **%d inside the predicted interval**, %d outside, %d not checked (podlint gives no upper bound), %d not observed. The runs took %s. Tolerance: ±%s s unless the row says otherwise.\n\n",
-		c.kubeVersion, runtime.GOARCH, len(scs), len(took), len(rows), n[inside], n[outside], n[notChecked], n[notSeen], durations(took), num(defaultTolerance))
+	fmt.Fprintf(&b, "Kubernetes %s (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubelet built from source; one node; containerd 1.6, runc, cgroup v1, cgroupfs), %s, %d scenarios × %d run(s), %s, %d checks: **%d inside the predicted interval**, %d outside, %d not checked (podlint gives no upper bound), %d not observed. The runs took %s. Tolerance: ±%s s unless the row says otherwise.\n\n",
+		c.kubeVersion, runtime.GOARCH, len(scs), len(took), atOnce(c.batch, len(scs)), len(rows), n[inside], n[outside], n[notChecked], n[notSeen], durations(took), num(defaultTolerance))
 	b.WriteString("| Scenario | Quantity | podlint JSON | Predicted (s) | Width (s) | Observed per run (s) | Verdict |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -42,6 +42,15 @@ func renderTable(c config, rows []row, scs []*scenario, took []time.Duration) st
 		fmt.Fprintf(&b, "- **%s**: %s\n", sc.name, cell(sc.expect))
 	}
 	return b.String()
+}
+
+// atOnce says how many scenarios shared the node at a time: what the
+// node-side terms of the observed values depend on.
+func atOnce(batch, scenarios int) string {
+	if batch <= 0 || batch >= scenarios {
+		return "all scenarios of a run at once"
+	}
+	return fmt.Sprintf("at most %d scenarios at once (in %d groups one after another)", batch, (scenarios+batch-1)/batch)
 }
 
 // cell keeps a table cell one cell: no pipe, no line break.
