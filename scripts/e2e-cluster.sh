@@ -9,7 +9,7 @@
 #   env: CACHE=/var/cache/podlint-e2e (builds, reused; the control plane in CACHE/cluster)
 #        STATE=/var/lib/podlint-e2e-cluster (etcd, containerd, kubelet, certificates; removed at the end)
 #        KUBE_VERSION=v1.37.2  ETCD_VERSION=v3.7.0  RUNS=1 (runs of every scenario)
-#        ONLY=regexp (scenarios to run)  BATCH=N (at most N scenarios at once; 0: all)
+#        ONLY=regexp (scenarios to run)  BATCH=5 (at most 5 scenarios at once; 0: all of a run)
 #        DOC=docs/validation.md (empty: print the table)
 #        KEEP=1 (leave the cluster running after the scenarios, print its
 #        kubeconfigs; TEARDOWN=1 removes it)  SCENARIOS=0 (with KEEP=1: bring
@@ -211,7 +211,7 @@ if [[ ${SCENARIOS:-1} != 0 ]]; then
 	log "running the scenarios; recordings in $obs"
 	set +e
 	"${prio[@]}" nsenter -t "$holder" -n -- "$cbin/e2e-cluster" run -kubeconfig "$pki/admin.kubeconfig" -podlint "$cache/bin/podlint" \
-		-obs "$obs" -kube-version "$kube" -runs "${RUNS:-1}" -batch "${BATCH:-0}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}" &
+		-obs "$obs" -kube-version "$kube" -runs "${RUNS:-1}" -batch "${BATCH:-5}" -only "${ONLY:-}" -doc "${DOC-$repo/docs/validation.md}" &
 	# Waited for in the background: an interrupt then ends the wait at once.
 	pids+=($!)
 	wait $!

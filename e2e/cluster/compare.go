@@ -17,6 +17,9 @@ type check struct {
 	// harness's own requests (default 0.25 s).
 	tol  float64
 	note string
+	// ifOutside: the reason the row gives when it is outside (a term
+	// that is the kubelet's, not the controller's).
+	ifOutside string
 	// afterState reads the prediction from the scenario's after manifest.
 	afterState bool
 }
@@ -35,12 +38,12 @@ const (
 
 // row is one check of one scenario over every run.
 type row struct {
-	scenario, quantity, field, note string
-	pred                            interval
-	predErr                         error
-	tol                             float64
-	obs                             []float64 // per run
-	errs                            []error   // per run: not observed
+	scenario, quantity, field, note, ifOutside string
+	pred                                       interval
+	predErr                                    error
+	tol                                        float64
+	obs                                        []float64 // per run
+	errs                                       []error   // per run: not observed
 }
 
 func (r row) verdict() string {
@@ -76,7 +79,7 @@ func evaluate(scs []*scenario, preds map[string]*prediction, recs []*recording) 
 		}
 		sort.Slice(mine, func(i, j int) bool { return mine[i].Run < mine[j].Run })
 		for _, ck := range sc.checks {
-			rw := row{scenario: sc.name, quantity: ck.quantity, field: ck.field, note: ck.note, tol: ck.tol}
+			rw := row{scenario: sc.name, quantity: ck.quantity, field: ck.field, note: ck.note, ifOutside: ck.ifOutside, tol: ck.tol}
 			if rw.tol == 0 {
 				rw.tol = defaultTolerance
 			}

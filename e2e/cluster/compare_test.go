@@ -184,3 +184,28 @@ func TestBatchesKeepEveryScenarioOnceInOrder(t *testing.T) {
 		t.Errorf("atOnce(0, 15) = %q", got)
 	}
 }
+
+// The reason a row gives for being outside is printed on an outside row
+// only: on an inside row it would read as an excuse for nothing.
+func TestOutsideReasonOnlyOnOutsideRows(t *testing.T) {
+	mk := func(obs float64) row {
+		return row{scenario: "s", quantity: "q", field: "f", ifOutside: "the kubelet's term",
+			pred: interval{0, 3}, tol: defaultTolerance, obs: []float64{obs}, errs: []error{nil}}
+	}
+	table := renderTable(config{kubeVersion: "v1.37.2"}, []row{mk(2), mk(5)}, nil, []time.Duration{time.Minute})
+	var lines []string
+	for _, l := range strings.Split(table, "\n") {
+		if strings.HasPrefix(l, "| s |") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 2 {
+		t.Fatalf("want 2 rows, got %d:\n%s", len(lines), table)
+	}
+	if strings.Contains(lines[0], "kubelet's term") || !strings.HasSuffix(lines[0], "| inside |") {
+		t.Errorf("inside row carries the outside reason: %s", lines[0])
+	}
+	if !strings.HasSuffix(lines[1], "| outside; the kubelet's term |") {
+		t.Errorf("outside row lacks its reason: %s", lines[1])
+	}
+}

@@ -75,11 +75,12 @@ const readyProbe = "test, -e, /tmp/ready"
 // Why a row whose number carries the kubelet's terms can fall outside:
 // podlint's controller intervals are checked, but the Pods' Ready and
 // stop inside them are the kubelet's (the harness subtracts only what it
-// can measure on the API: the Pods' starts).
+// can measure on the API: the Pods' starts). The table prints them only
+// on a row that is outside.
 const (
-	readyNote = "where outside: each Pod's Ready includes its exec readiness probe's own run, which podlint's Ready does not count " +
+	readyNote = "each Pod's Ready includes its exec readiness probe's own run, which podlint's Ready does not count " +
 		"(up to timeoutSeconds, 1 s; on a busy node the exec times out and the next period passes it): the kubelet's term, not the controller's"
-	stopNote = "where outside: the deleted Pod's stop and its report took the kubelet longer than podlint's termination and ε: the kubelet's term, not the controller's"
+	stopNote = "the deleted Pod's stop and its report took the kubelet longer than podlint's termination and ε: the kubelet's term, not the controller's"
 )
 
 func indent(s, by string) string {
@@ -167,7 +168,7 @@ func scenarios() []*scenario {
 			target:   "Deployment/web", limit: 120 * time.Second,
 			act: rollout("Deployment", "web", 4, 4), done: deploymentUpdated(4),
 			checks: []check{
-				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, note: readyNote},
+				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, ifOutside: readyNote},
 			},
 		},
 		{
@@ -178,7 +179,7 @@ func scenarios() []*scenario {
 			target:   "Deployment/web", limit: 120 * time.Second,
 			act: rollout("Deployment", "web", 2, 2), done: deploymentUpdated(2),
 			checks: []check{
-				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, note: readyNote},
+				{quantity: "rollout: update to every new Pod available, less each wave's Pod start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, ifOutside: readyNote},
 			},
 		},
 		{
@@ -208,7 +209,7 @@ func scenarios() []*scenario {
 			target:   "StatefulSet/db", limit: 150 * time.Second,
 			act: rollout("StatefulSet", "db", 3, 3), done: statefulSetUpdated(3),
 			checks: []check{
-				{quantity: "creation: every Pod Ready, less each Pod's start", field: "controller.creation", observe: stsCreationLessStarts, note: readyNote},
+				{quantity: "creation: every Pod Ready, less each Pod's start", field: "controller.creation", observe: stsCreationLessStarts, ifOutside: readyNote},
 				{quantity: "rolling update: update to every Pod Ready again, less each Pod's start", field: "controller.rollingUpdate", observe: rolloutLessStarts},
 			},
 		},
@@ -219,7 +220,7 @@ func scenarios() []*scenario {
 			target:   "StatefulSet/db", limit: 150 * time.Second,
 			act: rollout("StatefulSet", "db", 3, 1), done: statefulSetUpdated(1),
 			checks: []check{
-				{quantity: "rolling update: update to the replaced Pod Ready again, less its start", field: "controller.rollingUpdate", observe: rolloutLessStarts, note: stopNote + "; " + readyNote},
+				{quantity: "rolling update: update to the replaced Pod Ready again, less its start", field: "controller.rollingUpdate", observe: rolloutLessStarts, ifOutside: stopNote + "; " + readyNote},
 				{quantity: "Pods replaced", field: "controller.rollingUpdate", predict: fixed(1), observe: podsReplaced, tol: 0.01,
 					note: "podlint has no field for the Pods a partition keeps: compared with 3 − partition"},
 			},
@@ -243,7 +244,7 @@ func scenarios() []*scenario {
 			target:   "DaemonSet/agent", limit: 90 * time.Second,
 			act: rollout("DaemonSet", "agent", 1, 1), done: daemonSetUpdated,
 			checks: []check{
-				{quantity: "rollout: update to the new Pod available, less its start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, note: stopNote + "; " + readyNote},
+				{quantity: "rollout: update to the new Pod available, less its start", field: "rollout.cases.0.duration", observe: rolloutLessStarts, ifOutside: stopNote + "; " + readyNote},
 			},
 		},
 		{
@@ -272,8 +273,8 @@ func scenarios() []*scenario {
 			checks: []check{
 				{quantity: "disruptions allowed under minAvailable 2", field: "drain.disruptionsAllowed", observe: allowedBefore, tol: 0.01},
 				{quantity: "the first eviction refused (1) or not (0)", field: "drain.blocked", predict: blocked, observe: refused, tol: 0.01},
-				{quantity: "minAvailable 1: the evicted Pod's containers stopped after its delete (as the kubelet reports them)", field: "drain.evictions.0.terminated", afterState: true, observe: evictedStopped, note: stopNote},
-				{quantity: "minAvailable 1: replacement Ready after the evicted Pod's delete, less its start", field: "drain.evictions.0.replacementReady", afterState: true, observe: replacementReadyLessStart, note: readyNote},
+				{quantity: "minAvailable 1: the evicted Pod's containers stopped after its delete (as the kubelet reports them)", field: "drain.evictions.0.terminated", afterState: true, observe: evictedStopped, ifOutside: stopNote},
+				{quantity: "minAvailable 1: replacement Ready after the evicted Pod's delete, less its start", field: "drain.evictions.0.replacementReady", afterState: true, observe: replacementReadyLessStart, ifOutside: readyNote},
 			},
 		},
 	}

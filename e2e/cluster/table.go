@@ -28,12 +28,16 @@ func renderTable(c config, rows []row, scs []*scenario, took []time.Duration) st
 		if r.predErr != nil {
 			pred, width = "— ("+r.predErr.Error()+")", "—"
 		}
-		v := r.verdict()
+		v0 := r.verdict()
+		v := v0
 		if r.tol != defaultTolerance {
 			v += fmt.Sprintf(" (±%s)", num(r.tol))
 		}
 		if r.note != "" {
 			v += "; " + r.note
+		}
+		if r.ifOutside != "" && v0 == outside {
+			v += "; " + r.ifOutside
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s | %s | %s |\n", r.scenario, cell(r.quantity), r.field, pred, width, cell(r.observed()), cell(v))
 	}
