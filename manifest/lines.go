@@ -43,13 +43,37 @@ func breakLen(b []byte) int {
 // nextBreak returns the offset of the first line break in b and its
 // length, or -1 and 0.
 func nextBreak(b []byte) (at, n int) {
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '\n', '\r', 0xC2, 0xE2:
+	for i, c := range b {
+		if breakStart[c] { // one load a byte, not four comparisons
 			if n := breakLen(b[i:]); n > 0 {
 				return i, n
 			}
 		}
+	}
+	return -1, 0
+}
+
+// breakStart marks the bytes a line break can begin with (breakLen).
+var breakStart = [256]bool{'\n': true, '\r': true, 0xC2: true, 0xE2: true}
+
+// breakFinder finds the line breaks of one buffer. Where the buffer holds
+// no byte a rarer break begins with (CR, NEL, LS, PS), LF is its only
+// break and the vectorized search finds it: the line index and the
+// splitter look at every byte of the input, and the byte-by-byte loop of
+// nextBreak was 4.6 % of a run's instructions on the benchmark corpus.
+type breakFinder struct{ lfOnly bool }
+
+func breaksOf(b []byte) breakFinder {
+	return breakFinder{lfOnly: bytes.IndexByte(b, '\r') < 0 && bytes.IndexByte(b, 0xC2) < 0 && bytes.IndexByte(b, 0xE2) < 0}
+}
+
+// next is nextBreak of a part of the buffer the finder was made for.
+func (f breakFinder) next(b []byte) (at, n int) {
+	if !f.lfOnly {
+		return nextBreak(b)
+	}
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return i, 1
 	}
 	return -1, 0
 }

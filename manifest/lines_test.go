@@ -203,3 +203,26 @@ func insideBreak(b []byte, off int) bool {
 	}
 	return false
 }
+
+// The finder's fast path for LF-only buffers must find exactly the breaks
+// nextBreak finds, from every offset, and must not take the fast path when
+// a rarer break is anywhere in the buffer.
+func TestBreakFinderAgreesWithNextBreak(t *testing.T) {
+	for _, in := range []string{
+		"", "a", "a\n", "a\nb\n\nc", "kind: Pod\nmetadata:\n  name: x\n",
+		"a\r\nb\n", "a\rb\nc", "a\u0085b\nc", "a\u2028b\nc\u2029", "em—dash\nx", "a\xc2\nb", "a\xe2\x80\nb",
+	} {
+		b := []byte(in)
+		f := breaksOf(b)
+		for off := 0; off <= len(b); off++ {
+			gi, gn := f.next(b[off:])
+			wi, wn := nextBreak(b[off:])
+			if gi != wi || gn != wn {
+				t.Errorf("%q from %d: finder (%d, %d), nextBreak (%d, %d)", in, off, gi, gn, wi, wn)
+			}
+		}
+	}
+	if !breaksOf([]byte("a\nb\n")).lfOnly || breaksOf([]byte("a\nb\r\n")).lfOnly || breaksOf([]byte("a\u2028")).lfOnly {
+		t.Error("lfOnly is wrong")
+	}
+}

@@ -94,8 +94,9 @@ func NewFile(path string, data []byte) *File {
 	marks[0] = lineMark{1, 0}
 	n := 1
 	other := false
+	breaks := breaksOf(data)
 	for i := 0; ; {
-		j, w := nextBreak(data[i:])
+		j, w := breaks.next(data[i:])
 		if j < 0 {
 			break
 		}

@@ -363,9 +363,10 @@ type chunk struct {
 func splitDocuments(data []byte, limit int) []chunk {
 	var out []chunk
 	start, startLine, line := 0, 1, 1
+	breaks := breaksOf(data)
 	for i := 0; i < len(data) && (limit <= 0 || len(out) < limit-1); {
 		next := len(data)
-		if end, n := nextBreak(data[i:]); end >= 0 {
+		if end, n := breaks.next(data[i:]); end >= 0 {
 			next = i + end + n
 		}
 		l := data[i:next]
