@@ -3,6 +3,7 @@ package timeline
 import (
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/podlint/podlint/workload"
@@ -132,6 +133,16 @@ func SchedulePeriod(schedule string) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
+	if spec, ok := s.(*cron.SpecSchedule); ok {
+		if p, ok := dailyPeriod(spec); ok {
+			return p, true
+		}
+	}
+	return iteratedPeriod(s)
+}
+
+// iteratedPeriod walks the schedule's times for about a year.
+func iteratedPeriod(s cron.Schedule) (float64, bool) {
 	start := time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
 	end := start.AddDate(1, 0, 7)
 	prev := s.Next(start)
@@ -151,4 +162,75 @@ func SchedulePeriod(schedule string) (float64, bool) {
 		return 0, false
 	}
 	return best, true
+}
+
+// Every day of the month, month and day of the week, as cron's bit sets.
+const (
+	everyDom   = 1<<32 - 2 // 1-31
+	everyMonth = 1<<13 - 2 // 1-12
+	everyDow   = 1<<7 - 1  // 0-6
+)
+
+// dailyPeriod is iteratedPeriod's answer, computed without walking, for a
+// schedule that runs every day (the usual "*/5 * * * *" or "0 3 * * *") in
+// a zone whose offset never changes: its times repeat each day, so the
+// shortest gap is between two times of one day or from the day's last time
+// to the next day's first. Walking a year of times cost a CronJob about
+// 24 000 instructions (3 % of a run on the benchmark corpus).
+func dailyPeriod(s *cron.SpecSchedule) (float64, bool) {
+	if s.Second != 1 || s.Dom&everyDom != everyDom || s.Month&everyMonth != everyMonth || s.Dow&everyDow != everyDow || !steadyZone(s.Location) {
+		return 0, false
+	}
+	first, last, best := -1, 0, math.MaxInt
+	for h := range 24 {
+		if s.Hour&(1<<h) == 0 {
+			continue
+		}
+		for m := range 60 {
+			if s.Minute&(1<<m) == 0 {
+				continue
+			}
+			t := h*3600 + m*60
+			if first < 0 {
+				first = t
+			} else {
+				best = min(best, t-last)
+			}
+			last = t
+		}
+	}
+	if first < 0 {
+		return 0, false
+	}
+	return float64(min(best, first+86400-last)), true
+}
+
+// steadyZone reports whether loc keeps one offset through the year the
+// walk looks at (no daylight saving time), when the walk's gaps are the
+// gaps between times of day. ParseStandard puts time.Local on a schedule
+// without TZ=, so that case is worked out once.
+func steadyZone(loc *time.Location) bool {
+	switch loc {
+	case time.UTC:
+		return true
+	case time.Local:
+		return localSteady()
+	}
+	return false
+}
+
+var localSteady = sync.OnceValue(func() bool { return offsetNeverChanges(time.Local) })
+
+// offsetNeverChanges looks at loc's offset once an hour over the walk's
+// year: a zone's rules change the offset for hours at the least.
+func offsetNeverChanges(loc *time.Location) bool {
+	t := time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+	end := t.AddDate(1, 0, 8)
+	_, want := t.In(loc).Zone()
+	for ; t.Before(end); t = t.Add(time.Hour) {
+		if _, off := t.In(loc).Zone(); off != want {
+			return false
+		}
+	}
+	return true
 }
