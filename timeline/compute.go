@@ -41,6 +41,33 @@ type computer struct {
 	grace    Value
 	policy   corev1.RestartPolicy
 	reported map[string]bool
+	// stated holds StatedExit and StatedRun of each container the
+	// computation asked about: both parse the command's script, and the
+	// restart schedule, the Job's pod run and its failure policy each ask.
+	stated map[*corev1.Container]statedCommand
+}
+
+type statedCommand struct {
+	code        int32
+	exits, runs bool
+	run         float64
+}
+
+// statedOf is StatedExit and StatedRun of ctr, worked out once.
+func (k *computer) statedOf(ctr *corev1.Container) statedCommand {
+	if sc, ok := k.stated[ctr]; ok {
+		return sc
+	}
+	var sc statedCommand
+	sc.code, sc.exits = StatedExit(ctr)
+	if sc.exits {
+		sc.run, sc.runs = statedRunOf(ctr)
+	}
+	if k.stated == nil {
+		k.stated = map[*corev1.Container]statedCommand{}
+	}
+	k.stated[ctr] = sc
+	return sc
 }
 
 func (k *computer) note(path workload.Path, format string, args ...any) {
@@ -177,15 +204,15 @@ func (k *computer) restartSchedule(pod *Pod) {
 			continue
 		}
 		ctr := &k.w.Spec.Containers[c.Index]
-		if code, ok := StatedExit(ctr); !ok || code != 0 || restartsAfterSuccess(ctr, k.policy, k.v) {
+		sc := k.statedOf(ctr)
+		if !sc.exits || sc.code != 0 || restartsAfterSuccess(ctr, k.policy, k.v) {
 			pod.Completes = false
 		}
 		if name == "" {
 			name = c.Name
 		}
-		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
-		stated = stated && ok
-		run = math.Min(run, r)
+		stated = stated && sc.runs
+		run = math.Min(run, sc.run)
 	}
 	pod.Completes = pod.Completes && name != ""
 	switch {
@@ -218,11 +245,11 @@ func (k *computer) podRun() Duration {
 	cs := k.t.ContainersOf(Regular)
 	run := 0.0
 	for _, c := range cs {
-		r, ok := StatedRun(&k.w.Spec.Containers[c.Index])
-		if !ok {
+		sc := k.statedOf(&k.w.Spec.Containers[c.Index])
+		if !sc.runs {
 			return k.p.JobRun
 		}
-		run = math.Max(run, r)
+		run = math.Max(run, sc.run)
 	}
 	if len(cs) == 0 {
 		return k.p.JobRun

@@ -504,7 +504,8 @@ func (k *computer) jobFailureRule() (verdict FailureRule, outcomes []batchv1.Pod
 	first := true
 	spec := k.w.Spec
 	for _, c := range k.t.ContainersOf(Regular) {
-		code, known := StatedExit(&spec.Containers[c.Index])
+		sc := k.statedOf(&spec.Containers[c.Index])
+		code, known := sc.code, sc.exits
 		if known && code == 0 {
 			continue
 		}

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"regexp"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -125,6 +126,20 @@ func TestStatedHealth(t *testing.T) {
 		h, alive, ok := StatedHealth(&tc.c, tc.probe)
 		if ok != tc.ok || ok && (h != tc.healthy || alive != tc.alive) {
 			t.Errorf("%s: StatedHealth = %v, %v, %v; want %v, %v, %v", tc.name, h, alive, ok, tc.healthy, tc.alive, tc.ok)
+		}
+	}
+}
+
+// hasExecWord is the regular expression it replaced, on the cases that
+// tell a word from part of one.
+func TestHasExecWordIsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_-])exec($|[^A-Za-z0-9_-])`)
+	for _, s := range []string{
+		"", "exec", "exec nginx", "sleep 1; exec app", "execute", "my-exec", "exec_1", "x exec", "(exec)",
+		"executable; exec", "exexec", "exec\texec", "é exec", "execexec exec", "_exec", "exec-", "EXEC", "a&&exec b",
+	} {
+		if got, want := hasExecWord(s), re.MatchString(s); got != want {
+			t.Errorf("hasExecWord(%q) = %v, the regexp says %v", s, got, want)
 		}
 	}
 }
