@@ -3,6 +3,7 @@ package safefile
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -301,6 +302,25 @@ func TestUntrackedPatterns(t *testing.T) {
 		{"**/charts/*.tgz", "charts/a.tgz", true}, {"gen/**", "gen/a/b", true}, {"gen/**", "gen", true}, {"*.yaml", "a/b.yaml", false}} {
 		if got := matchPattern(c.pat, c.p); got != c.want {
 			t.Errorf("matchPattern(%q, %q) = %v", c.pat, c.p, got)
+		}
+	}
+}
+
+// matchName stands in for path.Match only for patterns of its shape, and
+// agrees with it there.
+func TestCredentialPatternsAreSimple(t *testing.T) {
+	names := []string{"", "x", "kubeconfig", "a.kubeconfig", ".kubeconfig", "kubeconfig.bak", "gha-creds-1.json",
+		"gha-creds-.json", "gha-creds-1.json.bak", "client_secret.json", "client_secret_x.json", "credentials.json",
+		"id_rsa", "id_rsa.pub", ".netrc", "x.netrc", "client_secretjson", "gha-creds-json"}
+	for _, pat := range credentialFiles {
+		if strings.Count(pat, "*") > 1 || strings.ContainsAny(pat, `?[\/`) {
+			t.Errorf("%q: matchName handles at most one '*' and no other wildcard", pat)
+		}
+		for _, n := range append(names, pat) {
+			want, _ := path.Match(pat, n)
+			if got := matchName(pat, n); got != want {
+				t.Errorf("matchName(%q, %q) = %v, path.Match says %v", pat, n, got, want)
+			}
 		}
 	}
 }
