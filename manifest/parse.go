@@ -686,7 +686,16 @@ func decodeInto(doc *Document, node *yaml.Node, v reflect.Value, conv *converter
 	if v.IsValid() {
 		dst = v.Elem()
 	}
+	// The JSON is read only when a value cannot be stored directly (bad):
+	// convert without it, and again with it in that rare case.
+	conv.noJSON = true
 	conv.convert(node, typ, 0, dst)
+	conv.noJSON = false
+	if len(conv.errors) == 0 && conv.bad && v.IsValid() {
+		conv.buf, conv.problems, conv.errors = conv.buf[:0], conv.problems[:0], conv.errors[:0]
+		conv.budget, conv.bad = lim.MaxNodes, false
+		conv.convert(node, typ, 0, dst)
+	}
 	if len(conv.errors) > 0 {
 		addProblems()
 		for _, p := range foldPlaceholders(conv.errors, obj.Ref.Kind) {
