@@ -34,7 +34,14 @@ func (pr ProbeRef) Name() string {
 // Probes lists the probes of regular containers and sidecars (regular init
 // containers never run probes).
 func (p *Pass) Probes() []ProbeRef {
-	var out []ProbeRef
+	if p.probes == nil {
+		p.probes = p.listProbes()
+	}
+	return p.probes[:len(p.probes):len(p.probes)]
+}
+
+func (p *Pass) listProbes() []ProbeRef {
+	out := []ProbeRef{}
 	for _, c := range p.Containers() {
 		if c.Type == Init {
 			continue

@@ -135,6 +135,10 @@ type Pass struct {
 	Params   timeline.Params
 	timeline func() *timeline.Timeline
 	report   func(Diagnostic)
+	// containers and probes are worked out on first use: the analyzer
+	// runs every rule of an object on one Pass, and most rules ask.
+	containers []ContainerRef
+	probes     []ProbeRef
 }
 
 // NewPass is used by the analyzer and by tests; tl computes the timeline on
@@ -197,8 +201,16 @@ func (p *Pass) timelineName(c *timeline.Container) containerName {
 func (c ContainerRef) Field(rel string) workload.Path { return c.Path.Join(rel) }
 
 // Containers lists init containers (and sidecars) in order, then regular ones.
+// The slice is shared by the rules of the object: read it, do not change it.
 func (p *Pass) Containers() []ContainerRef {
-	var out []ContainerRef
+	if p.containers == nil {
+		p.containers = p.listContainers()
+	}
+	return p.containers[:len(p.containers):len(p.containers)]
+}
+
+func (p *Pass) listContainers() []ContainerRef {
+	out := make([]ContainerRef, 0, len(p.Spec.InitContainers)+len(p.Spec.Containers))
 	for i := range p.Spec.InitContainers {
 		c := &p.Spec.InitContainers[i]
 		t := Init
