@@ -113,6 +113,30 @@ func lookupKey(m *yaml.Node, key string, maxDepth int) (k, v *yaml.Node) {
 // lookupExact finds the pair of key in m spelled exactly so, or with fold
 // spelled the same but for case.
 func lookupExact(m *yaml.Node, key string, fold bool, maxDepth int) (k, v *yaml.Node) {
+	// Most mappings have no merge key: their pairs are read in place, as
+	// walkPairs would give them, without the visitor (which the interface
+	// call moves to the heap, one allocation per lookup).
+	if maxDepth >= 0 {
+		plain := true
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			pk := m.Content[i]
+			if isMergeKey(pk) {
+				plain = false
+				break
+			}
+			if sameKey(pk, key, fold) {
+				k, v = pk, m.Content[i+1]
+			}
+		}
+		if plain {
+			return k, v
+		}
+	}
+	return lookupWalk(m, key, fold, maxDepth)
+}
+
+// lookupWalk is lookupExact through walkPairs, merge keys and all.
+func lookupWalk(m *yaml.Node, key string, fold bool, maxDepth int) (k, v *yaml.Node) {
 	l := keyLookup{key: key, fold: fold}
 	walkPairs(m, true, 0, maxDepth, &l)
 	return l.k, l.v
@@ -134,11 +158,17 @@ type keyLookup struct {
 func (l *keyLookup) step() {}
 
 func (l *keyLookup) pair(k, v *yaml.Node, _ bool) bool {
-	dk := deref(k)
-	if dk != nil && dk.Kind == yaml.ScalarNode && (dk.Value == l.key || (l.fold && strings.EqualFold(dk.Value, l.key))) {
+	if sameKey(k, l.key, l.fold) {
 		l.k, l.v = k, v
 	}
 	return true
+}
+
+// sameKey reports whether the key node k spells key (or, with fold, spells
+// it but for case).
+func sameKey(k *yaml.Node, key string, fold bool) bool {
+	dk := deref(k)
+	return dk != nil && dk.Kind == yaml.ScalarNode && (dk.Value == key || (fold && strings.EqualFold(dk.Value, key)))
 }
 
 func (l *keyLookup) enter(m *yaml.Node) bool {

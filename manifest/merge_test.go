@@ -102,3 +102,26 @@ spec:
 		}
 	}
 }
+
+// lookupExact reads a mapping without merge keys in place; it must find
+// what the walk finds, duplicates, aliases, case and all.
+func TestLookupInPlaceIsTheWalk(t *testing.T) {
+	src := "a: 1\nb: 2\na: 3\nB: 4\n? !!str c\n: 5\n'd': 6\nx: &k key\n*k : 7\n\"e\": {f: 1}\n"
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &root); err != nil {
+		t.Fatal(err)
+	}
+	m := root.Content[0]
+	for _, key := range []string{"a", "b", "B", "c", "d", "key", "e", "f", "x", "<<", ""} {
+		for _, fold := range []bool{false, true} {
+			k, v := lookupExact(m, key, fold, DefaultLimits.MaxDepth)
+			wk, wv := lookupWalk(m, key, fold, DefaultLimits.MaxDepth)
+			if k != wk || v != wv {
+				t.Errorf("key %q fold %v: in place (%v, %v), walk (%v, %v)", key, fold, k, v, wk, wv)
+			}
+		}
+	}
+	if k, v := lookupExact(m, "a", false, DefaultLimits.MaxDepth); k == nil || v.Value != "3" {
+		t.Errorf("the last a should win, got %v", v)
+	}
+}
