@@ -52,6 +52,16 @@ func directDecoding(t *testing.T, set testcorpus.Set) {
 			if !reflect.DeepEqual(got.Interface(), want.Interface()) {
 				t.Errorf("%s: %s %s: stored object differs from encoding/json's", path, o.Ref.Kind, o.Ref.Name)
 			}
+			// Without the JSON (as the loader converts), the same object.
+			quiet := &converter{maxDepth: DefaultLimits.MaxDepth, budget: DefaultLimits.MaxNodes, lineOff: o.Doc.LineOffset, noJSON: true}
+			stored := reflect.New(typ)
+			quiet.convert(target, typ, 0, stored.Elem())
+			if quiet.bad || len(quiet.errors) > 0 || !reflect.DeepEqual(stored.Interface(), got.Interface()) {
+				t.Errorf("%s: %s %s: converting without the JSON stores another object (bad %v)", path, o.Ref.Kind, o.Ref.Name, quiet.bad)
+			}
+			if len(quiet.buf) != 0 {
+				t.Errorf("%s: %s %s: %d bytes of JSON written that nothing reads", path, o.Ref.Kind, o.Ref.Name, len(quiet.buf))
+			}
 		}
 	}
 	t.Logf("%s corpus %s: %d workloads stored directly, %d through encoding/json", set.Name, set.Dir, direct, fallback)
