@@ -24,7 +24,7 @@ var allocatedBytes = alloctest.Bytes
 
 // allRules enables every rule, including those off by default.
 func allRules() *Linter {
-	return config(rules.All...)
+	return Default(Enable(rules.All...))
 }
 
 // lintCost lints data with every rule and renders the text report; it
