@@ -1,7 +1,8 @@
 // Package analyzer runs the enabled rules over loaded objects: it reads and
 // loads files on a bounded pool of workers, computes each workload's timeline
 // once, runs every rule with panic recovery, applies suppressions, resolves
-// field paths to positions and returns the findings sorted.
+// field paths to positions and returns a run's findings sorted once, in
+// report order (Run).
 //
 // It has two parts. A Linter is what runs (analyzer.go, release.go,
 // rendered.go, suppress.go): a file's documents to findings and a share of
@@ -124,7 +125,10 @@ func TooBig(what string, limit int64) string {
 
 // File lints one file's bytes as a run of its own: its objects are the
 // release the cross-object rules see. explicit files were named by the
-// user, so an empty one is worth a finding.
+// user, so an empty one is worth a finding. The findings are in the order
+// the rules found them (document by document, then the cross-object
+// rules), which fix relies on to choose between fixes; Run sorts a run's
+// findings for its report.
 func (l *Linter) File(path string, data []byte, explicit bool) ([]finding.Finding, finding.Summary) {
 	f, sum, part := l.file(path, data, explicit)
 	st := finding.NewStore()

@@ -7,7 +7,6 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 const twoPods = `apiVersion: v1
@@ -23,14 +22,6 @@ spec:
   containers: [{name: app, image: nginx}, {name: app, image: nginx}]
 `
 
-func config(rs ...*rules.Rule) *Linter {
-	c := &Linter{Rules: rs, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
-	for _, r := range rs {
-		c.Severity[r] = r.Severity
-	}
-	return c
-}
-
 // TestRulePanicBecomesFinding: a crashing rule yields an internal-error
 // finding on the object it crashed on, and the other rules still report.
 func TestRulePanicBecomesFinding(t *testing.T) {
@@ -42,7 +33,7 @@ func TestRulePanicBecomesFinding(t *testing.T) {
 				_ = containers[len(p.Spec.Containers)] // index out of range, as a real bug would panic
 			}
 		}}
-	cfg := config(crashing, rules.DuplicateContainerName, rules.InternalError)
+	cfg := Default(Only(crashing, rules.DuplicateContainerName, rules.InternalError))
 	fs, sum := cfg.File("pods.yaml", []byte(twoPods), true)
 	if sum.Workloads != 2 {
 		t.Fatalf("workloads = %d, want 2", sum.Workloads)
@@ -85,7 +76,7 @@ func TestNothingLost(t *testing.T) {
 	for i, in := range inputs {
 		srcs = append(srcs, manifest.Source{Path: string(rune('a'+i)) + ".yaml", Data: []byte(in.data), Explicit: true})
 	}
-	cfg := config(rules.All...)
+	cfg := Default(Enable(rules.All...))
 	res, errs := Run(cfg, Options{}, srcs)
 	if len(errs) != 0 {
 		t.Fatal(errs)

@@ -15,7 +15,7 @@ import (
 func TestAuditedSuppressions(t *testing.T) {
 	t.Parallel()
 	audited := &rules.Rule{ID: "PL990", Name: "audited", Title: "an audited rule", Severity: finding.Error, Audited: true}
-	cfg := config(audited, rules.SuppressionMissingReason, rules.UnusedSuppression)
+	cfg := Default(Only(audited, rules.SuppressionMissingReason, rules.UnusedSuppression))
 	cfg.Checks = map[*rules.Rule]func(*rules.Pass){audited: func(p *rules.Pass) {
 		p.Report(rules.Diagnostic{Path: p.SpecPath("containers").Index(0).Field("image"), Message: "reported", Severity: finding.Warning})
 	}}

@@ -50,7 +50,7 @@ func TestDroppedSummariesComeBack(t *testing.T) {
 	srcs = append(srcs, svc)
 	run := func(budget int, srcs []manifest.Source) []finding.Finding {
 		t.Helper()
-		res, errs := Run(config(rules.All...), Options{SummaryBudget: budget, SplitBytes: 64 << 10, BatchBytes: 16 << 10}, srcs)
+		res, errs := Run(Default(Enable(rules.All...)), Options{SummaryBudget: budget, SplitBytes: 64 << 10, BatchBytes: 16 << 10}, srcs)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

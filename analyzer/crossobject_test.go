@@ -53,7 +53,7 @@ func byRule(fs []finding.Finding) map[string][]finding.Finding {
 // related location, and PL111 gives way to PL705.
 func TestReleaseAcrossFiles(t *testing.T) {
 	t.Parallel()
-	cfg := config(rules.ServiceWithoutReadiness, rules.MissingReadinessProbe, rules.UnusedSuppression)
+	cfg := Default(Only(rules.ServiceWithoutReadiness, rules.MissingReadinessProbe, rules.UnusedSuppression))
 	res, errs := Run(cfg, Options{}, []manifest.Source{
 		{Path: "deploy.yaml", Data: []byte(webDeployment)},
 		{Path: "svc.yaml", Data: []byte(webService)},
@@ -84,7 +84,7 @@ func TestReleaseAcrossFiles(t *testing.T) {
 // of the run.
 func TestReleaseSuppressions(t *testing.T) {
 	t.Parallel()
-	cfg := config(rules.ServiceWithoutReadiness, rules.ServicePortNotDeclared, rules.UnusedSuppression, rules.SuppressionMissingReason)
+	cfg := Default(Only(rules.ServiceWithoutReadiness, rules.ServicePortNotDeclared, rules.UnusedSuppression, rules.SuppressionMissingReason))
 	deploy := strings.Replace(webDeployment, "        - name: web\n", "        - name: web # podlint:ignore PL705 probes live in the mesh sidecar\n", 1)
 	svc := strings.Replace(webService, "  name: web\n", "  name: web\n  annotations:\n    ignore-check.podlint.dev/service-port-not-declared: \"ports come from a webhook\"\n", 1)
 	res, _ := Run(cfg, Options{}, []manifest.Source{{Path: "deploy.yaml", Data: []byte(deploy)}, {Path: "svc.yaml", Data: []byte(svc)}})
@@ -106,7 +106,7 @@ func TestReleaseSuppressions(t *testing.T) {
 // and a Service without selector selects nothing.
 func TestReleaseNamespaces(t *testing.T) {
 	t.Parallel()
-	cfg := config(rules.ServiceWithoutReadiness)
+	cfg := Default(Only(rules.ServiceWithoutReadiness))
 	other := strings.Replace(webService, "  name: web\n", "  name: web\n  namespace: other\n", 1)
 	none := strings.Replace(webService, "  selector: {app: web}\n", "", 1)
 	for name, svc := range map[string]string{"other namespace": other, "no selector": none} {

@@ -35,7 +35,7 @@ func lintPaths(t *testing.T, cfg *Linter, paths ...string) []string {
 // for being a second definition (PL705).
 func TestEnvironmentsNeverMix(t *testing.T) {
 	t.Parallel()
-	cfg := config(rules.All...)
+	cfg := Default(Enable(rules.All...))
 	const root = "testdata/environments"
 	parent := lintPaths(t, cfg, root)
 	for _, env := range []string{root + "/dev", root + "/prod"} {

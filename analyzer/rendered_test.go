@@ -4,10 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // fakeMap is a source map that moves every field to t.yaml, 100 lines
@@ -57,11 +55,10 @@ func TestRootLintsRenderedDocuments(t *testing.T) {
 	t.Parallel()
 	src := manifest.Source{Path: "chart", Render: manifest.RenderHelm}
 	m := &fakeMap{}
-	cfg := &Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ChartRenderError: finding.Error},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits,
-		Open: func(s manifest.Source) (*manifest.RenderedRoot, error) {
-			return &manifest.RenderedRoot{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil
-		}}
+	cfg := Default(Only(rules.ProbeTimeoutExceedsPeriod, rules.ChartRenderError))
+	cfg.Open = func(s manifest.Source) (*manifest.RenderedRoot, error) {
+		return &manifest.RenderedRoot{Label: "chart (helm chart)", RootFile: "chart/Chart.yaml", Stream: []byte(renderedStream), Paths: []string{"/repo/chart/templates/deployment.yaml"}, Map: m}, nil
+	}
 	fs, sum, err := cfg.Root(src)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func TestFindingsDoNotRetainFiles(t *testing.T) {
 		text := fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  annotations:\n    pad: %s\nspec:\n  containers:\n    - name: app\n      image: busybox\n      imagePullPolicyy: Always\n", i, pad)
 		srcs = append(srcs, manifest.Source{Path: fmt.Sprintf("p%d.yaml", i), Data: []byte(text)})
 	}
-	cfg := config(rules.UnknownField)
+	cfg := Default(Only(rules.UnknownField))
 	res, errs := Run(cfg, Options{}, srcs)
 	if len(errs) > 0 || len(res.List()) != files {
 		t.Fatalf("got %d findings and errors %v; want one unknown-field finding per file", len(res.List()), errs)

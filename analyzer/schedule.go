@@ -71,8 +71,10 @@ func (o Options) summaryBudget() int {
 	return cmp.Or(o.SummaryBudget, DefaultSummaryBudget)
 }
 
-// Run lints the sources and returns the sorted findings. Errors are I/O
-// failures that name their path; they do not stop the other sources.
+// Run lints the sources and returns the run's findings in one store, sorted
+// once in report order (finding.Less), the order every report writer
+// prints them in without sorting again. Errors are I/O failures that name
+// their path; they do not stop the other sources.
 //
 // Run is the scheduler, tuned by opt; what it runs is the Linter's: the single-object
 // rules over a file's documents (file, lintDocs and the assembly of a

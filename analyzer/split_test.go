@@ -76,7 +76,7 @@ spec:
 	}
 	data := []byte(strings.Join(docs, "\n---\n"))
 
-	l := config(rules.All...)
+	l := Default(Enable(rules.All...))
 	fs, sum := l.File("all.yaml", data, true)
 	// File leaves the order to its caller; Run sorts, with the store's order.
 	st := finding.NewStore()

@@ -28,7 +28,7 @@ spec:
     - name: other
       image: nginx # podlint:ignore PL010 left over
 `
-	cfg := config(rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression)
+	cfg := Default(Only(rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression))
 	fs, _ := cfg.File("pod.yaml", []byte(pod), true)
 	var got []string
 	for _, f := range fs {
@@ -77,7 +77,7 @@ spec:
     - name: other
       image: nginx # podlint:ignore PL010 left over
 `
-	cfg := config(rules.InvalidYAML, rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression)
+	cfg := Default(Only(rules.InvalidYAML, rules.PreStopExceedsGrace, rules.DuplicateContainerName, rules.UnusedSuppression))
 	fs, _ := cfg.File("pod.yaml", []byte(file), true)
 	var got []string
 	invalid := false

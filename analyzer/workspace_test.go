@@ -27,7 +27,7 @@ func describe(fs []finding.Finding) []string {
 // testdata and a folder of the sample corpus, and again after an edit.
 func TestWorkspaceLintIsRun(t *testing.T) {
 	t.Parallel()
-	cfg := config(rules.All...)
+	cfg := Default(Enable(rules.All...))
 	sample, err := testcorpus.Sample()
 	if err != nil {
 		t.Fatal(err)

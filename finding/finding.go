@@ -199,6 +199,17 @@ func Less(a, b *Finding) bool {
 	return a.Message < b.Message
 }
 
+// Compare is Less as a three-way comparison (slices.SortStableFunc).
+func Compare(a, b *Finding) int {
+	switch {
+	case Less(a, b):
+		return -1
+	case Less(b, a):
+		return 1
+	}
+	return 0
+}
+
 // RuleInfo is what output formats need to know of a rule (SARIF lists every
 // rule in tool.driver.rules).
 type RuleInfo struct {
@@ -287,6 +298,26 @@ func (r *Result) SeverityAt(i int) Severity {
 		return r.Findings[i].Severity
 	}
 	return r.Packed.Severity(i - len(r.Findings))
+}
+
+// Sorted reports whether the findings are in Less order, Findings first
+// and then Packed, as report.Write requires. The engine sorts a run's
+// findings once, in its Store (analyzer.Run); a caller that builds a
+// Result of its own sorts it (slices.SortStableFunc with Compare).
+func (r *Result) Sorted() bool {
+	if !r.Packed.Sorted() {
+		return false
+	}
+	for i := 1; i < len(r.Findings); i++ {
+		if Less(&r.Findings[i], &r.Findings[i-1]) {
+			return false
+		}
+	}
+	if n := len(r.Findings); n > 0 && r.Packed.Len() > 0 {
+		first := r.Packed.At(0)
+		return !Less(&first, &r.Findings[n-1])
+	}
+	return true
 }
 
 // Counts returns the number of findings per severity.

@@ -18,6 +18,9 @@ type Store struct {
 	extras  []extra
 	chunks  [][]record
 	n       int
+	// unsorted is set when a finding was added out of Less order and the
+	// store was not sorted since: the zero value, empty, is sorted.
+	unsorted bool
 }
 
 // record is one finding; strings are indexes into strs (0 is ""), obj and
@@ -85,6 +88,9 @@ func (s *Store) Add(f *Finding) {
 	if f.Location.Message != "" || len(f.Related) > 0 || f.Rendered != nil || len(f.Fixes) > 0 {
 		s.extras = append(s.extras, extra{locMessage: f.Location.Message, related: f.Related, rendered: f.Rendered, fixes: f.Fixes})
 		r.extra = uint32(len(s.extras))
+	}
+	if s.n > 0 && s.less(&r, s.rec(s.n-1)) {
+		s.unsorted = true
 	}
 	s.push(r)
 }
@@ -156,21 +162,18 @@ func (s byLess) Less(i, j int) bool { return s.less(s.rec(i), s.rec(j)) }
 func (s byLess) Swap(i, j int)      { a, b := s.rec(i), s.rec(j); *a, *b = *b, *a }
 
 // Sort orders the findings with Less, keeping the order of equal ones.
+// A store whose findings were added in order is not touched.
 func (s *Store) Sort() {
-	if !s.Sorted() {
+	if s.unsorted {
 		sort.Stable(byLess{s})
+		s.unsorted = false
 	}
 }
 
-// Sorted reports whether the findings are in Less order.
-func (s *Store) Sorted() bool {
-	for i := 1; i < s.n; i++ {
-		if s.less(s.rec(i), s.rec(i-1)) {
-			return false
-		}
-	}
-	return true
-}
+// Sorted reports whether the findings are in Less order: each was added in
+// order, or the store was sorted after the last that was not. It is kept
+// as findings are added, so asking costs nothing.
+func (s *Store) Sorted() bool { return s == nil || !s.unsorted }
 
 // Keep drops, in place and in order, the findings for which keep is
 // false.
@@ -189,7 +192,8 @@ func (s *Store) Keep(keep func(f *Finding) bool) {
 // KeepSeverity returns a store holding the findings of s at or above min,
 // in order; it shares the tables of s.
 func (s *Store) KeepSeverity(min Severity) *Store {
-	out := &Store{strs: s.strs, strIDs: s.strIDs, rules: s.rules, ruleIDs: s.ruleIDs, objs: s.objs, objIDs: s.objIDs, extras: s.extras}
+	out := &Store{strs: s.strs, strIDs: s.strIDs, rules: s.rules, ruleIDs: s.ruleIDs, objs: s.objs, objIDs: s.objIDs, extras: s.extras,
+		unsorted: s.unsorted}
 	for i := range s.n {
 		r := s.rec(i)
 		if Severity(r.severity) >= min {

@@ -52,18 +52,25 @@ func TestStoreRoundTrip(t *testing.T) {
 	}
 
 	sorted := slices.Clone(want)
-	slices.SortStableFunc(sorted, func(a, b Finding) int {
-		switch {
-		case Less(&a, &b):
-			return -1
-		case Less(&b, &a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sorted, func(a, b Finding) int { return Compare(&a, &b) })
+	if s.Sorted() || res.Sorted() {
+		t.Fatal("a store of findings added out of order says it is sorted")
+	}
 	s.Sort()
-	if !s.Sorted() || !reflect.DeepEqual(res.List(), sorted) {
+	if !s.Sorted() || !res.Sorted() || !reflect.DeepEqual(res.List(), sorted) {
 		t.Fatal("the store sorts differently from a stable sort with Less")
+	}
+
+	inOrder := NewStore()
+	for i := range sorted {
+		inOrder.Add(&sorted[i])
+	}
+	if !inOrder.Sorted() {
+		t.Error("a store of findings added in Less order says it is not sorted")
+	}
+	mixed := &Result{Findings: sorted[:10], Packed: inOrder}
+	if mixed.Sorted() || !(&Result{Findings: sorted}).Sorted() || (&Result{Findings: want}).Sorted() {
+		t.Error("Result.Sorted is wrong about findings held as values, or both ways")
 	}
 
 	warn := s.KeepSeverity(Warning)

@@ -12,22 +12,9 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/testcorpus"
-	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func config() *analyzer.Linter {
-	sev := map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		if !r.DefaultOff {
-			sev[r] = r.Severity
-		}
-	}
-	return &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
-}
 
 // TestTrickyGolden fixes (unsafe fixes included) a manifest with
 // comments, anchors and aliases, flow mappings, quoted strings, CRLF line
@@ -41,7 +28,7 @@ func TestTrickyGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config()
+	cfg := analyzer.Default()
 	res := fix.File(cfg, in, data, finding.Unsafe)
 	golden := filepath.Join("testdata", "tricky.fixed.yaml")
 	if *update {
@@ -149,7 +136,7 @@ spec:
 // grace period conflict; File applies one, lints again and applies what
 // is still needed in a later pass, and ends without a PL201.
 func TestConflictsResolvedInPasses(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	res := fix.File(cfg, "p.yaml", []byte(twoHooks), finding.Unsafe)
 	if len(res.Skipped) > 0 {
 		t.Errorf("skipped: %+v", res.Skipped)
@@ -177,7 +164,7 @@ func TestConflictsResolvedInPasses(t *testing.T) {
 // leave the finding or add one fail verification.
 func TestVerifyRejects(t *testing.T) {
 	data := []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: a\n      image: example/a:1\n      livenessProbe:\n        tcpSocket: {port: 80}\n        successThreshold: 3\n")
-	cfg := config()
+	cfg := analyzer.Default()
 	before, _ := cfg.File("p.yaml", data, true)
 	var f *finding.Finding
 	for i := range before {
@@ -219,7 +206,7 @@ func TestVerifyRejects(t *testing.T) {
 // since its offsets are not the file's.
 func TestEncodings(t *testing.T) {
 	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: a\n      image: example/a:1\n      livenessProbe:\n        tcpSocket: {port: 80}\n        successThreshold: 3\n"
-	cfg := config()
+	cfg := analyzer.Default()
 	bom := append([]byte{0xEF, 0xBB, 0xBF}, doc...)
 	res := fix.File(cfg, "p.yaml", bom, finding.Safe)
 	want := append([]byte{0xEF, 0xBB, 0xBF}, strings.Replace(doc, "successThreshold: 3", "successThreshold: 1", 1)...)
@@ -261,7 +248,7 @@ func TestSampleCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config()
+	cfg := analyzer.Default()
 	applied, changed := 0, 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)

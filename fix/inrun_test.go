@@ -79,7 +79,7 @@ func TestInRunIsVerifyResult(t *testing.T) {
 		}
 		return os.ReadFile(path)
 	}
-	cfg := config()
+	cfg := analyzer.Default()
 	for _, opt := range []analyzer.Options{{}, {SplitBytes: 512, BatchBytes: 600}} {
 		t.Run(fmt.Sprintf("split=%d", opt.SplitBytes), func(t *testing.T) {
 			res, errs := analyzer.Run(cfg, opt, srcs)
@@ -122,7 +122,7 @@ func TestInRunIsVerifyResult(t *testing.T) {
 // after: more than three times the run's own allocations for a stream in
 // which every Deployment has a fix; in the run, the edited document once.
 func TestInRunCostsTheEditedDocument(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	var b strings.Builder
 	for i := range 100 {
 		fmt.Fprintf(&b, "---\n%s", deployment(fmt.Sprintf("app-%d", i), false))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
 )
@@ -38,7 +39,7 @@ const probeJSON = `{
 // periodSeconds wrote an unquoted key: YAML, not JSON, which kubectl
 // rejects).
 func TestJSONFixesStayJSON(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	path := "web.json"
 	data := []byte(probeJSON)
 	before, _ := cfg.File(path, data, true)
@@ -84,7 +85,7 @@ func TestJSONFixesStayJSON(t *testing.T) {
 // TestJSONVerifyRejectsYAML: a fix that leaves valid YAML but not JSON in a
 // JSON file fails verification.
 func TestJSONVerifyRejectsYAML(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	path := "web.json"
 	data := []byte(probeJSON)
 	before, _ := cfg.File(path, data, true)

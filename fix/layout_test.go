@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/rules"
@@ -24,7 +25,7 @@ func TestInsertedProbeLayout(t *testing.T) {
 			head + "    livenessProbe:\n      httpGet: {path: /h, port: 80}\n      initialDelaySeconds: 300\n      periodSeconds: 120\n",
 			head + "    livenessProbe:\n      httpGet: {path: /h, port: 80}\n      periodSeconds: 120\n    startupProbe:\n      httpGet: {path: /h, port: 80}\n      periodSeconds: 10\n      failureThreshold: 31\n"},
 	} {
-		res := fix.File(config(), "pod.yaml", []byte(tc.in), finding.Unsafe)
+		res := fix.File(analyzer.Default(), "pod.yaml", []byte(tc.in), finding.Unsafe)
 		if string(res.Data) != tc.want {
 			t.Errorf("%s: fixed text\n%s\nwant\n%s", tc.name, res.Data, tc.want)
 		}
@@ -51,8 +52,7 @@ spec:
       initialDelaySeconds: 150
       periodSeconds: 5
 `
-	cfg := config()
-	cfg.Severity[rules.IneffectiveInitialDelay] = rules.IneffectiveInitialDelay.Severity
+	cfg := analyzer.Default(analyzer.Enable(rules.IneffectiveInitialDelay))
 	res := fix.File(cfg, "pod.yaml", []byte(in), finding.Unsafe)
 	var got []string
 	for _, a := range res.Applied {

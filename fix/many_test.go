@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/alloctest"
@@ -100,7 +101,7 @@ func candidates(fs []finding.Finding) []fix.Candidate {
 // readinessProbe) and fixes that do not (PL106's timeout), with the
 // cross-object rules running.
 func TestVerifyAllIsVerify(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	data := stream(names(6), true)
 	before, _ := cfg.File("s.yaml", data, true)
 	cands := candidates(before)
@@ -132,7 +133,7 @@ func TestVerifyAllIsVerify(t *testing.T) {
 // whole-file check cannot tell apart ("still there" after the fix of
 // either); on its own document, each twin's fix resolves its finding.
 func TestVerifyAllTwins(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	data := stream([]string{"twin", "other", "twin"}, false)
 	before, _ := cfg.File("s.yaml", data, true)
 	var twins []fix.Candidate
@@ -156,7 +157,7 @@ func TestVerifyAllTwins(t *testing.T) {
 // stream per fix, as before, allocated four times as much for twice the
 // documents).
 func TestVerifyAllLinear(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	cost := func(n int) (uint64, int) {
 		data := stream(names(n), false)
 		before, _ := cfg.File("s.yaml", data, true)
@@ -223,7 +224,7 @@ spec:
 // and on the whole file when a Service does; either way the answer is the
 // whole file's, fix for fix.
 func TestVerifyAllRestartPolicyIsVerify(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	for _, served := range []bool{false, true} {
 		data := onFailure(6, served)
 		before, _ := cfg.File("s.yaml", data, true)
@@ -251,7 +252,7 @@ func TestVerifyAllRestartPolicyIsVerify(t *testing.T) {
 // used to send every fix to a lint of the whole file: 400 Deployments
 // (106 KB) took 12 s of CPU in check -f json against 0.04 s in text.
 func TestVerifyAllRestartPolicyLinear(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	cost := func(n int) (uint64, int) {
 		data := onFailure(n, false)
 		before, _ := cfg.File("s.yaml", data, true)
@@ -282,7 +283,7 @@ func TestVerifyAllRestartPolicyLinear(t *testing.T) {
 // Deployments. Each fix used to be verified by linting the whole file
 // again: a thousand took 128 s of CPU.
 func TestFileLinear(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	cost := func(n int) uint64 {
 		data := onFailure(n, false)
 		var res *fix.Result
@@ -302,7 +303,7 @@ func TestFileLinear(t *testing.T) {
 // resultOf is what a run reports for data: its findings with their fixes.
 func resultOf(t *testing.T, data []byte) *finding.Result {
 	t.Helper()
-	fs, _ := config().File("s.yaml", data, true)
+	fs, _ := analyzer.Default().File("s.yaml", data, true)
 	return &finding.Result{Findings: fs}
 }
 
@@ -310,7 +311,7 @@ func resultOf(t *testing.T, data []byte) *finding.Result {
 // (VerifyResult, which lints the whole file only for a fix that needs it)
 // are those VerifyAll verifies with the whole file's findings in hand.
 func TestVerifyResultIsVerifyAll(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	for _, data := range [][]byte{stream(names(4), true), onFailure(6, true), onFailure(6, false)} {
 		res := resultOf(t, data)
 		before := res.Findings
@@ -339,7 +340,7 @@ func TestVerifyResultIsVerifyAll(t *testing.T) {
 // Deployment (a probe's timeout) in a long file costs about the same whatever the file's length: its document is
 // linted, not the whole file (which check -f json had just linted).
 func TestVerifyResultCostsTheFixedDocument(t *testing.T) {
-	cfg := config()
+	cfg := analyzer.Default()
 	cost := func(n int) uint64 {
 		var b strings.Builder
 		b.Write(stream(names(1), false))

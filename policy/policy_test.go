@@ -9,7 +9,6 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/policy"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
@@ -46,14 +45,9 @@ func lint(t *testing.T, policies, file string, kube timeline.Version) []finding.
 	if kube.Minor == 0 {
 		kube = timeline.Latest
 	}
-	l := &analyzer.Linter{
-		Rules:    rules.All,
-		Severity: map[*rules.Rule]finding.Severity{rules.Policy: rules.Policy.Severity},
-		Checks:   map[*rules.Rule]func(*rules.Pass){rules.Policy: policy.Check(list)},
-		Version:  kube,
-		Params:   timeline.DefaultParams(),
-		Limits:   manifest.DefaultLimits,
-	}
+	l := analyzer.Default(analyzer.Only(rules.Policy))
+	l.Checks = map[*rules.Rule]func(*rules.Pass){rules.Policy: policy.Check(list)}
+	l.Version = kube
 	fs, _ := l.File("m.yaml", []byte(file), true)
 	var out []finding.Finding
 	for _, f := range fs {

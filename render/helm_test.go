@@ -7,10 +7,8 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // TestSubchartsAndExecutionErrors: subcharts under charts/ are rendered
@@ -41,8 +39,7 @@ func TestSubchartsAndExecutionErrors(t *testing.T) {
 // TestRenderedSizeLimit: output over --max-file-size is not linted, and
 // says so at Chart.yaml.
 func TestRenderedSizeLimit(t *testing.T) {
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LimitExceeded: finding.Error, rules.LivenessWithRestartNever: finding.Warning},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Only(rules.LimitExceeded, rules.LivenessWithRestartNever))
 	cfg.Limits.MaxFileSize = 100
 	src := manifest.Source{Path: filepath.Join("testdata", "helm", "syntax-error"), Render: manifest.RenderHelm}
 	fs, _, err := (&Options{KubeVersion: "1.30"}).Lint(cfg, src)

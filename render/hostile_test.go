@@ -19,7 +19,6 @@ import (
 	"github.com/podlint/podlint/internal/alloctest"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // Hostile charts and kustomizations: each is a few KB (the archives are
@@ -33,8 +32,7 @@ var hostileRender = filepath.Join("..", "testdata", "hostile", "render")
 var testLimits = Limits{CPU: time.Second, Memory: 160 << 20, Wall: 60 * time.Second, Output: 16 << 20}
 
 func lintConfig() *analyzer.Linter {
-	return &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.ChartRenderError: finding.Error, rules.LimitExceeded: finding.Error},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	return analyzer.Default(analyzer.Only(rules.ChartRenderError, rules.LimitExceeded))
 }
 
 // lintRoot renders and lints one root through the child process.

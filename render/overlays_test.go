@@ -6,10 +6,8 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // TestBaseReportedOncePerRun: a base used by overlays dev and prod gives
@@ -24,8 +22,8 @@ func TestBaseReportedOncePerRun(t *testing.T) {
 		t.Fatal(errs)
 	}
 	srcs = Plan(srcs)
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.BestEffortQoS: finding.Info, rules.ProbeTimeoutExceedsPeriod: finding.Warning, rules.ServiceWithoutReadiness: finding.Warning},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits, Open: (&Options{}).Open}
+	cfg := analyzer.Default(analyzer.Only(rules.BestEffortQoS, rules.ProbeTimeoutExceedsPeriod, rules.ServiceWithoutReadiness))
+	cfg.Open = (&Options{}).Open
 	res, errs := analyzer.Run(cfg, analyzer.Options{}, srcs)
 	if len(errs) > 0 {
 		t.Fatal(errs)

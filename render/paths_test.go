@@ -14,7 +14,6 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // Issue 21: a pull request must not get a byte from outside its
@@ -81,11 +80,7 @@ func copyHostile(t *testing.T, name, dir string) string {
 }
 
 func hostileConfig() *analyzer.Linter {
-	sev := map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		sev[r] = r.Severity
-	}
-	return &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	return analyzer.Default(analyzer.Enable(rules.All...))
 }
 
 // lintHostile lints a render root and fails the test if anything of the

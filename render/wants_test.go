@@ -1,89 +1,31 @@
 package render
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/rules/rulestest"
 )
 
-var chartWant = regexp.MustCompile(`#\s*want\s+(PL\d+):(\d+)\s+"((?:[^"\\]|\\.)*)"`)
-
 // TestChartWants lints charts whose templates carry `# want RULE:COL
-// "regexp"` comments, as the rules' testdata do: each want expects a
-// finding of RULE at that line and column of that file (a template or a
-// named template's file), whose headline or detail matches; an unexpected
-// finding and an unmatched want both fail. The charts are those whose
-// positions took more than a line-by-line match: a container after one an
-// {{ if }} turns off, and a Pod template written by a named template.
+// "regexp"` comments, as the rules' testdata do (rulestest.RunSource): each
+// want expects a finding of RULE at that line and column of that file (a
+// template or a named template's file); an unexpected finding and an
+// unmatched want both fail. The charts are those whose positions took more
+// than a line-by-line match: a container after one an {{ if }} turns off,
+// and a Pod template written by a named template.
 func TestChartWants(t *testing.T) {
 	for _, chart := range []string{"disabled-first", "named-template", "grafana-pod", "traefik-podtemplate"} {
 		t.Run(chart, func(t *testing.T) {
-			dir := filepath.Join("testdata", "helm", chart)
-			sev := map[*rules.Rule]finding.Severity{}
-			for _, r := range rules.All {
-				// PL601, opt-in, reports at each Pod template's first
-				// container: the position these charts test.
-				if !r.DefaultOff || r == rules.BestEffortQoS {
-					sev[r] = r.Severity
-				}
-			}
-			cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
-			found, _, err := (&Options{}).Lint(cfg, manifest.Source{Path: dir, Render: manifest.RenderHelm})
-			if err != nil {
-				t.Fatal(err)
-			}
-			type want struct {
-				file      string
-				line, col int
-				rule      string
-				re        *regexp.Regexp
-				hit       bool
-			}
-			var wants []*want
-			filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-				if err != nil || e.IsDir() {
-					return err
-				}
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				for i, l := range strings.Split(string(data), "\n") {
-					for _, w := range chartWant.FindAllStringSubmatch(l, -1) {
-						col, _ := strconv.Atoi(w[2])
-						wants = append(wants, &want{file: p, line: i + 1, col: col, rule: w[1], re: regexp.MustCompile(w[3])})
-					}
-				}
-				return nil
-			})
-			if len(wants) == 0 {
-				t.Fatal("no want in the chart")
-			}
-		next:
-			for _, f := range found {
-				for _, w := range wants {
-					if !w.hit && w.file == f.File && w.line == f.Line && w.col == f.Column && w.rule == f.RuleID && (w.re.MatchString(f.Message) || w.re.MatchString(f.Detail)) {
-						w.hit = true
-						continue next
-					}
-				}
-				t.Errorf("%s:%d:%d: unexpected finding %s: %s", f.File, f.Line, f.Column, f.RuleID, f.Message)
-			}
-			for _, w := range wants {
-				if !w.hit {
-					t.Errorf("%s:%d: no finding matched want %s:%d %q", w.file, w.line, w.rule, w.col, w.re)
-				}
-			}
+			// PL601, opt-in, reports at each Pod template's first
+			// container: the position these charts test.
+			l := analyzer.Default(analyzer.Enable(rules.BestEffortQoS))
+			l.Open = (&Options{}).Open
+			rulestest.RunSource(t, l, manifest.Source{Path: filepath.Join("testdata", "helm", chart), Render: manifest.RenderHelm})
 		})
 	}
 }
@@ -96,11 +38,7 @@ func TestChartWants(t *testing.T) {
 // beside it. A container, found at its first key's line ("- name:",
 // "- image: {{ .Values.image.repository }}"), has none.
 func TestNamedTemplateValueLocation(t *testing.T) {
-	sev := map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		sev[r] = r.Severity
-	}
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Enable(rules.All...))
 	for chart, want := range map[string]map[string]string{
 		"grafana-pod": {
 			"PL106": ":37:3 value from .Values.livenessProbe.timeoutSeconds",

@@ -23,7 +23,7 @@ func TestApproximateInWords(t *testing.T) {
 			Rendered: &finding.RenderOrigin{Root: "chart", Name: "chart/templates/deployment.yaml", Path: "spec.template.spec.containers[0].livenessProbe.timeoutSeconds", Approximate: approx}}
 	}
 	long := strings.Repeat("x", finding.HeadlineMax-10)
-	res := &finding.Result{Findings: []finding.Finding{mk("probe timeout too long", true), mk("probe timeout exact", false), mk(long, true)}}
+	res := &finding.Result{Findings: sortFindings([]finding.Finding{mk("probe timeout too long", true), mk("probe timeout exact", false), mk(long, true)})}
 	note := "The finding is at spec.template.spec.containers[0].livenessProbe.timeoutSeconds in the rendered output; it is not written literally in this file, so the position is the closest one found."
 
 	var text bytes.Buffer

@@ -43,6 +43,7 @@ func FuzzWriters(f *testing.F) {
 				{RuleID: "PL999", RuleName: "not-in-catalog", Severity: finding.Info,
 					Location: finding.Location{File: related, Line: 1, Column: 1}, Message: src, SourceLine: msg},
 			}}
+		sortFindings(res.Findings)
 		opts := Options{SrcRoot: "/repo", ToolVersion: "fuzz", Rules: fixtureRules()}
 		// The same findings packed, as analyzer.Run holds them.
 		packed := &finding.Result{Summary: res.Summary, Packed: finding.NewStore()}

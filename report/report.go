@@ -19,13 +19,13 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,9 +109,11 @@ type sink interface {
 	io.ByteWriter
 }
 
-// Write renders res in format to w. Findings are expected to be sorted with
-// finding.Less already; Write sorts a copy when they are not, so that every
-// format is deterministic even when a caller forgets.
+// Write renders res in format to w, its findings in the order they have:
+// Less order, in which the engine sorts a run's findings once
+// (analyzer.Run; finding.Result.Sorted). Write sorts nothing; it refuses a
+// result out of that order rather than print it in an order that may
+// differ between runs.
 //
 // The text, json, github and codeclimate formats are written as they are
 // rendered, one finding at a time, through a buffer: the report is never
@@ -125,26 +127,13 @@ func Write(w io.Writer, format string, res *finding.Result, opts Options) error 
 	if res == nil {
 		res = &finding.Result{}
 	}
+	if !res.Sorted() {
+		return errors.New("the findings are not in report order (finding.Less), which the engine gives them: a result built by hand must be sorted")
+	}
 	sorted := *res
-	if sorted.Packed.Len() > 0 {
-		if len(sorted.Findings) > 0 {
-			sorted.Findings, sorted.Packed = sorted.List(), nil
-		} else {
-			sorted.Packed.Sort() // in place: analyzer.Run sorts already
-		}
-	}
-	less := func(a, b finding.Finding) int {
-		if finding.Less(&a, &b) {
-			return -1
-		}
-		if finding.Less(&b, &a) {
-			return 1
-		}
-		return 0
-	}
-	if !slices.IsSortedFunc(sorted.Findings, less) {
-		sorted.Findings = append([]finding.Finding(nil), sorted.Findings...)
-		slices.SortStableFunc(sorted.Findings, less)
+	if sorted.Packed.Len() > 0 && len(sorted.Findings) > 0 {
+		// The writers see one of the two: both is values.
+		sorted.Findings, sorted.Packed = sorted.List(), nil
 	}
 
 	all := sorted

@@ -44,6 +44,7 @@ func TestSARIFWritesAsItGoes(t *testing.T) {
 			Fixes: []finding.Fix{{Title: "Set timeoutSeconds to 5", Edits: []finding.Edit{{File: "k8s/app.yaml", Start: 100, End: 102, NewText: "5"}}}}}
 		res.Packed.Add(&f)
 	}
+	res.Packed.Sort() // as the engine does
 	p := &heapProbe{}
 	var m runtime.MemStats
 	runtime.GC()

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
@@ -35,8 +34,7 @@ func TestPL101FormulaIsTheFindings(t *testing.T) {
 		t.Fatal("rules/doc/PL101.md has no indented [EARLIEST,  LATEST) formula")
 	}
 	earliest, latest := string(m[1]), string(m[2])
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LivenessKillsBeforeReady: finding.Error},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Only(rules.LivenessKillsBeforeReady))
 	window := regexp.MustCompile(`kills "app" (\S+)–(\S+) after start`)
 	for _, p := range []struct{ d, period, ft float64 }{{15, 10, 3}, {0, 5, 3}, {1, 10, 1}, {40, 3, 5}, {7, 1, 30}} {
 		pod := fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {podlint.dev/expected-startup: 1h}\nspec:\n  containers:\n    - name: app\n      image: busybox\n      livenessProbe:\n        httpGet: {path: /, port: 80}\n        initialDelaySeconds: %g\n        periodSeconds: %g\n        failureThreshold: %g\n", p.d, p.period, p.ft)
@@ -136,8 +134,7 @@ func evalFormula(expr string, vars map[string]float64) (float64, error) {
 // each run is the kill window, and the waits rise and fall for the reason
 // the timeline gives. Under restartPolicy Never there is no schedule.
 func TestPL101ConsequenceIsTheSchedule(t *testing.T) {
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{rules.LivenessKillsBeforeReady: finding.Error},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Only(rules.LivenessKillsBeforeReady))
 	for _, tc := range []struct {
 		d, period, ft float64
 		policy        string

@@ -6,10 +6,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/analyzer"
-	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 )
 
 // budgets is deployments Deployments and pdbs PodDisruptionBudgets (with
@@ -31,8 +28,7 @@ func budgets(deployments, pdbs int) []byte {
 // whatever n and however many workloads share those Pods; one finding per
 // pair made 800 budgets 320 400 warnings (38 MB of report).
 func TestPDBOverlapOncePerSet(t *testing.T) {
-	cfg := &analyzer.Linter{Rules: []*rules.Rule{rules.PDBBlocksDrain}, Severity: map[*rules.Rule]finding.Severity{rules.PDBBlocksDrain: finding.Warning},
-		Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Only(rules.PDBBlocksDrain))
 	for _, c := range []struct{ deployments, pdbs int }{{1, 100}, {1, 200}, {50, 50}, {100, 100}} {
 		fs, _ := cfg.File("b.yaml", budgets(c.deployments, c.pdbs), true)
 		var overlaps, related int

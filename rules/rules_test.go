@@ -7,19 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
-	"github.com/podlint/podlint/internal/observe"
-	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
+	"github.com/podlint/podlint/rules/rulestest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -34,20 +31,14 @@ var testedElsewhere = map[string]string{
 }
 
 // TestRules runs every rule over its rules/testdata/<ID>/ files through the
-// real loader and analyzer. A want comment expects a finding on its line:
-//
-//	# want <ID-or-name>[:COL] "regexp" [<ID-or-name>[:COL] "regexp" …]
-//	# want +N …   (or -N: the finding is N lines below / above)
-//
-// `# want PL101:9 "liveness"` expects a finding of PL101 at column 9 of the
-// line (columns count bytes from 1, as podlint prints them) whose headline,
-// detail, or both joined by a space match the regexp; without `:COL` any
-// column of the line matches. Unexpected findings and unmatched wants both
-// fail. A want in testdata/<ID>/ may name only rule <ID>: a want naming
-// another rule is a test error. Every file with a want (a failing example)
-// must pin the column of at least one of them, so the example also tests
-// where the finding points. A `# podlint-test: kube-version=1.28
-// enable=PL010` line sets the run up.
+// real loader and analyzer (rulestest.Run, whose doc has the want syntax),
+// with only that rule on (and those a file's podlint-test line enables).
+// Unexpected findings and unmatched wants both fail. A want in
+// testdata/<ID>/ may name only rule <ID>. Every file with a want (a
+// failing example) must pin the column of at least one of them, so the
+// example also tests where the finding points. Every finding is held to
+// the shape of a headline (checkHeadline) and its fixes are verified and
+// applied (checkFixes).
 func TestRules(t *testing.T) {
 	for _, r := range rules.All {
 		t.Run(r.ID+"_"+r.Name, func(t *testing.T) {
@@ -58,18 +49,35 @@ func TestRules(t *testing.T) {
 			if len(files) == 0 {
 				t.Fatalf("rule %s has no testdata in testdata/%s", r.ID, r.ID)
 			}
+			files = slices.DeleteFunc(files, func(f string) bool {
+				fi, err := os.Stat(f)
+				return err == nil && fi.IsDir() // fixed/: the expected text after the fixes
+			})
 			silent, firing := 0, 0
-			for _, f := range files {
-				if fi, err := os.Stat(f); err == nil && fi.IsDir() {
-					continue // fixed/: the expected text after the fixes
+			for _, res := range rulestest.Run(t, analyzer.Default(analyzer.Only(r)), files...) {
+				pinned := 0
+				for _, w := range res.Wants {
+					if w.Rule != r {
+						t.Errorf("%s:%d: want names %s (%s), but testdata/%s/ tests only %s: move the example to testdata/%s/", res.File, w.Line, w.Rule.ID, w.Rule.Name, r.ID, r.ID, w.Rule.ID)
+					}
+					if w.Column != 0 {
+						pinned++
+					}
 				}
-				n, pinned := checkFile(t, r, f)
+				for i := range res.Findings {
+					f := &res.Findings[i]
+					if f.Line < 1 || f.Column < 1 {
+						t.Errorf("%s: finding without a position: %+v", res.File, f)
+					}
+					checkHeadline(t, res.File, f)
+				}
+				checkFixes(t, res.Linter, res.File, res.Data, res.Findings)
 				switch {
-				case n == 0:
+				case len(res.Wants) == 0:
 					silent++
 				case pinned == 0:
 					firing++
-					t.Errorf("%s: no want pins a column; pin at least one (# want %s:COL \"regexp\")", f, r.ID)
+					t.Errorf("%s: no want pins a column; pin at least one (# want %s:COL \"regexp\")", res.File, r.ID)
 				default:
 					firing++
 				}
@@ -79,156 +87,6 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-type want struct {
-	line int
-	col  int // 0: any column
-	rule *rules.Rule
-	re   *regexp.Regexp
-	raw  string
-	hit  bool
-}
-
-var (
-	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
-	wantItem    = regexp.MustCompile(`^(?:([+-]\d+)\s+)?([^\s:]+)(?::(\d+))?\s+"((?:[^"\\]|\\.)*)"\s*`)
-	setupLine   = regexp.MustCompile(`#\s*podlint-test:\s*(.*)$`)
-)
-
-// checkFile lints one testdata file of rule r and returns how many wants it
-// had and how many of them pin a column.
-func checkFile(t *testing.T, r *rules.Rule, path string) (wantCount, pinned int) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &analyzer.Linter{
-		Rules:    rules.All,
-		Severity: map[*rules.Rule]finding.Severity{r: r.Severity},
-		Version:  timeline.Latest,
-		Params:   timeline.DefaultParams(),
-		Limits:   manifest.DefaultLimits,
-	}
-	var wants []*want
-	for i, line := range strings.Split(string(data), "\n") {
-		if m := setupLine.FindStringSubmatch(line); m != nil {
-			for _, kv := range strings.Fields(m[1]) {
-				k, v, _ := strings.Cut(kv, "=")
-				switch k {
-				case "kube-version":
-					if cfg.Version, err = timeline.ParseVersion(v); err != nil {
-						t.Fatalf("%s:%d: %v", path, i+1, err)
-					}
-				case "enable":
-					for _, name := range strings.Split(v, ",") {
-						o := rules.Lookup(name)
-						if o == nil {
-							t.Fatalf("%s:%d: unknown rule %q", path, i+1, name)
-						}
-						cfg.Severity[o] = o.Severity
-					}
-				case "nodes":
-					if cfg.Params.Nodes, err = strconv.Atoi(v); err != nil {
-						t.Fatalf("%s:%d: nodes: %v", path, i+1, err)
-					}
-				case "expected-startup":
-					// The configuration's expected-startup, one pattern=duration list.
-					if cfg.Params.ExpectedStartup, err = timeline.ParseExpectations(v); err != nil {
-						t.Fatalf("%s:%d: expected-startup: %v", path, i+1, err)
-					}
-				case "start-time":
-					s, _ := timeline.ParseSeconds(v)
-					cfg.Params.AppStart = timeline.Seconds(s)
-				case "observed":
-					// A profile of podlint observe, relative to the file,
-					// judged on a fixed day so that it never turns stale.
-					data, err := os.ReadFile(filepath.Join(filepath.Dir(path), v))
-					if err != nil {
-						t.Fatalf("%s:%d: %v", path, i+1, err)
-					}
-					if cfg.Params.Observed, err = observe.Expectations(data, v, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)); err != nil {
-						t.Fatalf("%s:%d: %v", path, i+1, err)
-					}
-				default:
-					t.Fatalf("%s:%d: unknown podlint-test setting %q", path, i+1, k)
-				}
-			}
-			continue
-		}
-		m := wantComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		rest := m[1]
-		for strings.TrimSpace(rest) != "" {
-			im := wantItem.FindStringSubmatch(rest)
-			if im == nil {
-				t.Fatalf("%s:%d: malformed want %q (want: # want [+N] RULE[:COL] \"regexp\")", path, i+1, rest)
-			}
-			off := 0
-			if im[1] != "" {
-				off, _ = strconv.Atoi(im[1])
-			}
-			wr := rules.Lookup(im[2])
-			if wr == nil {
-				t.Fatalf("%s:%d: want names unknown rule %q", path, i+1, im[2])
-			}
-			if wr != r {
-				t.Fatalf("%s:%d: want names %s (%s), but testdata/%s/ tests only %s: move the example to testdata/%s/", path, i+1, wr.ID, wr.Name, r.ID, r.ID, wr.ID)
-			}
-			col := 0
-			if im[3] != "" {
-				if col, err = strconv.Atoi(im[3]); err != nil || col < 1 {
-					t.Fatalf("%s:%d: bad column %q in want", path, i+1, im[3])
-				}
-				pinned++
-			}
-			pattern, err := strconv.Unquote(`"` + im[4] + `"`)
-			if err != nil {
-				pattern = im[4]
-			}
-			re, err := regexp.Compile(pattern)
-			if err != nil {
-				t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
-			}
-			wants = append(wants, &want{line: i + 1 + off, col: col, rule: wr, re: re, raw: im[0]})
-			rest = rest[len(im[0]):]
-		}
-	}
-	findings, _ := cfg.File(path, data, true)
-	for _, f := range findings {
-		if f.Line < 1 || f.Column < 1 {
-			t.Errorf("%s: finding without a position: %+v", path, f)
-		}
-		checkHeadline(t, path, &f)
-		matched := false
-		for _, w := range wants {
-			if !w.hit && w.line == f.Line && (w.col == 0 || w.col == f.Column) && w.rule.ID == f.RuleID && wantMatches(w.re, &f) {
-				w.hit, matched = true, true
-				break
-			}
-		}
-		if !matched {
-			t.Errorf("%s:%d:%d: unexpected finding %s (%s): %s", path, f.Line, f.Column, f.RuleID, f.RuleName, f.Message)
-		}
-	}
-	for _, w := range wants {
-		if !w.hit {
-			t.Errorf("%s:%d: no finding matched want %s", path, w.line, strings.TrimSpace(w.raw))
-		}
-	}
-	checkFixes(t, cfg, path, data, findings)
-	return len(wants), pinned
-}
-
-// wantMatches matches a want's regexp against the headline, the detail,
-// both joined by a space, or the severity, ": " and both (so that
-// "^info: " pins a finding that a rule lowers to info).
-func wantMatches(re *regexp.Regexp, f *finding.Finding) bool {
-	return re.MatchString(f.Message) || re.MatchString(f.Detail) || re.MatchString(f.Message+" "+f.Detail) ||
-		re.MatchString(f.Severity.String()+": "+f.Message+" "+f.Detail)
 }
 
 // headlineMax is the longest headline a rule may print, in characters:
@@ -272,11 +130,7 @@ func checkHeadline(t *testing.T, path string, f *finding.Finding) {
 // unnamed container by its place and image, #1 (api:3).
 func TestUnnamedContainers(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
-	sev := map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		sev[r] = r.Severity
-	}
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: timeline.Latest, Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Enable(rules.All...))
 	checked := 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -361,7 +215,8 @@ func dropContainerNames(data []byte) ([]byte, int) {
 // one, and a file without fixes must not. -update rewrites them.
 func checkFixes(t *testing.T, cfg *analyzer.Linter, path string, data []byte, findings []finding.Finding) {
 	t.Helper()
-	all := allRules(cfg)
+	all := *cfg
+	all.Severity = analyzer.Default(analyzer.Enable(rules.All...)).Severity
 	before, _ := all.File(path, data, true)
 	fixable := false
 	for i := range findings {
@@ -372,7 +227,7 @@ func checkFixes(t *testing.T, cfg *analyzer.Linter, path string, data []byte, fi
 			if x.Title == "" || strings.HasSuffix(x.Title, ".") || (x.Safety != finding.Safe && x.Safety != finding.Unsafe) {
 				t.Errorf("%s:%d: %s fix %d: title %q and safety %v: want an imperative title without a final period, safe or unsafe", path, f.Line, f.RuleID, j+1, x.Title, x.Safety)
 			}
-			if _, err := fix.Verify(all, path, data, before, f, x); err != nil {
+			if _, err := fix.Verify(&all, path, data, before, f, x); err != nil {
 				t.Errorf("%s:%d: %s fix %q fails verification: %v", path, f.Line, f.RuleID, x.Title, err)
 			}
 		}
@@ -405,16 +260,6 @@ func checkFixes(t *testing.T, cfg *analyzer.Linter, path string, data []byte, fi
 	if !bytes.Equal(res.Data, expected) {
 		t.Errorf("%s: the text after the fixes differs from %s:\n%s", path, want, lineDiff(string(expected), string(res.Data)))
 	}
-}
-
-// allRules is cfg with every rule enabled at its default severity.
-func allRules(cfg *analyzer.Linter) *analyzer.Linter {
-	c := *cfg
-	c.Severity = map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		c.Severity[r] = r.Severity
-	}
-	return &c
 }
 
 // lineDiff lists the lines that differ between want and got.

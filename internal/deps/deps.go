@@ -79,6 +79,12 @@ const Rules = `
 	< internal/observe
 	< internal/observe/cmd/scrub;
 
+	# The harness of the want tests (rules/testdata, render's charts): the
+	# engine as shipped over manifests whose comments say what they
+	# expect. Nothing places it below a package, so only tests import it.
+	analyzer, internal/observe
+	< rules/rulestest;
+
 	# The faces.
 	fix, render, report/plot
 	< internal/lsp;

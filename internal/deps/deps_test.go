@@ -93,6 +93,8 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		"internal/lsp":  {"fix", "github.com/sourcegraph/jsonrpc2"},
 		"manifest":      {"workload", "os"},
 		"internal/deps": {"fmt"},
+		// The want tests' harness, which tests alone import.
+		"rules/rulestest": {"analyzer", "internal/observe", "regexp", "os"},
 	}
 	if v := Check(base, allowed); len(v) != 0 {
 		t.Fatalf("the base graph breaks the rules: %v", v)
@@ -110,6 +112,8 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"render", "k8s.io/client-go/kubernetes", "only internal/observe may import"},
 		{"internal/cli", "internal/observe", "not allowed by deps.Rules"}, // podlint-render would link observe
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
+		{"internal/cli", "rules/rulestest", "not allowed by deps.Rules"}, // a test harness linked into podlint
+		{"rules", "rules/rulestest", "not allowed by deps.Rules"},        // a cycle
 	} {
 		g := Graph{}
 		for k, v := range base {

@@ -338,11 +338,8 @@ func changeMinors(t *testing.T, name string, data []byte, p timeline.Params) []i
 // the minor itself written as "<minor>" so that naming it is no change.
 func versionOutput(t *testing.T, name string, data []byte, v timeline.Version, p timeline.Params) string {
 	t.Helper()
-	sev := map[*rules.Rule]finding.Severity{}
-	for _, r := range rules.All {
-		sev[r] = r.Severity
-	}
-	cfg := &analyzer.Linter{Rules: rules.All, Severity: sev, Version: v, Params: p, Limits: manifest.DefaultLimits}
+	cfg := analyzer.Default(analyzer.Enable(rules.All...))
+	cfg.Version, cfg.Params = v, p
 	res, errs := analyzer.Run(cfg, analyzer.Options{Workers: 1}, []manifest.Source{{Path: name, Data: data}})
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", name, errs)

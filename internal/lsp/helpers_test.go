@@ -12,22 +12,12 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
-	"github.com/podlint/podlint/manifest"
-	"github.com/podlint/podlint/rules"
-	"github.com/podlint/podlint/timeline"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
 // defaultConfig is what check uses without flags or a configuration file.
 func defaultConfig(string) (*Config, error) {
-	an := &analyzer.Linter{Rules: rules.All, Severity: map[*rules.Rule]finding.Severity{}, Version: timeline.Latest,
-		Params: timeline.DefaultParams(), Limits: manifest.DefaultLimits}
-	for _, r := range rules.All {
-		if !r.DefaultOff {
-			an.Severity[r] = r.Severity
-		}
-	}
-	return &Config{Analyzer: an}, nil
+	return &Config{Analyzer: analyzer.Default()}, nil
 }
 
 // client is an editor talking to an in-process server over pipes.
