@@ -79,10 +79,19 @@ const Rules = `
 	< internal/observe
 	< internal/observe/cmd/scrub;
 
+	# Settings: the flags of a run and its .podlint.yaml as one value
+	# (what the linter runs, the scheduler, the render stage and its
+	# limits, the output), with the trust split of repository
+	# configuration. No command line of its own: the CLI parses flags
+	# into it, the editor server calls it for each folder.
+	analyzer, render, report, policy, internal/safefile
+	< internal/settings;
+
 	# The faces.
-	fix, render, report/plot
+	fix, render, report/plot, internal/settings
 	< internal/lsp;
-	internal/lsp, internal/ruledoc, internal/version, render, report, policy
+	internal/lsp, internal/ruledoc, internal/version, internal/settings,
+	  render, report, policy
 	< internal/cli;
 	internal/cli, internal/observe
 	< internal/observecli

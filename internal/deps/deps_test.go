@@ -85,14 +85,15 @@ func TestDependencies(t *testing.T) {
 func TestRulesCatchABadArrow(t *testing.T) {
 	allowed := rules(t)
 	base := Graph{
-		"workload":      {"fmt", "k8s.io/api/core/v1"},
-		"internal/cli":  {"analyzer", "render", "github.com/urfave/cli/v2"},
-		"render":        {"manifest", "helm.sh/helm/v3/pkg/strvals"},
-		"render/engine": {"render", "helm.sh/helm/v3/pkg/engine"},
-		"timeline":      {"workload", "strings"},
-		"internal/lsp":  {"fix", "github.com/sourcegraph/jsonrpc2"},
-		"manifest":      {"workload", "os"},
-		"internal/deps": {"fmt"},
+		"workload":          {"fmt", "k8s.io/api/core/v1"},
+		"internal/cli":      {"analyzer", "render", "github.com/urfave/cli/v2"},
+		"render":            {"manifest", "helm.sh/helm/v3/pkg/strvals"},
+		"render/engine":     {"render", "helm.sh/helm/v3/pkg/engine"},
+		"timeline":          {"workload", "strings"},
+		"internal/lsp":      {"fix", "github.com/sourcegraph/jsonrpc2"},
+		"manifest":          {"workload", "os"},
+		"internal/deps":     {"fmt"},
+		"internal/settings": {"analyzer", "render", "policy", "go.yaml.in/yaml/v3"},
 	}
 	if v := Check(base, allowed); len(v) != 0 {
 		t.Fatalf("the base graph breaks the rules: %v", v)
@@ -110,6 +111,9 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"render", "k8s.io/client-go/kubernetes", "only internal/observe may import"},
 		{"internal/cli", "internal/observe", "not allowed by deps.Rules"}, // podlint-render would link observe
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
+		{"internal/settings", "internal/cli", "not allowed by deps.Rules"},                       // settings is the CLI's and the editor's, not a face
+		{"internal/settings", "github.com/urfave/cli/v2", "only internal/cli, internal/gendocs"}, // flags are a plain struct
+		{"internal/settings", "internal/lsp", "not allowed by deps.Rules"},
 	} {
 		g := Graph{}
 		for k, v := range base {
