@@ -10,10 +10,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/gctune"
 	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	podversion "github.com/podlint/podlint/internal/version"
@@ -52,8 +54,21 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // Run runs podlint with args (args[0] is the program name) and returns the
-// exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// exit code. It leaves the garbage collector as it is: tests run it, and
+// the collector's settings are the process's (Main paces it).
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, nil)
+}
+
+// Main is Run for the podlint executable: it also paces the garbage
+// collector to the run's heap (internal/gctune), unless GOGC or GOMEMLIMIT
+// is set in the environment.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, os.Getenv)
+}
+
+// runWith is Run, pacing the collector when getenv is set.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
 	if render.IsChild() {
 		// Started to render one chart or kustomization within limits
 		// (render/child.go): podlint starts podlint-render for that, and
@@ -68,6 +83,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	env := &runEnv{stdin: stdin, stdout: stdout, stderr: stderr, code: ExitOK}
+	if getenv != nil {
+		gctune.Start(getenv, env.inputs.Load)
+	}
 	routeLibraryLogs(stderr)
 	app := newApp(env)
 	err := app.Run(reorderArgs(app, args))
@@ -90,6 +108,9 @@ type runEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
+	// inputs counts the bytes of the large inputs the run's scheduler
+	// holds (analyzer.Options.InputBytes), for the collector's pacing.
+	inputs atomic.Int64
 }
 
 // warnf prints one line on standard error. The whole line is escaped
@@ -370,6 +391,7 @@ func loadSettings(c *ucli.Context, env *runEnv) (*settings.Settings, error) {
 	if err != nil {
 		return nil, &settingsError{&exitError{ExitError, err.Error()}, err}
 	}
+	s.Run.InputBytes = &env.inputs
 	return s, nil
 }
 

@@ -87,11 +87,14 @@ const Rules = `
 	analyzer, render, report, policy, internal/safefile
 	< internal/settings;
 
+	# The collector's pacing, started by podlint's entry only.
+	NONE < internal/gctune;
+
 	# The faces.
 	fix, render, report/plot, internal/settings
 	< internal/lsp;
-	internal/lsp, internal/ruledoc, internal/version, internal/settings,
-	  render, report, policy
+	internal/lsp, internal/ruledoc, internal/version, internal/gctune,
+	  internal/settings, render, report, policy
 	< internal/cli;
 	internal/cli, internal/observe
 	< internal/observecli
