@@ -68,8 +68,9 @@ values file, exact or approximate.`,
 			}
 			s, err := loadSettings(c, env)
 			if err != nil {
-				// Not for a render setting: those are read last, and
-				// wrote no log before they moved to package settings.
+				// A CI step that uploads the log shows a failed run for a
+				// bad setting; a render setting's error has never written
+				// one, and still does not.
 				if !errors.As(err, new(*settings.RenderError)) {
 					failedSARIF(c, env, err)
 				}
