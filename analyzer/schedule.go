@@ -14,17 +14,6 @@ import (
 	"github.com/podlint/podlint/manifest"
 )
 
-// inputBytes counts the bytes of the sources read whole to be linted in
-// batches (large files, standard input) from their reading until they are
-// merged, in every run of the process: a measure for the CLI's GC pacing
-// (the collector's settings are the process's), not a knob. They hold no
-// pointers, so the collector keeps them at no cost, and the CLI's GC
-// policy lets the heap grow past them (InputBytes).
-var inputBytes atomic.Int64
-
-// InputBytes is the size of the large inputs Run holds at the moment.
-func InputBytes() int64 { return inputBytes.Load() }
-
 // Options tune Run's scheduler; the zero value is the default of each.
 // They change how a run is spread over goroutines and memory, never its
 // findings. Tests set them to reach the batch and budget paths with small
@@ -52,6 +41,14 @@ type Options struct {
 	// kustomizations and whatever it leaves to the whole file are verified
 	// after the run.
 	VerifyFixes func(*FixDoc)
+	// InputBytes, when set, counts the bytes of the sources the run reads
+	// whole to lint in batches (large files, standard input) from their
+	// reading until they are merged: a measure for the CLI's GC pacing
+	// (internal/gctune), not a knob. They hold no pointers, so the
+	// collector keeps them at no cost, and the pacing lets the heap grow
+	// past them. Each run has its own (the CLI's runEnv): two runs of one
+	// process never count into one another's.
+	InputBytes *atomic.Int64
 }
 
 // The defaults of Options.SplitBytes, BatchBytes and SummaryBudget. A
@@ -118,6 +115,13 @@ func Run(l *Linter, opt Options, srcs []manifest.Source) (*finding.Result, []err
 	l.crossObjectFindings(s.parts, s.res.Packed, sourceReader(l, srcs))
 	s.res.Packed.Sort()
 	return s.res, s.errs
+}
+
+// held adds n to the run's count of the input bytes it holds, if it keeps one.
+func (s *scheduler) held(n int64) {
+	if s.opt.InputBytes != nil {
+		s.opt.InputBytes.Add(n)
+	}
 }
 
 // scheduler is the state of one Run.
@@ -208,7 +212,7 @@ func (s *scheduler) feed() {
 			s.done <- job{i, -1, 0, 0}
 			continue
 		}
-		inputBytes.Add(int64(len(data)))
+		s.held(int64(len(data)))
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, l.Limits)
 		ranges := batches(r.split, s.opt.batchBytes())
 		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
@@ -289,7 +293,7 @@ func (m *merger) source(k int) bool {
 	if r.part != nil && (len(r.part.parts) > 0 || len(r.part.deferred) > 0) {
 		s.parts = append(s.parts, r.part)
 	}
-	inputBytes.Add(-int64(len(r.data)))
+	s.held(-int64(len(r.data)))
 	sum := &s.res.Summary
 	if r.sum.Skipped == 0 {
 		sum.Files += m.files.add(s.srcs[k], r.sum)

@@ -20,7 +20,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s renders charts and kustomizations for podlint, which starts it; run podlint check instead\n", render.RenderCommand)
 		os.Exit(2)
 	}
-	// No collector pacing of podlint's (internal/cli's TuneGC, a heap
+	// No collector pacing of podlint's (internal/gctune, a heap
 	// target of 24 MB for linting): a kustomization of multi-MB CRDs
 	// keeps hundreds of MB live, which that pacing collected at GOGC 20,
 	// doubling the render's CPU time (docs/performance.md, "Rendering at

@@ -12,10 +12,9 @@ import (
 )
 
 func main() {
-	cli.TuneGC(os.Getenv)
 	observecli.Install()
 	stop := startCPUProfile()
-	code := cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := cli.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
 	ucli "github.com/urfave/cli/v2"
@@ -64,13 +66,14 @@ values file, exact or approximate.`,
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "check needs at least one PATH (a file, a directory, or - for standard input)"}
 			}
-			s, err := loadSettings(c, env, true)
+			s, err := loadSettings(c, env)
 			if err != nil {
-				failedSARIF(c, env, err)
-				return err
-			}
-			s.debugSetup(c, env)
-			if err := s.renderSetup(c); err != nil {
+				// A CI step that uploads the log shows a failed run for a
+				// bad setting; a render setting's error has never written
+				// one, and still does not.
+				if !errors.As(err, new(*settings.RenderError)) {
+					failedSARIF(c, env, err)
+				}
 				return err
 			}
 			specs, err := reportSpecs(formatItems(c), c.String("output"))
@@ -80,7 +83,7 @@ values file, exact or approximate.`,
 			if c.Int("timelines") < 0 {
 				return &exitError{ExitError, fmt.Sprintf("--timelines %d: want 0 or more", c.Int("timelines"))}
 			}
-			srcRoot := s.workDir
+			srcRoot := s.WorkDir
 			if r := c.String("src-root"); r != "" {
 				if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
 					return &exitError{ExitError, fmt.Sprintf("--src-root %q is not a directory", r)}
@@ -93,13 +96,13 @@ values file, exact or approximate.`,
 			if hasFormat(specs, "markdown") {
 				timelines = c.Int("timelines")
 			}
-			if timelines > 0 && s.an.Open != nil {
-				kept := &keptRenders{open: s.an.Open}
+			if timelines > 0 && s.Linter.Open != nil {
+				kept := &keptRenders{open: s.Linter.Open}
 				defer kept.release()
-				s.an.Open = kept.Open
+				s.Linter.Open = kept.Open
 			}
-			srcs, hints, errs := s.sources(c, env)
-			sched := s.sched
+			srcs, hints, errs := sources(s, c, env)
+			sched := s.Run
 			var verify *fix.InRun
 			if hasFormat(specs, "json", "sarif") {
 				// The formats that offer fixes: the workers verify them
@@ -107,11 +110,11 @@ values file, exact or approximate.`,
 				verify = fix.NewInRun()
 				sched.VerifyFixes = verify.Document
 			}
-			res, runErrs := analyzer.Run(&s.an, sched, srcs)
-			res.Summary.ConfigFile = s.configName()
+			res, runErrs := analyzer.Run(&s.Linter, sched, srcs)
+			res.Summary.ConfigFile = s.ConfigName()
 			errs = append(errs, runErrs...)
 			if verify != nil {
-				verify.Finish(&s.an, res, sourceBytes(&s.an, srcs))
+				verify.Finish(&s.Linter, res, sourceBytes(&s.Linter, srcs))
 			}
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
@@ -121,11 +124,11 @@ values file, exact or approximate.`,
 				errTexts = append(errTexts, e.Error())
 			}
 			opts := report.Options{
-				Color: s.color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
+				Color: s.Color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity),
 				Category: c.String("category"),
-				Width:    s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts,
+				Width:    s.Width, Brief: c.Bool("brief"), Show: s.Show, FailOn: s.FailOn, Errors: errTexts,
 			}
-			opts.Timelines = reportTimelines(s, srcs, res, s.show, timelines)
+			opts.Timelines = reportTimelines(s, srcs, res, s.Show, timelines)
 			if failed := writeReports(env, specs, srcs, res, opts); len(failed) > 0 {
 				for _, f := range failed[1:] {
 					env.warnf("%s", f)
@@ -136,7 +139,7 @@ values file, exact or approximate.`,
 				// Every report went to a file: the terminal gets the tally.
 				env.warnf("%s; %s", report.SummaryLine(res), writtenTo(specs))
 			}
-			env.finish(res, errs, s.failOn)
+			env.finish(res, errs, s.FailOn)
 			return nil
 		},
 	}
@@ -196,4 +199,10 @@ func (env *runEnv) finish(res *finding.Result, errs []error, failOn finding.Seve
 	case failing(res, failOn):
 		env.code = ExitFindings
 	}
+}
+
+// policyFlag names a policy file on the command line.
+func policyFlag() ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "policy", Usage: "check the organisation policies of `FILE` (repeatable); the repository's " +
+		settings.ConfigFileName + " may add policies but not change these (see docs/policies.md)"}
 }

@@ -7,16 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
+	"sync/atomic"
 
 	"github.com/mattn/go-isatty"
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/gctune"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	podversion "github.com/podlint/podlint/internal/version"
 	"github.com/podlint/podlint/manifest"
@@ -54,8 +54,21 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // Run runs podlint with args (args[0] is the program name) and returns the
-// exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// exit code. It leaves the garbage collector as it is: tests run it, and
+// the collector's settings are the process's (Main paces it).
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, nil)
+}
+
+// Main is Run for the podlint executable: it also paces the garbage
+// collector to the run's heap (internal/gctune), unless GOGC or GOMEMLIMIT
+// is set in the environment.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, os.Getenv)
+}
+
+// runWith is Run, pacing the collector when getenv is set.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
 	if render.IsChild() {
 		// Started to render one chart or kustomization within limits
 		// (render/child.go): podlint starts podlint-render for that, and
@@ -70,6 +83,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	env := &runEnv{stdin: stdin, stdout: stdout, stderr: stderr, code: ExitOK}
+	if getenv != nil {
+		gctune.Start(getenv, env.inputs.Load)
+	}
 	routeLibraryLogs(stderr)
 	app := newApp(env)
 	err := app.Run(reorderArgs(app, args))
@@ -87,10 +103,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return env.code
 }
 
+// runEnv is the state of one run of podlint.
 type runEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
+	// inputs counts the bytes of the large inputs the run's scheduler
+	// holds (analyzer.Options.InputBytes), for the collector's pacing.
+	inputs atomic.Int64
 }
 
 // warnf prints one line on standard error. The whole line is escaped
@@ -162,7 +182,7 @@ Documentation: https://github.com/podlint/podlint/tree/main/docs`,
 			for _, cmd := range c.App.Commands {
 				names = append(names, cmd.Name)
 			}
-			env.warnf("unknown command %s%s; run podlint --help", textsafe.Quote(name), didYouMean(name, names))
+			env.warnf("unknown command %s%s; run podlint --help", textsafe.Quote(name), settings.DidYouMean(name, names))
 			env.code = ExitError
 		},
 	}
@@ -278,8 +298,8 @@ func stagedFile(a string) bool {
 func commonFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.BoolFlag{Name: "allow-empty", Usage: "exit 0, not 2, when a directory holds no manifest file"},
-		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + ConfigFileName + " or " + ConfigFileAltName},
-		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + ConfigFileName + " files"},
+		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` instead of the nearest " + settings.ConfigFileName + " or " + settings.ConfigFileAltName},
+		&ucli.BoolFlag{Name: "no-config", Usage: "ignore " + settings.ConfigFileName + " files"},
 		&ucli.StringFlag{Name: "kube-version", Usage: "Kubernetes `VERSION` of the target cluster (e.g. 1.30); default " + timeline.Latest.String()},
 		&ucli.StringFlag{Name: "stdin-filename", Usage: "`NAME` to show for standard input (-)", Value: "<stdin>"},
 		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of standard output"},
@@ -303,157 +323,111 @@ func commonFlags() []ucli.Flag {
 	}
 }
 
-// settings is everything a run needs, from flags and the config file.
-type settings struct {
-	cfg      *Config
-	an       analyzer.Linter
-	sched    analyzer.Options // Run's tuning: check and fix only
-	failOn   finding.Severity
-	show     finding.Severity
-	width    int
-	color    bool
-	excludes []string
-	workDir  string
-	render   bool // render charts and kustomizations
-	renderer *render.Options
-	budget   time.Duration // --render-budget
-	// trace writes a --debug line; nil without --debug.
-	trace func(format string, args ...any)
-	// warnf writes a warning on standard error.
-	warnf func(format string, args ...any)
+// flagsOf reads the flags of c's command into the settings' plain flags:
+// the flags of check, fix, timeline and lsp that Load reads.
+func flagsOf(c *ucli.Context) *settings.Flags {
+	f := &settings.Flags{
+		Command: c.Command.Name, Paths: c.Args().Slice(),
+		Config: c.String("config"), NoConfig: c.Bool("no-config"),
+		KubeVersion: c.String("kube-version"), KubeVersionSet: c.IsSet("kube-version"),
+		PullTime: c.String("pull-time"), StartTime: c.String("start-time"), ShutdownTime: c.String("shutdown-time"),
+		ObservationLatency: c.String("observation-latency"), ActionLatency: c.String("action-latency"), StopLatency: c.String("stop-latency"),
+		ExpectedStartup: c.String("expected-startup"), ExpectedShutdown: c.String("expected-shutdown"),
+		Nodes: c.Int("nodes"), NodesSet: c.IsSet("nodes"), Observed: c.String("observed"),
+		Limits: manifest.Limits{
+			MaxFileSize:  c.Int64("max-file-size"),
+			MaxDocuments: c.Int("max-documents"),
+			MaxDepth:     c.Int("max-depth"),
+			MaxNodes:     c.Int("max-nodes"),
+		},
+		Exclude: c.StringSlice("exclude"), Color: c.String("color"), Output: c.String("output"),
+		Render: c.String("render"), Values: c.StringSlice("values"), Set: c.StringSlice("set"),
+		ReleaseName: c.String("release-name"), Namespace: c.String("namespace"),
+		RenderCPU: c.String("render-cpu"), RenderMemory: c.String("render-memory"), RenderTimeout: c.String("render-timeout"),
+		RenderMaxOutput: c.String("render-max-output"), RenderBudget: c.String("render-budget"),
+		ReadUntracked: c.StringSlice("read-untracked"),
+	}
+	switch f.Command {
+	case "check", "fix":
+		f.FailOn, f.FailOnSet, f.Show = c.String("fail-on"), c.IsSet("fail-on"), c.String("show")
+		f.Enable, f.Disable, f.Policy = c.StringSlice("enable"), c.StringSlice("disable"), c.StringSlice("policy")
+	}
+	// fix and lsp accept --debug but trace nothing.
+	f.Debug = (f.Command == "check" || f.Command == "timeline") && c.Bool("debug")
+	return f
 }
 
-func loadSettings(c *ucli.Context, env *runEnv, wantFormat bool) (*settings, error) {
-	usage := func(err error) (*settings, error) { return nil, &exitError{ExitError, err.Error()} }
+// settingsEnv is what settings.Load reads of the process: the working
+// directory wd, the environment, standard output's terminal, and
+// podlint observe's profile reader when this executable links it.
+func (env *runEnv) settingsEnv(wd string) settings.Env {
+	e := settings.Env{WorkDir: wd, Getenv: os.Getenv, Warnf: env.warnf, Stderr: env.stderr, Now: now,
+		Terminal: func() bool { return isTerminal(env.stdout) },
+		Width: func() int {
+			f, ok := env.stdout.(*os.File)
+			if !ok || !isTerminal(env.stdout) {
+				return 0
+			}
+			w, _, err := term.GetSize(int(f.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		}}
+	if observer != nil {
+		e.ReadProfile = observer.Expectations
+	}
+	return e
+}
+
+// loadSettings reads the settings of c's command (settings.Load), its
+// errors usage errors.
+func loadSettings(c *ucli.Context, env *runEnv) (*settings.Settings, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, &exitError{ExitError, "cannot read the working directory: " + err.Error()}
 	}
-	s := &settings{workDir: wd, warnf: env.warnf}
-	if s.cfg, err = settingsConfig(c.String("config"), c.Bool("no-config"), wd, c.Args().Slice()); err != nil {
-		return usage(err)
-	}
-	cfg := s.cfg
-	if s.an.Version, err = kubeVersion(c.String("kube-version"), c.IsSet("kube-version"), cfg, env.warnf); err != nil {
-		return usage(err)
-	}
-	// fix takes check's rules and failure level: its exit status is
-	// check's on the fixed files.
-	check := c.Command.Name == "check" || c.Command.Name == "fix"
-	if check {
-		if s.failOn, s.show, err = failLevels(c.String("fail-on"), c.IsSet("fail-on"), c.String("show"), cfg); err != nil {
-			return usage(err)
-		}
-	}
-	var enable, disable []string
-	if check {
-		enable, disable = c.StringSlice("enable"), c.StringSlice("disable")
-	}
-	s.an.Rules = rules.All
-	if s.an.Severity, err = ruleSeverities(cfg, enable, disable); err != nil {
-		return usage(err)
-	}
-	if s.an.Params, err = modelParams(paramFlagsOf(c), cfg); err != nil {
-		return usage(err)
-	}
-	if s.an.Params.Observed, err = s.observedProfile(c.String("observed")); err != nil {
-		return usage(err)
-	}
-	if check {
-		if err := s.policySetup(c); err != nil {
-			return usage(err)
-		}
-	}
-	s.an.Limits = manifest.Limits{
-		MaxFileSize:  c.Int64("max-file-size"),
-		MaxDocuments: c.Int("max-documents"),
-		MaxDepth:     c.Int("max-depth"),
-		MaxNodes:     c.Int("max-nodes"),
-	}
-	if err := checkLimits(s.an.Limits); err != nil {
-		return usage(err)
-	}
-	s.excludes = excludePatterns(cfg, wd, c.StringSlice("exclude"))
-	s.color, err = useColor(c.String("color"), os.Getenv("NO_COLOR") != "", os.Getenv("TERM") == "dumb", c.String("output") != "",
-		func() bool { return isTerminal(env.stdout) })
+	s, err := settings.Load(flagsOf(c), env.settingsEnv(wd))
 	if err != nil {
-		return usage(err)
+		return nil, &settingsError{&exitError{ExitError, err.Error()}, err}
 	}
-	s.width = terminalWidth(c, env)
+	s.Run.InputBytes = &env.inputs
 	return s, nil
 }
 
-// configName is the configuration file in use as reports show it
-// (relative to the working directory, "../.podlint.yaml" from a
-// subfolder, so that reports do not depend on where the checkout is), or "".
-func (s *settings) configName() string {
-	p := s.cfg.path
-	if p == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		if rel, err := filepath.Rel(s.workDir, abs); err == nil {
-			return filepath.ToSlash(rel)
-		}
-		return abs
-	}
-	return p
+// settingsError is an error of settings.Load as an exit (status 2, its
+// message) that still says which setting failed (a settings.RenderError).
+type settingsError struct {
+	exit *exitError
+	err  error
 }
 
-// terminalWidth is the width the text format wraps details to: COLUMNS
-// when it is set (as GNU tools read it, so `COLUMNS=80 podlint check … |
-// less` works), else the terminal's when the report goes to one, else 100
-// columns (report's default), so files and CI logs do not depend on who ran
-// podlint.
-func terminalWidth(c *ucli.Context, env *runEnv) int {
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
-		return n
-	}
-	if o := c.String("output"); o != "" && o != "-" {
-		return 0
-	}
-	f, ok := env.stdout.(*os.File)
-	if !ok || !isTerminal(env.stdout) {
-		return 0
-	}
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
-		return w
-	}
-	return 0
-}
+func (e *settingsError) Error() string   { return e.exit.msg }
+func (e *settingsError) Unwrap() []error { return []error{e.exit, e.err} }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 // sources expands the command-line paths; standard input is read here.
-func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
+func sources(s *settings.Settings, c *ucli.Context, env *runEnv) ([]manifest.Source, []manifest.Hint, []error) {
 	paths := c.Args().Slice()
-	srcs, hints, errs := manifest.DiscoverTrace(paths, s.excludes, s.render, s.trace)
+	srcs, hints, errs := manifest.DiscoverTrace(paths, s.Excludes, s.Render, s.Trace)
 	discovered := srcs
-	if s.trace != nil {
+	if s.Trace != nil {
 		discovered = slices.Clone(srcs)
 	}
-	if s.render {
+	if s.Render {
 		srcs = render.Plan(srcs)
-		if s.renderer != nil {
+		if s.Renderer != nil {
 			// One budget per run, spent in the order of the sources.
-			s.renderer.Budget = render.NewBudget(s.budget, srcs)
+			s.Renderer.Budget = render.NewBudget(s.Budget, srcs)
 		}
 	} else {
 		srcs = render.DropPatches(srcs)
 	}
-	s.tracePlan(discovered, srcs)
+	tracePlan(s, discovered, srcs)
 	// A directory that yields nothing (empty, only hidden folders, all
 	// excluded) is an error unless --allow-empty says it is expected: a
 	// run that lints nothing must not read as a clean one.
@@ -470,13 +444,13 @@ func (s *settings) sources(c *ucli.Context, env *runEnv) ([]manifest.Source, []m
 		if p != "-" {
 			continue
 		}
-		data, tooBig, err := manifest.ReadCapped(env.stdin, "-", s.an.Limits.MaxFileSize)
+		data, tooBig, err := manifest.ReadCapped(env.stdin, "-", s.Linter.Limits.MaxFileSize)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("standard input: %v", err))
 			continue
 		}
 		if tooBig {
-			errs = append(errs, errors.New(analyzer.TooBig("standard input", s.an.Limits.MaxFileSize)))
+			errs = append(errs, errors.New(analyzer.TooBig("standard input", s.Linter.Limits.MaxFileSize)))
 			continue
 		}
 		srcs = append(srcs, manifest.Source{Path: c.String("stdin-filename"), Data: data, Explicit: true})

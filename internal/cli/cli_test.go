@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/testgit"
 	podversion "github.com/podlint/podlint/internal/version"
 )
@@ -123,7 +124,7 @@ func TestRun(t *testing.T) {
 		{name: "broken config is exit 2", files: map[string]string{".podlint.yaml": "fail_on: warning\n", "ok.yaml": goodPod},
 			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "fail_on" in \S*\.podlint\.yaml:1; did you mean "fail-on"\?`}},
 		{name: "config key in camel case", files: map[string]string{".podlint.yaml": "kube-version: \"1.30\"\nfailOn: warning\n", "ok.yaml": goodPod},
-			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "failOn" in \S*\.podlint\.yaml:2; did you mean "fail-on"\?`}, notErr: []string{`cli.Config`}},
+			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "failOn" in \S*\.podlint\.yaml:2; did you mean "fail-on"\?`}, notErr: []string{`settings.Config`}},
 		{name: "config chart key", files: map[string]string{".podlint.yaml": "charts:\n  shop:\n    valuse: [a.yaml]\n", "ok.yaml": goodPod},
 			args: []string{"check", "ok.yaml"}, wantCode: 2, wantErr: []string{`unknown key "charts.shop.valuse" in \S*\.podlint\.yaml:3; did you mean "values"\?`}},
 		{name: "bad config value names the key and file", files: map[string]string{".podlint.yaml": "\nfail-on: warnin\n", "ok.yaml": goodPod},
@@ -294,7 +295,7 @@ func TestConfigKeysHaveFlags(t *testing.T) {
 			flags[n] = true
 		}
 	}
-	typ := reflect.TypeFor[Config]()
+	typ := reflect.TypeFor[settings.Config]()
 	for i := range typ.NumField() {
 		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
 		if key == "" || key == "rules" || key == "charts" || key == "fix" || key == "policies" { // sections; policies adds to --policy FILE

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/report"
 
 	ucli "github.com/urfave/cli/v2"
@@ -92,7 +93,7 @@ func completionCommand(env *runEnv) *ucli.Command {
 			scripts := map[string]string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion, "powershell": powershellCompletion}
 			s, ok := scripts[c.Args().First()]
 			if !ok || c.NArg() != 1 {
-				return &exitError{ExitError, "completion needs one of: bash, zsh, fish, powershell" + didYouMean(c.Args().First(), []string{"bash", "zsh", "fish", "powershell"})}
+				return &exitError{ExitError, "completion needs one of: bash, zsh, fish, powershell" + settings.DidYouMean(c.Args().First(), []string{"bash", "zsh", "fish", "powershell"})}
 			}
 			fmt.Fprint(env.stdout, s)
 			return nil
@@ -156,7 +157,7 @@ func completeValues(command, prev string) []string {
 		}
 		return report.Formats
 	case "enable", "disable":
-		return ruleNames()
+		return settings.RuleNames()
 	case "fail-on":
 		return append(levels, "never")
 	case "show":
@@ -165,7 +166,7 @@ func completeValues(command, prev string) []string {
 		return []string{"auto", "always", "never"}
 	case "rules":
 		if command == "rules" {
-			return ruleNames()
+			return settings.RuleNames()
 		}
 	case "completion":
 		return []string{"bash", "zsh", "fish", "powershell"}

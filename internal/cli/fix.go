@@ -15,6 +15,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
@@ -83,34 +84,31 @@ Exit status:
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "fix needs at least one PATH (a file, a directory, or - for standard input)"}
 			}
-			s, err := loadSettings(c, env, false)
+			s, err := loadSettings(c, env)
 			if err != nil {
-				return err
-			}
-			if err := s.renderSetup(c); err != nil {
 				return err
 			}
 			run := fixRun{env: env, s: s, diff: c.Bool("diff"), check: c.Bool("check"), format: c.String("format")}
 			if run.format != "text" && run.format != "json" {
 				return &exitError{ExitError, fmt.Sprintf("fix: unknown format %s: text or json", textsafe.Quote(run.format))}
 			}
-			if run.fixable, err = fixableRules(c.StringSlice("select"), s.cfg); err != nil {
+			if run.fixable, err = s.Fixable(c.StringSlice("select")); err != nil {
 				return &exitError{ExitError, err.Error()}
 			}
 			run.safety = finding.Safe
 			if c.Bool("unsafe") {
 				run.safety = finding.Unsafe
 			}
-			srcs, hints, errs := s.sources(c, env)
-			run.roots = s.an
-			if s.renderer != nil {
+			srcs, hints, errs := sources(s, c, env)
+			run.roots = s.Linter
+			if s.Renderer != nil {
 				// The renders that verify the fixes of charts and
 				// kustomizations (one per fix) have a budget of their
 				// own: the run's keeps a full per-root limit for every
 				// root it has not rendered, which would starve them, and
 				// stays whole for the report's renders, which are check's.
-				o := *s.renderer
-				o.Budget = render.NewBudget(s.budget, nil)
+				o := *s.Renderer
+				o.Budget = render.NewBudget(s.Budget, nil)
 				run.roots.Open = o.Open
 			}
 			for _, h := range hints {
@@ -146,8 +144,8 @@ Exit status:
 					srcs[i].Edited = run.editedIn(&srcs[i]) // the report is of the fixed text
 				}
 			}
-			res, runErrs := analyzer.Run(&s.an, s.sched, srcs)
-			res.Summary.ConfigFile = s.configName()
+			res, runErrs := analyzer.Run(&s.Linter, s.Run, srcs)
+			res.Summary.ConfigFile = s.ConfigName()
 			errs = append(errs, runErrs...)
 			t := &run.tally
 			verb := "fixed"
@@ -159,8 +157,8 @@ Exit status:
 			for _, e := range errs {
 				errTexts = append(errTexts, e.Error())
 			}
-			opts := report.Options{Color: s.color, SrcRoot: s.workDir, ToolVersion: version(), Rules: ruleInfos(s.an.Severity),
-				Width: s.width, Brief: c.Bool("brief"), Show: s.show, FailOn: s.failOn, Errors: errTexts}
+			opts := report.Options{Color: s.Color, SrcRoot: s.WorkDir, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity),
+				Width: s.Width, Brief: c.Bool("brief"), Show: s.Show, FailOn: s.FailOn, Errors: errTexts}
 			switch {
 			case run.format == "json":
 				w, finish := io.Writer(env.stderr), func(err error) error { return err }
@@ -190,7 +188,7 @@ Exit status:
 					return &exitError{ExitError, "writing the report: " + werr.Error()}
 				}
 			}
-			env.finish(res, errs, s.failOn)
+			env.finish(res, errs, s.FailOn)
 			if (run.diff || run.check) && t.files > 0 && env.code == ExitOK {
 				env.code = ExitFindings // the gate: a fix would change a file
 			}
@@ -199,39 +197,10 @@ Exit status:
 	}
 }
 
-// fixableRules returns which findings podlint fix may fix: those of the
-// rules of sel (all when empty), except the configuration's fix.never.
-func fixableRules(sel []string, cfg *Config) (func(*finding.Finding) bool, error) {
-	lookup := func(names []string, where string) (map[string]bool, error) {
-		list, err := ruleList(names, where)
-		out := map[string]bool{}
-		for _, r := range list {
-			out[r.ID] = true
-		}
-		return out, err
-	}
-	selected, err := lookup(sel, "--select")
-	if err != nil {
-		return nil, err
-	}
-	var never map[string]bool
-	if cfg != nil {
-		if never, err = lookup(cfg.Fix.Never, "config "+cfg.path+": fix.never"); err != nil {
-			return nil, err
-		}
-	}
-	if len(selected) == 0 && len(never) == 0 {
-		return nil, nil
-	}
-	return func(f *finding.Finding) bool {
-		return !never[f.RuleID] && (len(selected) == 0 || selected[f.RuleID])
-	}, nil
-}
-
 // fixRun is one run of podlint fix.
 type fixRun struct {
 	env         *runEnv
-	s           *settings
+	s           *settings.Settings
 	safety      finding.FixSafety
 	diff, check bool
 	format      string
@@ -337,7 +306,7 @@ func (t *fixTally) unsafeNote(safety finding.FixSafety) string {
 // what was applied and skipped; nil when nothing changed.
 func (r *fixRun) fixText(path string, data []byte, writable bool) (*fix.Result, error) {
 	t := &r.tally
-	cfg := &r.s.an
+	cfg := &r.s.Linter
 	res := fix.FileOnly(cfg, path, data, r.safety, r.fixable)
 	if r.noteSkipped(res.Skipped, res.Findings) {
 		// What --unsafe would fix beyond this run: fixed by the same
@@ -440,7 +409,7 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 		fi, err := os.Lstat(c.Path)
 		switch {
 		case err != nil:
-			return fmt.Errorf("%s: %v", c.Path, unwrapPathErr(err))
+			return fmt.Errorf("%s: %v", c.Path, settings.UnwrapPathErr(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s: a symbolic link; not edited (fix the file it points to)", c.Path)
 		case !fi.Mode().IsRegular():
@@ -454,7 +423,7 @@ func (r *fixRun) fixRoot(src *manifest.Source) error {
 		if !ok {
 			want = c.Before
 		}
-		now, _, err := manifest.Source{Path: c.Path, Root: src.Root}.Read(r.s.an.Limits.MaxFileSize)
+		now, _, err := manifest.Source{Path: c.Path, Root: src.Root}.Read(r.s.Linter.Limits.MaxFileSize)
 		if err != nil || !bytes.Equal(now, want) {
 			return fmt.Errorf("%s: changed while %s was being fixed; not fixed", c.Path, src.Path)
 		}
@@ -544,14 +513,14 @@ func (r *fixRun) fixFile(src *manifest.Source) ([]byte, error) {
 	fi, err := os.Lstat(src.Path)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", src.Path, unwrapPathErr(err))
+		return nil, fmt.Errorf("%s: %v", src.Path, settings.UnwrapPathErr(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
 		env.warnf("%s: a symbolic link; not edited (fix the file it points to)", src.Path)
 		return nil, nil
 	case !fi.Mode().IsRegular():
 		return nil, nil
 	}
-	data, tooBig, err := src.Read(r.s.an.Limits.MaxFileSize)
+	data, tooBig, err := src.Read(r.s.Linter.Limits.MaxFileSize)
 	if err != nil || tooBig {
 		return nil, err // too big: check's run reports it
 	}
@@ -588,7 +557,7 @@ func writeAtomic(path string, data []byte, fi fs.FileInfo) error {
 	dir, base := filepath.Split(path)
 	tmp, temp, err := createTemp(plainDir(dir), base)
 	if err != nil {
-		return unwrapPathErr(err)
+		return settings.UnwrapPathErr(err)
 	}
 	// Owner first, as chown clears the setuid and setgid bits, and the
 	// mode after the data, as a write by an unprivileged process clears

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"flag"
-	"fmt"
-
 	"github.com/podlint/podlint/internal/lsp"
 	"github.com/podlint/podlint/internal/textsafe"
 	ucli "github.com/urfave/cli/v2"
@@ -36,24 +33,9 @@ of Neovim, VS Code, Helix and Emacs.`,
 			if c.NArg() > 0 {
 				return &exitError{ExitError, "lsp takes no PATH: the editor sends the files"}
 			}
-			engine := &lsp.Podlint{Chdir: true, Configure: func(path string) (*lsp.Config, error) {
-				// The settings of `podlint check PATH` with the flags given
-				// to lsp: a context whose only argument is path, below the
-				// lsp command's.
-				set := flag.NewFlagSet("lsp-file", flag.ContinueOnError)
-				if err := set.Parse([]string{"--", path}); err != nil {
-					return nil, err
-				}
-				fc := ucli.NewContext(c.App, set, c)
-				s, err := loadSettings(fc, env, false)
-				if err != nil {
-					return nil, fmt.Errorf("%s", err.Error())
-				}
-				if err := s.renderSetup(fc); err != nil {
-					return nil, fmt.Errorf("%s", err.Error())
-				}
-				return &lsp.Config{Analyzer: &s.an, Excludes: s.excludes}, nil
-			}}
+			// Each folder gets the settings of `podlint check FOLDER` with
+			// these flags (settings.Load, called by the server).
+			engine := &lsp.Podlint{Chdir: true, Flags: *flagsOf(c), Env: env.settingsEnv("")}
 			env.code = lsp.Serve(c.Context, env.stdin, env.stdout, lsp.Options{Engine: engine, Version: version(), Log: textsafe.LogWriter{W: env.stderr}})
 			return nil
 		},

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/timeline"
 	ucli "github.com/urfave/cli/v2"
@@ -43,6 +40,9 @@ type ObserveRequest struct {
 }
 
 var observer Observer
+
+// now is the clock that judges a profile stale; tests set it.
+var now = time.Now
 
 // SetObserver installs podlint observe; without it (podlint-render, tests
 // that do not need it) the command says it is not built in.
@@ -115,7 +115,7 @@ written, 2 on a usage, cluster or I/O error.`,
 			}
 			_, werr := o.w.Write(profile)
 			if err := o.finish(werr); err != nil {
-				return &exitError{ExitError, fmt.Sprintf("--output %s: %v", textsafe.Quote(out), unwrapPathErr(err))}
+				return &exitError{ExitError, fmt.Sprintf("--output %s: %v", textsafe.Quote(out), settings.UnwrapPathErr(err))}
 			}
 			env.warnf("wrote %s: %s", out, summary)
 			return nil
@@ -131,84 +131,10 @@ func readPrevious(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, unwrapPathErr(err)
+		return nil, settings.UnwrapPathErr(err)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	return readBounded(path, maxObservedSize)
-}
-
-// maxObservedSize is the largest profile podlint reads (observe.MaxProfileSize).
-const maxObservedSize = 16 << 20
-
-// readBounded reads a regular file of at most limit bytes.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, unwrapPathErr(err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, unwrapPathErr(err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d MB, more than a profile may be", limit>>20)
-	}
-	return data, nil
-}
-
-// maxConfigObservedSize is the largest profile a configuration may name: a
-// pull request's file, read on every run.
-const maxConfigObservedSize = 1 << 20
-
-// now is the clock that judges a profile stale; tests set it.
-var now = time.Now
-
-// observedProfile reads the profile of --observed, else of the
-// configuration's observed key, for the model. A profile can only
-// lengthen the expected start-up and shutdown and add findings (timeline's
-// observedOver), so one from the configuration, which a pull request may
-// have written, is trusted that far; it must be a regular file inside the
-// configuration's repository, of at most 1 MiB.
-func (s *settings) observedProfile(flag string) (*timeline.Observed, error) {
-	name, where := flag, "--observed "+textsafe.Quote(flag)
-	var data []byte
-	var err error
-	switch {
-	case flag != "":
-		if fi, serr := os.Stat(flag); serr == nil && !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: not a regular file", where)
-		}
-		data, err = readBounded(flag, maxObservedSize)
-	case s.cfg != nil && s.cfg.Observed != "":
-		name = s.cfg.Observed
-		where = fmt.Sprintf("config %s: observed: %s", textsafe.Quote(s.cfg.path), textsafe.Quote(name))
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(s.cfg.dir, p)
-		}
-		var root *safefile.Root
-		if root, err = safefile.Open(repoRoot(absPath(s.cfg.dir)), s.cfg.dir); err == nil {
-			data, err = root.ReadFileUntracked(p, maxConfigObservedSize)
-			root.Close()
-		}
-	default:
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", where, err)
-	}
-	if observer == nil {
-		return nil, fmt.Errorf("%s: reading a profile needs podlint observe, which this executable does not link", where)
-	}
-	o, err := observer.Expectations(data, name, now())
-	if err != nil {
-		return nil, err
-	}
-	if strings.Contains(o.Source, "stale") {
-		s.warnf("%s: the profile is a %s; start-ups may have changed since (run podlint observe again)", where, o.Source)
-	}
-	return o, nil
+	return settings.ReadProfile(path)
 }

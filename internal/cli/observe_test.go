@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/timeline"
 )
 
@@ -48,9 +49,9 @@ func TestObservedFromConfigIsConfined(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "pod.yaml"), []byte(livePod), 0o644)
 	os.WriteFile(filepath.Join(repo, "observed.yaml"), []byte("inside"), 0o644)
 	os.WriteFile(filepath.Join(parent, "outside.yaml"), []byte("outside"), 0o644)
-	os.WriteFile(filepath.Join(repo, "big.yaml"), make([]byte, maxConfigObservedSize+1), 0o644)
+	os.WriteFile(filepath.Join(repo, "big.yaml"), make([]byte, 1<<20+1), 0o644)
 
-	os.WriteFile(filepath.Join(repo, ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, settings.ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
 	code, out, stderr := run(t, repo, nil, "check", "pod.yaml")
 	if code != ExitFindings || len(f.read) != 1 || f.read[0] != "inside" || !strings.Contains(out, "observed start-up up to 95s") {
 		t.Fatalf("exit %d, read %q, stderr %s\n%s", code, f.read, stderr, out)
@@ -59,7 +60,7 @@ func TestObservedFromConfigIsConfined(t *testing.T) {
 		"observed: ../outside.yaml\n": `observed: "../outside.yaml": `,
 		"observed: big.yaml\n":        `observed: "big.yaml": `,
 	} {
-		os.WriteFile(filepath.Join(repo, ConfigFileName), []byte(cfg), 0o644)
+		os.WriteFile(filepath.Join(repo, settings.ConfigFileName), []byte(cfg), 0o644)
 		code, _, stderr := run(t, repo, nil, "check", "pod.yaml")
 		if code != ExitError || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 naming the key", cfg, code, stderr)

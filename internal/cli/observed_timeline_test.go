@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/podlint/podlint/internal/observe"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/timeline"
 )
 
@@ -183,12 +184,12 @@ func TestTimelineObservedFromConfig(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "observed.yaml"), prof, 0o644)
 	os.WriteFile(filepath.Join(parent, "outside.yaml"), prof, 0o644)
 
-	os.WriteFile(filepath.Join(repo, ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, settings.ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
 	code, out, stderr := run(t, repo, nil, "timeline", "--color", "never", "web.yaml")
 	if code != 0 || !strings.Contains(out, "observed start-up of web: 20 starts") {
 		t.Errorf("observed: observed.yaml: exit %d, stderr %q\n%s", code, stderr, out)
 	}
-	os.WriteFile(filepath.Join(repo, ConfigFileName), []byte("observed: ../outside.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, settings.ConfigFileName), []byte("observed: ../outside.yaml\n"), 0o644)
 	code, out, stderr = run(t, repo, nil, "timeline", "--color", "never", "web.yaml")
 	if code != ExitError || !strings.Contains(stderr, `observed: "../outside.yaml": `) || out != "" {
 		t.Errorf("observed: ../outside.yaml: exit %d, stderr %q; want exit 2 naming the key\n%s", code, stderr, out)
@@ -206,7 +207,7 @@ func TestLSPHoverShowsConfigObserved(t *testing.T) {
 	prof, _ := os.ReadFile(filepath.Join("testdata", "observed", "profile.yaml"))
 	os.WriteFile(filepath.Join(repo, "web.yaml"), web, 0o644)
 	os.WriteFile(filepath.Join(repo, "observed.yaml"), prof, 0o644)
-	os.WriteFile(filepath.Join(repo, ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, settings.ConfigFileName), []byte("observed: observed.yaml\n"), 0o644)
 	t.Chdir(repo)
 
 	inR, inW := io.Pipe()

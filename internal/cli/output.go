@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	ucli "github.com/urfave/cli/v2"
@@ -65,7 +66,7 @@ func outDirError(flag, path string, err error) error {
 	if errors.Is(err, errLinkInTree) {
 		return &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, textsafe.Quote(path), err)}
 	}
-	return &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, textsafe.Quote(path), unwrapPathErr(err))}
+	return &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, textsafe.Quote(path), settings.UnwrapPathErr(err))}
 }
 
 // createOutputIn checks base in the folder d (path is both, as given) and
@@ -79,7 +80,7 @@ func createOutputIn(d *outDir, base, path, flag string, srcs []manifest.Source) 
 	case err == nil && !fi.Mode().IsRegular():
 		return nil, &exitError{ExitError, fmt.Sprintf("%s %s exists and is not a regular file (use -o - for standard output)", flag, name)}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
+		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, settings.UnwrapPathErr(err))}
 	}
 	if err == nil {
 		for _, s := range srcs {
@@ -93,7 +94,7 @@ func createOutputIn(d *outDir, base, path, flag string, srcs []manifest.Source) 
 	}
 	tmp, temp, err := createTemp(d, base)
 	if err != nil {
-		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
+		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, settings.UnwrapPathErr(err))}
 	}
 	// The temporary file is private (0600); a report is not.
 	mode := fs.FileMode(0o644)
@@ -103,7 +104,7 @@ func createOutputIn(d *outDir, base, path, flag string, srcs []manifest.Source) 
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		temp.discard()
-		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, unwrapPathErr(err))}
+		return nil, &exitError{ExitError, fmt.Sprintf("%s %s: %v", flag, name, settings.UnwrapPathErr(err))}
 	}
 	return &output{w: tmp, tmp: tmp, temp: temp, base: base}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/podlint/podlint/finding"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report"
@@ -90,7 +91,7 @@ func reportSpecs(items []string, output string) ([]reportSpec, error) {
 	for _, it := range items {
 		format, file, hasFile := strings.Cut(it, "=")
 		if !slices.Contains(report.Formats, format) {
-			return nil, fmt.Errorf("--format %s: want one of %s, optionally with =FILE%s", textsafe.Quote(format), strings.Join(report.Formats, ", "), didYouMean(format, report.Formats))
+			return nil, fmt.Errorf("--format %s: want one of %s, optionally with =FILE%s", textsafe.Quote(format), strings.Join(report.Formats, ", "), settings.DidYouMean(format, report.Formats))
 		}
 		switch {
 		case hasFile && file == "":
@@ -190,7 +191,7 @@ const defaultTimelines = 10
 // are loaded again (a chart or kustomization is rendered again, within the
 // same render budget); a workload whose timeline cannot be computed is
 // left out, as the timeline command would say why.
-func reportTimelines(s *settings, srcs []manifest.Source, res *finding.Result, show finding.Severity, n int) []report.Timeline {
+func reportTimelines(s *settings.Settings, srcs []manifest.Source, res *finding.Result, show finding.Severity, n int) []report.Timeline {
 	if n <= 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/podlint/podlint/internal/ruledoc"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/rules"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -29,7 +30,7 @@ func rulesCommand(env *runEnv) *ucli.Command {
 				format = "markdown"
 			}
 			if !slices.Contains(rulesFormats, format) {
-				return &exitError{ExitError, fmt.Sprintf("--format %q: want %s%s", c.String("format"), strings.Join(rulesFormats, ", "), didYouMean(format, rulesFormats))}
+				return &exitError{ExitError, fmt.Sprintf("--format %q: want %s%s", c.String("format"), strings.Join(rulesFormats, ", "), settings.DidYouMean(format, rulesFormats))}
 			}
 			list := rules.All
 			if c.NArg() > 0 {
@@ -37,7 +38,7 @@ func rulesCommand(env *runEnv) *ucli.Command {
 				for _, a := range c.Args().Slice() {
 					r := rules.Lookup(a)
 					if r == nil {
-						return &exitError{ExitError, fmt.Sprintf("unknown rule %q%s; run podlint rules for the list", a, didYouMean(a, ruleNames()))}
+						return &exitError{ExitError, fmt.Sprintf("unknown rule %q%s; run podlint rules for the list", a, settings.DidYouMean(a, settings.RuleNames()))}
 					}
 					list = append(list, r)
 				}

@@ -384,7 +384,7 @@ func TestSecurityConfigBoundary(t *testing.T) {
 	}
 	// An oversized config is refused like an oversized manifest.
 	big := filepath.Join(base, "big.yaml")
-	if err := os.WriteFile(big, bytes.Repeat([]byte("# x\n"), maxConfigSize/4+1), 0o644); err != nil {
+	if err := os.WriteFile(big, bytes.Repeat([]byte("# x\n"), (1<<20)/4+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errs = run(t, "", nil, "check", "--config", big, "pod.yaml")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/podlint/podlint/internal/settings"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,7 +37,7 @@ func keepOwner(tmp *os.File, fi fs.FileInfo) error {
 		return nil
 	}
 	if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
-		return fmt.Errorf("cannot keep its owner and group (%d:%d): %v", st.Uid, st.Gid, unwrapPathErr(err))
+		return fmt.Errorf("cannot keep its owner and group (%d:%d): %v", st.Uid, st.Gid, settings.UnwrapPathErr(err))
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/crossobject"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/report/plot"
@@ -49,7 +50,7 @@ with the profile's date (docs/observe.md).`,
 			if c.NArg() == 0 {
 				return &exitError{ExitError, "timeline needs at least one PATH (a file, a directory, or - for standard input)"}
 			}
-			s, err := loadSettings(c, env, false)
+			s, err := loadSettings(c, env)
 			if err != nil {
 				return err
 			}
@@ -57,11 +58,7 @@ with the profile's date (docs/observe.md).`,
 			if !slices.Contains(timelineFormats, format) {
 				return &exitError{ExitError, fmt.Sprintf("--format %q: want one of %s", format, strings.Join(timelineFormats, ", "))}
 			}
-			s.debugSetup(c, env)
-			if err := s.renderSetup(c); err != nil {
-				return err
-			}
-			srcs, hints, errs := s.sources(c, env)
+			srcs, hints, errs := sources(s, c, env)
 			for _, h := range hints {
 				env.warnf("hint: %s", h.Message)
 			}
@@ -84,14 +81,14 @@ with the profile's date (docs/observe.md).`,
 // timelineItems loads the sources with check's loader and computes every
 // workload's timeline. Input problems are check's business; here they only
 // mean a workload is missing, which stderr says.
-func timelineItems(s *settings, srcs []manifest.Source) ([]plot.Item, []error) {
+func timelineItems(s *settings.Settings, srcs []manifest.Source) ([]plot.Item, []error) {
 	items, _, errs := timelineItemsFrom(s, srcs)
 	return items, errs
 }
 
 // timelineItemsFrom is timelineItems, also giving the index in srcs of
 // the source each item was loaded from.
-func timelineItemsFrom(s *settings, srcs []manifest.Source) ([]plot.Item, []int, []error) {
+func timelineItemsFrom(s *settings.Settings, srcs []manifest.Source) ([]plot.Item, []int, []error) {
 	var errs []error
 	var from []int
 	// Each workload's rollout and drain depend on the autoscaler and budget
@@ -120,7 +117,7 @@ func timelineItemsFrom(s *settings, srcs []manifest.Source) ([]plot.Item, []int,
 	for i, p := range all {
 		items[i] = p.item
 		if view := viewOf[p.w]; view != nil {
-			items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.an.Params.Nodes)
+			items[i].Rollout, items[i].Drain = view.Plan(p.w, p.item.Timeline, p.exclusive, s.Linter.Params.Nodes)
 		}
 	}
 	return items, from, errs
@@ -130,11 +127,11 @@ func timelineItemsFrom(s *settings, srcs []manifest.Source) ([]plot.Item, []int,
 // kustomization rendered by the same loader as check's) and computes its
 // workloads' timelines, each placed at the file and line that holds it and
 // each field it depends on at the line check would report it.
-func loadItems(s *settings, src manifest.Source, part *crossobject.Part) ([]planned, []error) {
-	if src.Render != "" && s.renderer == nil {
+func loadItems(s *settings.Settings, src manifest.Source, part *crossobject.Part) ([]planned, []error) {
+	if src.Render != "" && s.Renderer == nil {
 		return nil, []error{fmt.Errorf("%s: rendering is off (--render never)", src.Path)}
 	}
-	l, err := s.an.Load(src)
+	l, err := s.Linter.Load(src)
 	if err != nil {
 		return nil, []error{err}
 	}
@@ -146,7 +143,7 @@ func loadItems(s *settings, src manifest.Source, part *crossobject.Part) ([]plan
 		}
 	}
 	if l.TooBig {
-		return nil, append(errs, s.an.ErrTooBig(l))
+		return nil, append(errs, s.Linter.ErrTooBig(l))
 	}
 	for _, p := range l.Result.Problems {
 		if p.Rule == manifest.RuleInvalidYAML || p.Rule == manifest.RuleInvalidManifest || p.Rule == manifest.RuleHelmTemplate || p.Rule == manifest.RuleLimitExceeded {
@@ -165,10 +162,10 @@ type planned struct {
 
 // workloadItems computes the timeline of every workload of l and records
 // every object in part.
-func workloadItems(s *settings, l *analyzer.Loaded, part *crossobject.Part) []planned {
+func workloadItems(s *settings.Settings, l *analyzer.Loaded, part *crossobject.Part) []planned {
 	var out []planned
 	for _, o := range l.Result.Objects {
-		part.Add(o, s.an.Limits)
+		part.Add(o, s.Linter.Limits)
 		if o.Workload == nil {
 			continue
 		}
@@ -185,9 +182,9 @@ func workloadItems(s *settings, l *analyzer.Loaded, part *crossobject.Part) []pl
 			own = o.TemplateMeta.Labels
 		}
 		why, _ := timeline.ExclusiveNode(o.Workload.Spec, own)
-		tl := timeline.Compute(o.Workload, s.an.Version, s.an.Params)
+		tl := timeline.Compute(o.Workload, s.Linter.Version, s.Linter.Params)
 		item := plot.Item{File: pos.File, Line: pos.Line, APIVersion: o.Ref.APIVersion, Kind: o.Ref.Kind,
-			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl, Observed: s.an.Params.Observed.Of(o.Workload)}
+			Namespace: o.Ref.Namespace, Name: o.Ref.Name, Timeline: tl, Observed: s.Linter.Params.Observed.Of(o.Workload)}
 		// A rendered object's fields are written in other files than the
 		// object's line: each is placed where check would report it.
 		// (A plain file's are under the object's line, in the same file.)
@@ -312,7 +309,7 @@ func boundName(base string) string {
 	return base[:maxSVGBase-9] + "-" + hex.EncodeToString(sum[:4])
 }
 
-func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, items []plot.Item, srcs []manifest.Source) error {
+func writeTimelines(c *ucli.Context, env *runEnv, s *settings.Settings, format string, items []plot.Item, srcs []manifest.Source) error {
 	if format == "svg" {
 		return writeSVGs(c, env, items, srcs)
 	}
@@ -326,8 +323,8 @@ func writeTimelines(c *ucli.Context, env *runEnv, s *settings, format string, it
 	var buf bytes.Buffer
 	switch format {
 	case "text":
-		if err = plot.Text(&buf, items, s.color); err == nil {
-			_, err = io.WriteString(out, textsafe.Text(buf.String(), s.color))
+		if err = plot.Text(&buf, items, s.Color); err == nil {
+			_, err = io.WriteString(out, textsafe.Text(buf.String(), s.Color))
 		}
 	case "json":
 		err = plot.JSON(out, items)

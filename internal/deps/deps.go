@@ -85,10 +85,22 @@ const Rules = `
 	analyzer, internal/observe
 	< rules/rulestest;
 
+	# Settings: the flags of a run and its .podlint.yaml as one value
+	# (what the linter runs, the scheduler, the render stage and its
+	# limits, the output), with the trust split of repository
+	# configuration. No command line of its own: the CLI parses flags
+	# into it, the editor server calls it for each folder.
+	analyzer, render, report, policy, internal/safefile
+	< internal/settings;
+
+	# The collector's pacing, started by podlint's entry only.
+	NONE < internal/gctune;
+
 	# The faces.
-	fix, render, report/plot
+	fix, render, report/plot, internal/settings
 	< internal/lsp;
-	internal/lsp, internal/ruledoc, internal/version, render, report, policy
+	internal/lsp, internal/ruledoc, internal/version, internal/gctune,
+	  internal/settings, render, report, policy
 	< internal/cli;
 	internal/cli, internal/observe
 	< internal/observecli

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/settings"
 )
 
 // TestUsageDoc checks that docs/usage.md, which go generate writes from the
@@ -31,10 +31,10 @@ func TestUsageDoc(t *testing.T) {
 	}
 }
 
-// configKeys are the yaml keys of cli.Config.
+// configKeys are the yaml keys of settings.Config.
 func configKeys(t *testing.T) []string {
 	var keys []string
-	ct := reflect.TypeFor[cli.Config]()
+	ct := reflect.TypeFor[settings.Config]()
 	for i := range ct.NumField() {
 		f := ct.Field(i)
 		if !f.IsExported() {

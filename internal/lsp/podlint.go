@@ -11,6 +11,7 @@ import (
 	"github.com/podlint/podlint/analyzer"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
+	"github.com/podlint/podlint/internal/settings"
 	"github.com/podlint/podlint/manifest"
 	"github.com/podlint/podlint/render"
 	"github.com/podlint/podlint/report/plot"
@@ -33,8 +34,14 @@ type Config struct {
 
 // Podlint is the Engine over podlint's analyzer.
 type Podlint struct {
-	// Configure returns the configuration check would find for path (a
-	// file or a folder); internal/cli provides it.
+	// Flags are the flags the server was started with, and Env the
+	// process as settings.Load reads it: each folder gets the settings
+	// of `podlint check FOLDER` with them, from the working directory of
+	// the moment.
+	Flags settings.Flags
+	Env   settings.Env
+	// Configure, when set, returns the settings of path (a file or a
+	// folder) instead: tests give the server fixed ones.
 	Configure func(path string) (*Config, error)
 	// Chdir makes the first workspace folder the working directory at
 	// Open, as a run of check from there has it (configuration discovery,
@@ -120,11 +127,31 @@ func (p *Podlint) config(path string) (*Config, error) {
 	}
 	e := p.configs[dir]
 	if e == nil {
-		cfg, err := p.Configure(path)
+		configure := p.Configure
+		if configure == nil {
+			configure = p.settings
+		}
+		cfg, err := configure(path)
 		e = &configEntry{cfg, err}
 		p.configs[dir] = e
 	}
 	return e.cfg, e.err
+}
+
+// settings reads the settings of `podlint check path` with the server's
+// flags.
+func (p *Podlint) settings(path string) (*Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, errors.New("cannot read the working directory: " + err.Error())
+	}
+	f, env := p.Flags, p.Env
+	f.Paths, env.WorkDir = []string{path}, wd
+	s, err := settings.Load(&f, env)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{Analyzer: &s.Linter, Excludes: s.Excludes}, nil
 }
 
 func isDir(path string) bool {

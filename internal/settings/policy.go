@@ -1,4 +1,4 @@
-package cli
+package settings
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/policy"
 	"github.com/podlint/podlint/rules"
-	ucli "github.com/urfave/cli/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -25,12 +24,6 @@ import (
 // redefine one (an error naming both places), turn rule PL801 off, or set
 // fail-on above error while --policy is given (both ignored with a
 // warning).
-
-// policyFlag names a policy file on the command line.
-func policyFlag() ucli.Flag {
-	return &ucli.StringSliceFlag{Name: "policy", Usage: "check the organisation policies of `FILE` (repeatable); the repository's " +
-		ConfigFileName + " may add policies but not change these (see docs/policies.md)"}
-}
 
 // policyFile is the shape of a file --policy names.
 type policyFile struct {
@@ -87,9 +80,9 @@ func loadPolicyFile(path string) ([]*policy.Policy, error) {
 // policySetup reads the policies of the run (the files --policy names,
 // then the configuration's) and gives rule PL801 their check. Without a
 // policy the rule stays as the rules and flags set it: off.
-func (s *settings) policySetup(c *ucli.Context) error {
+func (s *Settings) policySetup(f *Flags, warnf func(format string, args ...any)) error {
 	var workflow []*policy.Policy
-	for _, f := range c.StringSlice("policy") {
+	for _, f := range f.Policy {
 		list, err := loadPolicyFile(f)
 		if err != nil {
 			return err
@@ -98,8 +91,8 @@ func (s *settings) policySetup(c *ucli.Context) error {
 	}
 	// Named as reports name the configuration (relative to the working
 	// directory), so that findings do not depend on where the checkout is.
-	name := s.configName()
-	repo, err := policy.Decode("config", name, &s.cfg.Policies, policyReader("config", name))
+	name := s.ConfigName()
+	repo, err := policy.Decode("config", name, &s.Config.Policies, policyReader("config", name))
 	if err != nil {
 		return err
 	}
@@ -110,10 +103,10 @@ func (s *settings) policySetup(c *ucli.Context) error {
 	if len(all) == 0 {
 		return nil
 	}
-	s.an.Checks = map[*rules.Rule]func(*rules.Pass){rules.Policy: policy.Check(all)}
-	off := namesRule(c.StringSlice("disable"), rules.Policy)
-	configOff := namesRule(s.cfg.Disable, rules.Policy)
-	for k, v := range s.cfg.Rules {
+	s.Linter.Checks = map[*rules.Rule]func(*rules.Pass){rules.Policy: policy.Check(all)}
+	off := namesRule(f.Disable, rules.Policy)
+	configOff := namesRule(s.Config.Disable, rules.Policy)
+	for k, v := range s.Config.Rules {
 		if rules.Lookup(k) == rules.Policy {
 			sev, _ := finding.ParseSeverity(v)
 			configOff = configOff || sev == finding.Off
@@ -121,19 +114,19 @@ func (s *settings) policySetup(c *ucli.Context) error {
 	}
 	if len(workflow) > 0 {
 		if configOff {
-			s.warnf("%s turns rule %s (%s) off, which a configuration may not do while --policy is given "+
-				"(it can come with the pull request being checked); the workflow's policies are checked", s.cfg.path, rules.Policy.ID, rules.Policy.Name)
+			warnf("%s turns rule %s (%s) off, which a configuration may not do while --policy is given "+
+				"(it can come with the pull request being checked); the workflow's policies are checked", s.Config.path, rules.Policy.ID, rules.Policy.Name)
 			configOff = false
 		}
-		if !c.IsSet("fail-on") && s.failOn > finding.Error { // never
-			s.warnf("%s: %s would let findings of the workflow's policies pass, and a configuration may not set fail-on above error "+
+		if !f.FailOnSet && s.FailOn > finding.Error { // never
+			warnf("%s: %s would let findings of the workflow's policies pass, and a configuration may not set fail-on above error "+
 				"while --policy is given (it can come with the pull request being checked); using error. Set it on the command line, with --fail-on",
-				s.cfg.setting(false, "fail-on"), textsafe.Quote(s.cfg.FailOn))
-			s.failOn = finding.Error
+				s.Config.setting(false, "fail-on"), textsafe.Quote(s.Config.FailOn))
+			s.FailOn = finding.Error
 		}
 	}
 	if !off && !configOff {
-		s.an.Severity[rules.Policy] = rules.Policy.Severity // each finding has its policy's
+		s.Linter.Severity[rules.Policy] = rules.Policy.Severity // each finding has its policy's
 	}
 	return nil
 }

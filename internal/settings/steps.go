@@ -1,6 +1,7 @@
-package cli
+package settings
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,11 +12,10 @@ import (
 	"github.com/podlint/podlint/report"
 	"github.com/podlint/podlint/rules"
 	"github.com/podlint/podlint/timeline"
-	ucli "github.com/urfave/cli/v2"
 )
 
-// The steps of loadSettings, each a function of plain values so that a
-// table test can hold it to its errors (settings_test.go): the
+// The steps of Load, each a function of plain values so that a
+// table test can hold it to its errors (steps_test.go): the
 // configuration file, then the Kubernetes version, the fail and show
 // levels, the rules, the model parameters, the limits, the excludes and
 // the color. Flags win over the configuration file throughout.
@@ -42,7 +42,7 @@ func settingsConfig(path string, noConfig bool, wd string, args []string) (*Conf
 // when neither is set. A version newer than that is linted as it, with a
 // warning.
 func kubeVersion(flag string, flagSet bool, cfg *Config, warnf func(format string, args ...any)) (timeline.Version, error) {
-	kv := firstNonEmpty(flag, cfg.KubeVersion)
+	kv := cmp.Or(flag, cfg.KubeVersion)
 	if kv == "" {
 		return timeline.Latest, nil
 	}
@@ -68,18 +68,18 @@ func kubeVersion(flag string, flagSet bool, cfg *Config, warnf func(format strin
 // configuration's fail-on, error by default; never is report.Never) and
 // the lowest it shows (--show, info by default).
 func failLevels(failOn string, failOnSet bool, show string, cfg *Config) (fail, shown finding.Severity, err error) {
-	fo := firstNonEmpty(failOn, cfg.FailOn, "error")
+	fo := cmp.Or(failOn, cfg.FailOn, "error")
 	fail, err = finding.ParseSeverity(fo)
 	switch {
 	case strings.EqualFold(strings.TrimSpace(fo), "never"):
 		fail = report.Never
 	case err != nil || fail == finding.Off:
-		return 0, 0, fmt.Errorf("%s %q: want error, warning, info or never%s", cfg.setting(failOnSet, "fail-on"), fo, didYouMean(fo, []string{"error", "warning", "info", "never"}))
+		return 0, 0, fmt.Errorf("%s %q: want error, warning, info or never%s", cfg.setting(failOnSet, "fail-on"), fo, DidYouMean(fo, []string{"error", "warning", "info", "never"}))
 	}
-	show = firstNonEmpty(show, "info")
+	show = cmp.Or(show, "info")
 	shown, err = finding.ParseSeverity(show)
 	if err != nil || shown == finding.Off {
-		return 0, 0, fmt.Errorf("--show %q: want error, warning or info%s", show, didYouMean(show, []string{"error", "warning", "info"}))
+		return 0, 0, fmt.Errorf("--show %q: want error, warning or info%s", show, DidYouMean(show, []string{"error", "warning", "info"}))
 	}
 	return fail, shown, nil
 }
@@ -101,7 +101,7 @@ func ruleList(names []string, where string) ([]*rules.Rule, error) {
 			}
 			r := rules.Lookup(part)
 			if r == nil {
-				return nil, fmt.Errorf("%s: unknown rule %s%s; run podlint rules for the list", where, textsafe.Quote(part), didYouMean(part, ruleNames()))
+				return nil, fmt.Errorf("%s: unknown rule %s%s; run podlint rules for the list", where, textsafe.Quote(part), DidYouMean(part, RuleNames()))
 			}
 			out = append(out, r)
 		}
@@ -137,7 +137,7 @@ func ruleSeverities(cfg *Config, enable, disable []string) (map[*rules.Rule]find
 	for _, k := range sortedKeys(cfg.Rules) {
 		r := rules.Lookup(k)
 		if r == nil {
-			return nil, fmt.Errorf("config %s: rules: unknown rule %q%s", cfg.path, k, didYouMean(k, ruleNames()))
+			return nil, fmt.Errorf("config %s: rules: unknown rule %q%s", cfg.path, k, DidYouMean(k, RuleNames()))
 		}
 		s, err := finding.ParseSeverity(cfg.Rules[k])
 		if err != nil {
@@ -162,13 +162,13 @@ type paramFlags struct {
 	nodesSet bool
 }
 
-// paramFlagsOf reads the parameter flags of c.
-func paramFlagsOf(c *ucli.Context) paramFlags {
-	f := paramFlags{values: map[string]string{}, nodes: c.Int("nodes"), nodesSet: c.IsSet("nodes")}
-	for _, name := range []string{"pull-time", "start-time", "shutdown-time", "observation-latency", "action-latency", "stop-latency", "expected-startup", "expected-shutdown"} {
-		f.values[name] = c.String(name)
-	}
-	return f
+// paramFlagsOf reads the parameter flags of f.
+func paramFlagsOf(f *Flags) paramFlags {
+	return paramFlags{values: map[string]string{
+		"pull-time": f.PullTime, "start-time": f.StartTime, "shutdown-time": f.ShutdownTime,
+		"observation-latency": f.ObservationLatency, "action-latency": f.ActionLatency, "stop-latency": f.StopLatency,
+		"expected-startup": f.ExpectedStartup, "expected-shutdown": f.ExpectedShutdown,
+	}, nodes: f.Nodes, nodesSet: f.NodesSet}
 }
 
 // modelParams are the timeline's parameters: the defaults, the

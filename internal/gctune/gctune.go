@@ -1,11 +1,17 @@
-package cli
+// Package gctune paces podlint's garbage collector to its heap: GOGC set
+// after every collection for the heap to grow to a fixed target, so that
+// a small run collects rarely and a large one stays within its memory
+// goal. The collector's settings are the process's, so only the podlint
+// executable's entry (internal/cli.Main) starts it, never a test or the
+// editor server's callers.
+//
+// Like every package of podlint, it makes no API promise.
+package gctune
 
 import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-
-	"github.com/podlint/podlint/analyzer"
 )
 
 // GC tuning, measured on the generated benchmark corpus (10 000 workload
@@ -33,7 +39,7 @@ const (
 )
 
 // gcPercent is the GOGC for a live heap of live bytes, input of which are
-// large inputs read whole (analyzer.InputBytes): the target is on top of
+// large inputs read whole (analyzer.Options.InputBytes): the target is on top of
 // them, so that linting one 20 MB file collects as often as linting the
 // same documents in many files (it collected twice as often, and took 15 %
 // longer, with a target that counted the file).
@@ -45,12 +51,14 @@ func gcPercent(live, input uint64) int {
 	return int(max(gcMinPercent, min(gcMaxPercent, (goal-live)*100/live)))
 }
 
-// TuneGC adapts GOGC to the live heap for the rest of the process, unless
+// Start adapts GOGC to the live heap for the rest of the process, unless
 // the user set GOGC or GOMEMLIMIT (getenv reads the environment): their
-// settings always win. cmd/podlint calls it; tests running Run do not.
-func TuneGC(getenv func(string) string) {
+// settings always win. held reports the bytes of large inputs the
+// process's run holds at the moment (analyzer.Options.InputBytes). It
+// reports whether it started.
+func Start(getenv func(string) string, held func() int64) bool {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-		return
+		return false
 	}
 	debug.SetGCPercent(gcMaxPercent)
 	// A finalizer runs once after each collection that finds its object
@@ -65,10 +73,11 @@ func TuneGC(getenv func(string) string) {
 		runtime.SetFinalizer(s, func(*[16]byte) {
 			metrics.Read(live)
 			if live[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetGCPercent(gcPercent(live[0].Value.Uint64(), uint64(max(analyzer.InputBytes(), 0))))
+				debug.SetGCPercent(gcPercent(live[0].Value.Uint64(), uint64(max(held(), 0))))
 			}
 			arm()
 		})
 	}
 	arm()
+	return true
 }

@@ -1,4 +1,4 @@
-package cli
+package settings
 
 import (
 	"bytes"
@@ -101,7 +101,7 @@ func checkKeys(what, path string, n *yaml.Node, t reflect.Type, prefix string) e
 			if what != "config" {
 				in = what + " " + path
 			}
-			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), in, k.Line, didYouMean(k.Value, names))
+			return fmt.Errorf("unknown key %s in %s:%d%s", textsafe.Quote(prefix+k.Value), in, k.Line, DidYouMean(k.Value, names))
 		}
 		if err := checkType(what, path, prefix+k.Value, k.Line, v, ft); err != nil {
 			return err
@@ -358,7 +358,7 @@ func loadFoundConfig(path string) (*Config, error) {
 func readConfined(what, noun, path, outsideHint string) ([]byte, error) {
 	root, err := safefile.Open("", filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), unwrapPathErr(err))
+		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), UnwrapPathErr(err))
 	}
 	defer root.Close()
 	data, err := root.ReadFileUntracked(path, maxConfigSize)
@@ -368,7 +368,7 @@ func readConfined(what, noun, path, outsideHint string) ([]byte, error) {
 	case errors.Is(err, safefile.ErrTooBig):
 		return nil, fmt.Errorf("%s %s: larger than %d bytes; this is not a podlint %s", what, textsafe.Quote(path), maxConfigSize, noun)
 	case err != nil:
-		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), unwrapPathErr(err))
+		return nil, fmt.Errorf("%s %s: %v", what, textsafe.Quote(path), UnwrapPathErr(err))
 	}
 	return data, nil
 }
@@ -378,7 +378,7 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	// Keys are checked on the node first, so that a misspelled key is
 	// reported as the flags report one (with the file, the line and the
 	// closest key) rather than as yaml.v3's "field failOn not found in
-	// type cli.Config".
+	// type settings.Config".
 	var root yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err == nil && len(root.Content) == 1 {
 		if err := checkKeys("config", path, root.Content[0], reflect.TypeFor[Config](), ""); err != nil {
@@ -404,14 +404,6 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("config %s: holds more than one YAML document; a configuration is one mapping", path)
 	}
 	return c, nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // expectations reads a "glob: duration" mapping, keeping the file's order

@@ -1,4 +1,4 @@
-package cli
+package gctune
 
 import (
 	"runtime/debug"
@@ -22,14 +22,14 @@ func TestGCPercent(t *testing.T) {
 	}
 }
 
-// TestTuneGCRespectsEnvironment: with GOGC or GOMEMLIMIT set, podlint
+// TestStartRespectsEnvironment: with GOGC or GOMEMLIMIT set, podlint
 // leaves the collector alone.
-func TestTuneGCRespectsEnvironment(t *testing.T) {
+func TestStartRespectsEnvironment(t *testing.T) {
 	old := debug.SetGCPercent(123)
 	defer debug.SetGCPercent(old)
 	for _, env := range []map[string]string{{"GOGC": "50"}, {"GOMEMLIMIT": "1GiB"}} {
-		TuneGC(func(k string) string { return env[k] })
-		if got := debug.SetGCPercent(123); got != 123 {
+		started := Start(func(k string) string { return env[k] }, func() int64 { return 0 })
+		if got := debug.SetGCPercent(123); got != 123 || started {
 			t.Errorf("%v: GOGC changed to %d", env, got)
 		}
 	}
