@@ -96,8 +96,10 @@ func ChildLive(ctx context.Context, req Request) (*Profile, error) {
 		return reply.Profile, nil
 	case werr != nil:
 		return nil, fmt.Errorf("%s ended without a recording (%v; its messages are above)", textsafe.Escape(exe), werr)
-	default:
+	case derr != nil:
 		return nil, fmt.Errorf("%s: unreadable reply: %v", textsafe.Escape(exe), derr)
+	default:
+		return nil, fmt.Errorf("%s: a reply without a recording", textsafe.Escape(exe))
 	}
 }
 
