@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,9 +36,16 @@ func buildPodlint(t *testing.T) string {
 }
 
 // fakeCluster serves snapshotJSON's Pods, core events, ReplicaSets and
-// Jobs as an API server lists them; a watch is held open until the
-// client goes, and announced on watching.
+// Jobs as an API server lists them, over TLS, to the bearer token "t"; a
+// watch is held
+// open until the client goes, and announced on watching.
 func fakeCluster(t *testing.T) (url string, watching <-chan struct{}) {
+	t.Helper()
+	return fakeClusterAs(t, "{token: t}")
+}
+
+// fakeClusterAs is fakeCluster with user as the kubeconfig's user entry.
+func fakeClusterAs(t *testing.T, user string) (url string, watching <-chan struct{}) {
 	t.Helper()
 	data, err := os.ReadFile(snapshotJSON)
 	if err != nil {
@@ -55,7 +64,12 @@ func fakeCluster(t *testing.T) (url string, watching <-chan struct{}) {
 	}
 	w := make(chan struct{}, 16)
 	var once sync.Once
-	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer t" {
+			rw.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprint(rw, `{"kind":"Status","message":"Unauthorized","code":401}`)
+			return
+		}
 		if r.URL.Query().Get("watch") == "1" {
 			once.Do(func() { close(w) })
 			<-r.Context().Done()
@@ -68,8 +82,10 @@ func fakeCluster(t *testing.T) (url string, watching <-chan struct{}) {
 		json.NewEncoder(rw).Encode(map[string]any{"kind": "List", "apiVersion": "v1", "metadata": map[string]any{"resourceVersion": "100"}, "items": page})
 	}))
 	t.Cleanup(ts.Close)
+	// clientcmd applies a user's credentials only over TLS.
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}))
 	kube := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: " + ts.URL + "}}]\nusers: [{name: u, user: {token: t}}]\n" +
+	cfg := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: " + ts.URL + ", certificate-authority-data: " + ca + "}}]\nusers: [{name: u, user: " + user + "}]\n" +
 		"contexts: [{name: fake, context: {cluster: c, user: u}}]\ncurrent-context: fake\n"
 	if err := os.WriteFile(kube, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -116,6 +132,29 @@ func TestObserveStartsPodlintObserve(t *testing.T) {
 	}
 }
 
+// A kubeconfig whose user is an exec credential plugin (as EKS and GKE
+// write) authenticates through podlint-observe as it did in podlint: the
+// plugin runs with podlint's environment and its token reaches the server.
+func TestObserveExecCredentialPlugin(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the plugin is a shell script")
+	}
+	bin := buildPodlint(t)
+	plugin := filepath.Join(t.TempDir(), "credential-plugin")
+	script := "#!/bin/sh\n[ \"$PODLINT_TEST_PLUGIN\" = yes ] || exit 3\n" +
+		`echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'` + "\n"
+	if err := os.WriteFile(plugin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fakeClusterAs(t, "{exec: {apiVersion: client.authentication.k8s.io/v1, command: "+plugin+", interactiveMode: Never}}")
+	t.Setenv("PODLINT_TEST_PLUGIN", "yes")
+	prof := filepath.Join(t.TempDir(), "observed.yaml")
+	out, err := exec.Command(bin, "observe", "-A", "-o", prof).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), ": 6 workloads, ") {
+		t.Errorf("observe with an exec credential plugin: %v: %s", err, out)
+	}
+}
+
 // An interrupt that reaches podlint alone ends the child's --watch, and the
 // profile of what it recorded is written, as when podlint read the cluster
 // itself.
@@ -132,11 +171,17 @@ func TestObserveInterruptEndsTheWatch(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	<-watching
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-watching:
+	case err := <-exited:
+		t.Fatalf("podlint observe --watch ended before it watched: %v: %s", err, stderr.String())
+	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil || !strings.Contains(stderr.String(), "(watch)") {
+	if err := <-exited; err != nil || !strings.Contains(stderr.String(), "(watch)") {
 		t.Fatalf("interrupted watch: %v: %s", err, stderr.String())
 	}
 	if data, _ := os.ReadFile(prof); !bytes.Contains(data, []byte("mode: watch")) {
