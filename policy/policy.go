@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"path"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"github.com/podlint/podlint/finding"
@@ -89,9 +88,23 @@ type Bound struct {
 	Text    string
 }
 
-// validName is what a policy may be called: findings print the name in
-// their headline, so it is short and plain.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`)
+// validName reports what a policy may be called, ^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$:
+// findings print the name in their headline, so it is short and plain. It
+// is a loop rather than that regexp, whose compilation at package init was
+// 553 allocations of every podlint run's start-up (docs/performance.md).
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 40 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // KeyChecker reports the first key of mapping n that struct type t has no
 // yaml tag for, or a value of the wrong type, with the file, line and an
@@ -160,7 +173,7 @@ func Decode(what, file string, n *yaml.Node, r Reader) ([]*Policy, error) {
 // compile checks the values of s; where names a key ("require.max-job-time")
 // with its file and line for an error.
 func compile(s Schema, where func(key string) string) (*Policy, error) {
-	if !validName.MatchString(s.Name) {
+	if !validName(s.Name) {
 		if s.Name == "" {
 			return nil, fmt.Errorf("%s: a policy needs a name, which its findings show, e.g. %s", where("name"), Examples["name"])
 		}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/podlint/podlint/internal/safefile"
+	"github.com/podlint/podlint/internal/sibling"
 	"github.com/podlint/podlint/internal/textsafe"
 	"github.com/podlint/podlint/manifest"
 )
@@ -574,29 +574,17 @@ var errNetwork = errors.New("podlint never uses the network while rendering; ven
 // folder of this executable (links resolved, so that a podlint linked
 // into a bin folder finds the one installed with it).
 func childExecutable() (string, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
 	if linked != nil {
-		return self, nil
+		return os.Executable()
 	}
-	if real, err := filepath.EvalSymlinks(self); err == nil {
-		self = real
-	}
-	name := RenderCommand
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	exe := filepath.Join(filepath.Dir(self), name)
-	fi, err := os.Stat(exe)
-	if err == nil && !fi.Mode().IsRegular() {
-		err = errors.New("not a file")
-	}
+	exe, err := sibling.Path(RenderCommand)
 	if err != nil {
+		if exe == "" {
+			return "", err
+		}
 		return "", fmt.Errorf("podlint renders Helm charts and kustomizations with %s, installed beside it, and %s cannot be used: %s; "+
 			"install both with `go install github.com/podlint/podlint/cmd/...@VERSION`, or take both from a release archive",
-			RenderCommand, textsafe.Escape(exe), textsafe.Escape(unwrap(err).Error()))
+			RenderCommand, textsafe.Escape(exe), textsafe.Escape(err.Error()))
 	}
 	return exe, nil
 }

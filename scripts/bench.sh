@@ -63,12 +63,13 @@ echo "== corpus: workload documents of $corpus"
 # kustomize's Go plugin loader. A cgo build that links the plugin package
 # makes the linker keep every exported method and symbol: 75 MB instead of
 # 42, and 21 MiB more of the executable resident in every run.
-# podlint-render, which podlint starts for charts, is built beside it. The
-# start-up is measured with the release's -ldflags "-s -w" as well (a
-# smaller executable to map; kube-score is built the same way).
+# podlint-render and podlint-observe, which podlint starts for charts and for
+# a live cluster, are built beside it. The start-up is measured with the
+# release's -ldflags "-s -w" as well (a smaller executable to map;
+# kube-score is built the same way).
 ldflags=
 [ "${STARTUP:-0}" != 1 ] || ldflags="-s -w"
-CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -tags kustomize_disable_go_plugin_support,urfave_cli_no_docs -o "$work/" ./cmd/podlint ./cmd/podlint-render
+CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -tags kustomize_disable_go_plugin_support,urfave_cli_no_docs -o "$work/" ./cmd/podlint ./cmd/podlint-render ./cmd/podlint-observe
 go build -tags benchtools -o "$work/perfdoc" ./bench/perfdoc
 
 if [ "${STARTUP:-0}" = 1 ]; then

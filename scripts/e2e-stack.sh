@@ -219,7 +219,8 @@ stack_start() {
 	local built=$SECONDS
 	CACHE=$cache KUBE_VERSION=$kube "$@"
 	log "building podlint and the harness"
-	(cd "$repo" && go build -o "$cache/bin/podlint" ./cmd/podlint)
+	# podlint observe reads the cluster with the podlint-observe beside it.
+	(cd "$repo" && go build -o "$cache/bin/" ./cmd/podlint ./cmd/podlint-observe)
 	(cd "$repo/e2e/kubelet" && go build -o "$cache/bin/e2e-kubelet" .)
 	log "tools ready after $((SECONDS - built)) s"
 }

@@ -47,20 +47,20 @@ func run(write, suite bool, runs int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	// podlint and podlint-render, side by side as installed: the sizes
-	// are of the two together.
+	// podlint, podlint-render and podlint-observe, side by side as
+	// installed: the sizes are of the three together.
 	releaseDir, cgoDir := filepath.Join(tmp, "release"), filepath.Join(tmp, "cgo")
-	if err := goCmd("build", "-tags", "kustomize_disable_go_plugin_support", "-o", releaseDir+"/", "./cmd/podlint", "./cmd/podlint-render").env("CGO_ENABLED=0").run(); err != nil {
+	if err := goCmd("build", "-tags", "kustomize_disable_go_plugin_support", "-o", releaseDir+"/", "./cmd/podlint", "./cmd/podlint-render", "./cmd/podlint-observe").env("CGO_ENABLED=0").run(); err != nil {
 		return err
 	}
-	if err := goCmd("build", "-o", cgoDir+"/", "./cmd/podlint", "./cmd/podlint-render").env("CGO_ENABLED=1").run(); err != nil {
+	if err := goCmd("build", "-o", cgoDir+"/", "./cmd/podlint", "./cmd/podlint-render", "./cmd/podlint-observe").env("CGO_ENABLED=1").run(); err != nil {
 		return err
 	}
 	release, cgo := filepath.Join(releaseDir, "podlint"), filepath.Join(cgoDir, "podlint")
 	values := map[string]string{}
 	for key, dir := range map[string]string{"size-release": releaseDir, "size-cgo": cgoDir} {
 		var total int64
-		for _, name := range []string{"podlint", "podlint-render"} {
+		for _, name := range []string{"podlint", "podlint-render", "podlint-observe"} {
 			fi, err := os.Stat(filepath.Join(dir, name))
 			if err != nil {
 				return err

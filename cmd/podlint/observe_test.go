@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/podlint/podlint/internal/cli"
+	"github.com/podlint/podlint/internal/observe/kubeconfig"
 	"github.com/podlint/podlint/internal/observecli"
 )
 
@@ -39,9 +40,11 @@ spec:
             failureThreshold: 3
 `
 
+// run runs podlint in-process, reading a live cluster in-process too
+// (podlint starts podlint-observe for it: observe_exec_test.go).
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	observecli.Install()
+	observecli.InstallLive(kubeconfig.Live)
 	var out, errb bytes.Buffer
 	code := cli.Run(append([]string{"podlint"}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()

@@ -32,7 +32,8 @@ const Rules = `
 	< workload, finding, internal/textsafe, internal/version,
 	  internal/shellread, internal/alloctest, internal/testbin,
 	  internal/testcorpus, internal/integration, internal/deps,
-	  internal/docnumbers, internal/testgit, internal/gencrd;
+	  internal/docnumbers, internal/testgit, internal/gencrd,
+	  internal/sibling;
 
 	# Reading: files in, Kubernetes objects out. safefile confines every
 	# read a pull request can steer.
@@ -48,7 +49,7 @@ const Rules = `
 	# confined child. It never sees the rules or the analysis. Helm's
 	# engine and kustomize are render/engine's, linked only into the
 	# render executable, never into podlint (Unlinked).
-	manifest
+	manifest, internal/sibling
 	< render
 	< render/engine;
 
@@ -73,11 +74,12 @@ const Rules = `
 	< policy;
 
 	# podlint observe: a cluster's Pods, events and owners in, a profile
-	# out, which check reads as expectations. The one package with a
-	# cluster client; podlint links it, podlint-render never (Unlinked).
-	timeline, internal/textsafe
+	# out, which check reads as expectations. podlint links it,
+	# podlint-render never (Unlinked). The cluster client, kubeconfig, is
+	# podlint-observe's alone: podlint starts it for a live cluster.
+	timeline, internal/textsafe, internal/sibling
 	< internal/observe
-	< internal/observe/cmd/scrub;
+	< internal/observe/cmd/scrub, internal/observe/kubeconfig;
 
 	# The harness of the want tests (rules/testdata, render's charts): the
 	# engine as shipped over manifests whose comments say what they
@@ -107,6 +109,8 @@ const Rules = `
 	< cmd/podlint;
 	internal/cli, render/engine
 	< cmd/podlint-render;
+	internal/observe/kubeconfig
+	< cmd/podlint-observe;
 
 	# The generated files: the docs follow from the code and these rules.
 	internal/cli, internal/deps
@@ -142,9 +146,9 @@ var External = map[string][]string{
 	"sigs.k8s.io/kustomize/":          {"render", "render/engine"},
 	"sigs.k8s.io/kustomize/api/":      {"render/engine"},
 	"github.com/landlock-lsm/":        {"render"},
-	// A cluster client is for reading a live cluster, which only podlint
-	// observe does.
-	"k8s.io/client-go/": {"internal/observe"},
+	// A cluster client is for reading a live cluster, which only
+	// podlint-observe does.
+	"k8s.io/client-go/": {"internal/observe/kubeconfig"},
 	// The editor protocol is the editor server's.
 	"github.com/sourcegraph/jsonrpc2": {"internal/lsp"},
 	// The command line's.
@@ -169,13 +173,13 @@ var Unlinked = map[string][]string{
 		"helm.sh/helm/v3/pkg/chart", "helm.sh/helm/v3/pkg/chartutil", "helm.sh/helm/v3/pkg/engine",
 		"helm.sh/helm/v3/pkg/releaseutil", "github.com/Masterminds/semver/", "github.com/santhosh-tekuri/jsonschema/",
 		"sigs.k8s.io/kustomize/api/", "render/engine",
-		// podlint observe links client-go's REST transport and kubeconfig
-		// loader: 22 more package inits, 208 KB of allocation and a few
-		// milliseconds (GODEBUG=inittrace=1 podlint version, 2 loaded
-		// cores); the typed clients and their scheme, which registers
-		// every API group, stay out.
-		"k8s.io/client-go/kubernetes", "k8s.io/client-go/dynamic", "k8s.io/client-go/informers",
-		"k8s.io/client-go/discovery", "k8s.io/client-go/applyconfigurations", "k8s.io/client-go/tools/cache",
+		// podlint observe reads a live cluster with podlint-observe:
+		// client-go's kubeconfig loader, REST transport and credential
+		// plugins linked into podlint were 23 more package inits and
+		// 1.24x kube-score's CPU time on one small file instead of 1.05x
+		// (docs/performance.md, "Start-up"). What came with them, not
+		// otherwise linked: pflag and go-spew.
+		"k8s.io/client-go/", "internal/observe/kubeconfig", "github.com/spf13/pflag", "github.com/davecgh/go-spew/",
 	},
 	// podlint observe and its cluster client are podlint's; the render
 	// child never links them.

@@ -110,7 +110,7 @@ func TestRulesCatchABadArrow(t *testing.T) {
 		{"internal/cli", "helm.sh/helm/v3/pkg/strvals", "only render, render/engine may import"},
 		{"render", "helm.sh/helm/v3/pkg/chart/loader", "only render/engine may import"}, // podlint would link Helm's chart types
 		{"render", "sigs.k8s.io/kustomize/api/krusty", "only render/engine may import"}, // podlint would link kustomize's API
-		{"render", "k8s.io/client-go/kubernetes", "only internal/observe may import"},
+		{"render", "k8s.io/client-go/kubernetes", "only internal/observe/kubeconfig may import"},
 		{"internal/cli", "internal/observe", "not allowed by deps.Rules"}, // podlint-render would link observe
 		{"manifest", "github.com/sourcegraph/jsonrpc2", "only internal/lsp"},
 		{"internal/cli", "rules/rulestest", "not allowed by deps.Rules"},                         // a test harness linked into podlint

@@ -20,8 +20,8 @@ import (
 // Keys are the numbers a document may state, each with what it measures
 // and the shape of its value.
 var Keys = map[string]Key{
-	"size-release":  {"size of podlint and podlint-render together, built without cgo as the README says (CGO_ENABLED=0, -tags kustomize_disable_go_plugin_support)", megabytes},
-	"size-cgo":      {"size of podlint and podlint-render together, built with cgo as go install gives where a C compiler is present", megabytes},
+	"size-release":  {"size of podlint, podlint-render and podlint-observe together, built without cgo as the README says (CGO_ENABLED=0, -tags kustomize_disable_go_plugin_support)", megabytes},
+	"size-cgo":      {"size of podlint, podlint-render and podlint-observe together, built with cgo as go install gives where a C compiler is present", megabytes},
 	"rss-cgo-extra": {"how much more peak memory the cgo build uses than the cgo-free one, linting testdata/examples", mebibytes},
 	"modules":       {"the Go modules a build downloads, as zip archives", megabytes},
 	"suite-cold":    {"go test ./... on two cores with an empty build cache (modules already downloaded)", minutes},

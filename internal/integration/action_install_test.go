@@ -137,7 +137,8 @@ func TestActionInstall(t *testing.T) {
 	}
 	const tag = "v1.2.3"
 	asset := releaseAsset(tag)
-	good := archive(t, map[string][]byte{"podlint" + exe: bin, "podlint-render" + exe: readRenderBinary(t), "README.md": []byte("# podlint\n")})
+	good := archive(t, map[string][]byte{"podlint" + exe: bin, "podlint-render" + exe: readBeside(t, "render"),
+		"podlint-observe" + exe: readBeside(t, "observe"), "README.md": []byte("# podlint\n")})
 	checksums := func(sum string) []byte {
 		// goreleaser's format: "<sha256>  <name>", one line per asset.
 		return []byte(fmt.Sprintf("%s  podlint_1.2.3_plan9_mips.tar.gz\n%s  %s\n", strings.Repeat("0", 64), sum, asset))
@@ -394,7 +395,8 @@ func releasedRunner(t *testing.T, a *action, actionPath, workspace string, input
 		if runtime.GOOS == "windows" {
 			name += ".exe"
 		}
-		released.arc = archive(t, map[string][]byte{name: bin, strings.Replace(name, "podlint", "podlint-render", 1): readRenderBinary(t)})
+		released.arc = archive(t, map[string][]byte{name: bin, strings.Replace(name, "podlint", "podlint-render", 1): readBeside(t, "render"),
+			strings.Replace(name, "podlint", "podlint-observe", 1): readBeside(t, "observe")})
 	})
 	arc := released.arc
 	if arc == nil {

@@ -537,20 +537,20 @@ func (r *runner) seedBuild(s actionStep) string {
 	if target == "" {
 		return ""
 	}
-	if prev := buildPath(r.t, r.ref); fileExists(prev) && fileExists(prev+"-render") {
-		if err := copyFile(prev, target); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := copyFile(prev+"-render", renderBeside(target)); err != nil {
-			r.t.Fatal(err)
+	if prev := buildPath(r.t, r.ref); fileExists(prev) && fileExists(prev+"-render") && fileExists(prev+"-observe") {
+		for _, f := range [][2]string{{prev, target}, {prev + "-render", beside(target, "render")}, {prev + "-observe", beside(target, "observe")}} {
+			if err := copyFile(f[0], f[1]); err != nil {
+				r.t.Fatal(err)
+			}
 		}
 	}
 	return target
 }
 
-// renderBeside is the podlint-render the action builds beside podlint.
-func renderBeside(podlint string) string {
-	return filepath.Join(filepath.Dir(podlint), strings.Replace(filepath.Base(podlint), "podlint", "podlint-render", 1))
+// beside is the podlint-render or podlint-observe (what) the action builds
+// beside podlint.
+func beside(podlint, what string) string {
+	return filepath.Join(filepath.Dir(podlint), strings.Replace(filepath.Base(podlint), "podlint", "podlint-"+what, 1))
 }
 
 // keepBuild keeps the build step's output for ref, once per run. It
@@ -563,7 +563,7 @@ func keepBuild(t *testing.T, ref, built string) {
 	if builds.kept[ref] {
 		return
 	}
-	for _, f := range [][2]string{{renderBeside(built), kept + "-render"}, {built, kept}} {
+	for _, f := range [][2]string{{beside(built, "render"), kept + "-render"}, {beside(built, "observe"), kept + "-observe"}, {built, kept}} {
 		tmp := fmt.Sprintf("%s.%d.tmp", f[1], os.Getpid())
 		if err := copyFile(f[0], tmp); err != nil {
 			t.Fatal(err)

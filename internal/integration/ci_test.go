@@ -156,7 +156,7 @@ func TestCIDocGitLab(t *testing.T) {
 	}
 	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
 	if len(job.BeforeScript) != 1 || !strings.HasPrefix(job.BeforeScript[0], "go install "+string(module[1])+"/cmd/...@") {
-		t.Errorf("before_script should go install %s/cmd/... (podlint and the podlint-render it starts), is %q", module[1], job.BeforeScript)
+		t.Errorf("before_script should go install %s/cmd/... (podlint and the podlint-render and podlint-observe it starts), is %q", module[1], job.BeforeScript)
 	}
 	if job.Artifacts.When != "always" || job.Artifacts.Reports["codequality"] == "" || job.Artifacts.Reports["junit"] == "" {
 		t.Fatalf("the job must keep codequality and junit reports when it fails: %+v", job.Artifacts)

@@ -21,8 +21,8 @@ func TestActionFailOnNamesEveryLevel(t *testing.T) {
 	}
 }
 
-// TestBuiltBinaryIsIgnored: the README's go build writes ./podlint and
-// ./podlint-render at the root of the clone, which git must not offer to
+// TestBuiltBinaryIsIgnored: the README's go build writes ./podlint,
+// ./podlint-render and ./podlint-observe at the root of the clone, which git must not offer to
 // commit.
 func TestBuiltBinaryIsIgnored(t *testing.T) {
 	root := repoRoot(t)
@@ -30,7 +30,7 @@ func TestBuiltBinaryIsIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(readme, []byte("-o . ./cmd/podlint ./cmd/podlint-render")) {
+	if !bytes.Contains(readme, []byte("-o . ./cmd/podlint ./cmd/podlint-render ./cmd/podlint-observe")) {
 		t.Fatal("the README no longer builds ./podlint; update this test to the name it builds")
 	}
 	ignore, err := os.ReadFile(filepath.Join(root, ".gitignore"))
@@ -38,7 +38,7 @@ func TestBuiltBinaryIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(ignore), "\n")
-	for _, want := range []string{"/podlint", "/podlint.exe", "/podlint-render", "/podlint-render.exe"} {
+	for _, want := range []string{"/podlint", "/podlint.exe", "/podlint-render", "/podlint-render.exe", "/podlint-observe", "/podlint-observe.exe"} {
 		found := false
 		for _, l := range lines {
 			found = found || strings.TrimSpace(l) == want

@@ -38,8 +38,8 @@ var (
 	binOut  []byte
 )
 
-// podlintBinary builds cmd/podlint, with the podlint-render it starts for
-// charts beside it, once per test run, for the tests that need a real
+// podlintBinary builds cmd/podlint, with the podlint-render and
+// podlint-observe it starts beside it, once per test run, for the tests that need a real
 // executable (shell completion calls it by name). It keeps the
 // executables between runs (testbin), so a run after an unchanged build
 // links nothing.
@@ -49,17 +49,18 @@ func podlintBinary(t *testing.T) string {
 		binPath, binTemp, binOut, binErr = testbin.BuildPodlint(repoRoot(t), "integration")
 	})
 	if binErr != nil {
-		t.Fatalf("go build ./cmd/podlint ./cmd/podlint-render: %v\n%s", binErr, binOut)
+		t.Fatalf("go build ./cmd/podlint ./cmd/podlint-render ./cmd/podlint-observe: %v\n%s", binErr, binOut)
 	}
 	return binPath
 }
 
-// readRenderBinary reads the podlint-render that podlintBinary built beside
-// podlint, for the fake release archives, which hold both.
-func readRenderBinary(t *testing.T) []byte {
+// readBeside reads the podlint-render or podlint-observe (what) that
+// podlintBinary built beside podlint, for the fake release archives, which
+// hold all three.
+func readBeside(t *testing.T, what string) []byte {
 	t.Helper()
 	bin := podlintBinary(t)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), strings.Replace(filepath.Base(bin), "podlint", "podlint-render", 1)))
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), strings.Replace(filepath.Base(bin), "podlint", "podlint-"+what, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,14 +181,14 @@ func TestPreCommit(t *testing.T) {
 				t.Errorf("want one podlint summary line, got %d:\n%s", n, out)
 			}
 			// go install ./... in the hook repository installs podlint and
-			// the podlint-render it renders charts with, nothing else.
+			// the podlint-render and podlint-observe it starts, nothing else.
 			bins, _ := filepath.Glob(filepath.Join(home, "*", "golangenv-*", "bin", "*"))
 			var names []string
 			for _, b := range bins {
 				names = append(names, filepath.Base(b))
 			}
-			if slices.Sort(names); !slices.Equal(names, []string{"podlint", "podlint-render"}) {
-				t.Errorf("pre-commit installed %v, want podlint and podlint-render alone", bins)
+			if slices.Sort(names); !slices.Equal(names, []string{"podlint", "podlint-observe", "podlint-render"}) {
+				t.Errorf("pre-commit installed %v, want podlint, podlint-observe and podlint-render alone", bins)
 			}
 
 			// A values change breaks the chart: the hook reports it in the
@@ -206,8 +206,9 @@ func TestPreCommit(t *testing.T) {
 }
 
 // TestGoInstallInstallsOnlyPodlint: pre-commit's golang language installs a
-// hook with `go install ./...`, so cmd/podlint and the render executable it
-// starts, cmd/podlint-render, must be the only commands the pattern matches. bench/gencorpus, the benchmark tools (bench/floor,
+// hook with `go install ./...`, so cmd/podlint and the executables it
+// starts, cmd/podlint-render and cmd/podlint-observe, must be the only
+// commands the pattern matches. bench/gencorpus, the benchmark tools (bench/floor,
 // bench/perfdoc) and internal/gendocs/cmd are kept out by build tags; they
 // must still compile with them. (go list -export compiles without linking
 // or vetting: go vet computed its facts for every dependency again, a
@@ -221,8 +222,9 @@ func TestGoInstallInstallsOnlyPodlint(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	if got := strings.Fields(string(out)); !slices.Equal(got, []string{"github.com/podlint/podlint/cmd/podlint", "github.com/podlint/podlint/cmd/podlint-render"}) {
-		t.Errorf("go install ./... would install %v; want cmd/podlint and cmd/podlint-render alone (put other commands behind a build tag)", got)
+	want := []string{"github.com/podlint/podlint/cmd/podlint", "github.com/podlint/podlint/cmd/podlint-observe", "github.com/podlint/podlint/cmd/podlint-render"}
+	if got := strings.Fields(string(out)); !slices.Equal(got, want) {
+		t.Errorf("go install ./... would install %v; want %v alone (put other commands behind a build tag)", got, want)
 	}
 	for tag, pkg := range map[string]string{"gencorpus": "./bench/gencorpus", "benchtools": "./bench/...", "gendocs": "./internal/gendocs/cmd"} {
 		build := exec.Command("go", "list", "-export", "-tags", tag, "-f", "{{.Export}}", pkg)

@@ -40,7 +40,7 @@ func TestReadmeInstallRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	asset := releaseAsset(tag) // this machine's; the snippet shows linux_amd64
-	good := archive(t, map[string][]byte{"podlint": bin, "podlint-render": readRenderBinary(t), "README.md": []byte("# podlint\n")})
+	good := archive(t, map[string][]byte{"podlint": bin, "podlint-render": readBeside(t, "render"), "podlint-observe": readBeside(t, "observe"), "README.md": []byte("# podlint\n")})
 	sums := sha256Hex(good) + "  " + asset + "\n" + strings.Repeat("1", 64) + "  podlint_" + version[1] + "_windows_arm64.zip\n"
 
 	run := func(t *testing.T, archiveBytes []byte) (string, error) {
@@ -96,21 +96,23 @@ func TestReadmeGoInstall(t *testing.T) {
 		t.Errorf("README: %q, want the release's build %q", install, want)
 	}
 	// The release builds every command the pattern installs: podlint and
-	// the podlint-render it starts, with the same settings.
+	// the podlint-render and podlint-observe it starts, with the same
+	// settings.
 	var mains []string
 	for _, rb := range cfg.Builds {
 		mains = append(mains, "./"+strings.TrimPrefix(rb.Main, "./"))
 		if !slices.Equal(rb.Env, b.Env) || !slices.Equal(rb.Tags, b.Tags) {
-			t.Errorf(".goreleaser.yaml builds %s with %v %v, %s with %v %v; podlint-render must be built as podlint is", rb.Main, rb.Env, rb.Tags, b.Main, b.Env, b.Tags)
+			t.Errorf(".goreleaser.yaml builds %s with %v %v, %s with %v %v; podlint-render and podlint-observe must be built as podlint is", rb.Main, rb.Env, rb.Tags, b.Main, b.Env, b.Tags)
 		}
 	}
 	cmds := exec.Command("go", "list", "./cmd/...")
 	cmds.Dir = root
-	if out, err := cmds.Output(); err != nil || strings.Join(strings.Fields(string(out)), " ") != string(module[1])+"/cmd/podlint "+string(module[1])+"/cmd/podlint-render" {
-		t.Errorf("go list ./cmd/... = %q (%v); want cmd/podlint and cmd/podlint-render, which the README installs together", out, err)
+	m := string(module[1])
+	if out, err := cmds.Output(); err != nil || strings.Join(strings.Fields(string(out)), " ") != m+"/cmd/podlint "+m+"/cmd/podlint-observe "+m+"/cmd/podlint-render" {
+		t.Errorf("go list ./cmd/... = %q (%v); want cmd/podlint, cmd/podlint-observe and cmd/podlint-render, which the README installs together", out, err)
 	}
-	if !slices.Equal(mains, []string{"./cmd/podlint", "./cmd/podlint-render"}) {
-		t.Errorf(".goreleaser.yaml builds %v; want ./cmd/podlint and ./cmd/podlint-render", mains)
+	if !slices.Equal(mains, []string{"./cmd/podlint", "./cmd/podlint-render", "./cmd/podlint-observe"}) {
+		t.Errorf(".goreleaser.yaml builds %v; want ./cmd/podlint, ./cmd/podlint-render and ./cmd/podlint-observe", mains)
 	}
 	build := strings.Split(strings.TrimSpace(docSnippet(t, "README.md", "go-build")), "\n")
 	if want := env + " go build " + tags + " -o . " + strings.Join(mains, " "); len(build) != 2 || build[0] != want || build[1] != "./podlint version" {

@@ -66,23 +66,26 @@ func TestGoreleaserConfig(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &cfg); err != nil {
 		t.Fatalf(".goreleaser.yaml: %v", err)
 	}
-	if cfg.Version != 2 || cfg.ProjectName != "podlint" || len(cfg.Builds) != 2 || len(cfg.Archives) != 1 || len(cfg.DockersV2) != 1 {
-		t.Fatalf("want a GoReleaser v2 config for podlint with two builds (podlint, podlint-render), one archive and one image: %+v", cfg)
+	if cfg.Version != 2 || cfg.ProjectName != "podlint" || len(cfg.Builds) != 3 || len(cfg.Archives) != 1 || len(cfg.DockersV2) != 1 {
+		t.Fatalf("want a GoReleaser v2 config for podlint with three builds (podlint, podlint-render, podlint-observe), one archive and one image: %+v", cfg)
 	}
 	b := cfg.Builds[0]
 	if b.Main != "./cmd/podlint" || b.Binary != "podlint" || !slices.Contains(b.Env, "CGO_ENABLED=0") || !slices.Contains(b.Flags, "-trimpath") {
 		t.Errorf("the build must be ./cmd/podlint, binary podlint, CGO_ENABLED=0, -trimpath: %+v", b)
 	}
 	// podlint starts podlint-render from its own folder for every chart
-	// and kustomization: the two are built alike and shipped together.
-	r := cfg.Builds[1]
-	if r.Main != "./cmd/podlint-render" || r.Binary != "podlint-render" || !slices.Equal(r.Env, b.Env) || !slices.Equal(r.Flags, b.Flags) ||
-		!slices.Equal(r.Tags, b.Tags) || !slices.Equal(r.Ldflags, b.Ldflags) || !slices.Equal(r.Goos, b.Goos) || !slices.Equal(r.Goarch, b.Goarch) {
-		t.Errorf("the second build must be ./cmd/podlint-render, binary podlint-render, with podlint's settings: %+v", r)
+	// and kustomization, and podlint-observe for a live cluster: the three
+	// are built alike and shipped together.
+	for i, name := range []string{"podlint-render", "podlint-observe"} {
+		r := cfg.Builds[1+i]
+		if r.Main != "./cmd/"+name || r.Binary != name || !slices.Equal(r.Env, b.Env) || !slices.Equal(r.Flags, b.Flags) ||
+			!slices.Equal(r.Tags, b.Tags) || !slices.Equal(r.Ldflags, b.Ldflags) || !slices.Equal(r.Goos, b.Goos) || !slices.Equal(r.Goarch, b.Goarch) {
+			t.Errorf("build %d must be ./cmd/%s, binary %s, with podlint's settings: %+v", 2+i, name, name, r)
+		}
 	}
 	for what, ids := range map[string][]string{"the archive": cfg.Archives[0].IDs, "the image": cfg.DockersV2[0].IDs} {
-		if !slices.Equal(ids, []string{b.ID, r.ID}) {
-			t.Errorf("%s holds the builds %v; want both, %s and %s", what, ids, b.ID, r.ID)
+		if want := []string{b.ID, cfg.Builds[1].ID, cfg.Builds[2].ID}; !slices.Equal(ids, want) {
+			t.Errorf("%s holds the builds %v; want all three, %v", what, ids, want)
 		}
 	}
 	slices.Sort(b.Goos)
@@ -188,7 +191,7 @@ func TestDockerfile(t *testing.T) {
 	if !slices.Equal(entrypoint, []string{`["podlint"]`}) {
 		t.Errorf(`ENTRYPOINT %v, want ["podlint"]`, entrypoint)
 	}
-	for _, name := range []string{"podlint", "podlint-render"} {
+	for _, name := range []string{"podlint", "podlint-render", "podlint-observe"} {
 		if !strings.Contains(string(raw), "COPY $TARGETPLATFORM/"+name+" /usr/local/bin/"+name+"\n") {
 			t.Errorf("the image must get goreleaser's %s for its platform ($TARGETPLATFORM/%s) in podlint's folder", name, name)
 		}

@@ -11,9 +11,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // What podlint observe reads of a live cluster bounds.
@@ -37,50 +34,13 @@ type Cluster struct {
 	client    *http.Client
 }
 
-// Connect reads the kubeconfig as kubectl does ($KUBECONFIG, else
-// ~/.kube/config), for context (the current one when ""), and reads
-// namespace (the context's when "" and not all), or every namespace with
-// all. It authenticates as kubectl would, which for some clusters runs
-// the credential plugin the kubeconfig names (docs/observe.md).
-func Connect(context, namespace string, all bool) (*Cluster, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})
-	raw, err := cc.RawConfig()
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig: %v", err)
-	}
-	name := context
-	if name == "" {
-		name = raw.CurrentContext
-	}
-	if name == "" {
-		return nil, errors.New("kubeconfig: no current context (give --context, or run kubectl config use-context)")
-	}
-	if _, ok := raw.Contexts[name]; !ok {
-		return nil, fmt.Errorf("kubeconfig: no context %q", name)
-	}
-	cfg, err := cc.ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig context %s: %v", name, err)
-	}
-	if !all && namespace == "" {
-		if namespace, _, err = cc.Namespace(); err != nil {
-			return nil, fmt.Errorf("kubeconfig context %s: %v", name, err)
-		}
-	}
-	if all {
-		namespace = ""
-	}
-	cfg.UserAgent = "podlint-observe"
-	client, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig context %s: %v", name, err)
-	}
-	host := cfg.Host
-	if !strings.Contains(host, "://") {
-		host = "https://" + host
-	}
-	return &Cluster{Context: name, Namespace: namespace, host: strings.TrimRight(host, "/") + strings.TrimRight(cfg.APIPath, "/"), client: client}, nil
+// NewCluster is a connection to the API server at host (scheme, host and
+// API path) through client, which authenticates the requests: what
+// internal/observe/kubeconfig makes of a kubeconfig context, in the
+// podlint-observe executable (ChildCommand). context names the kubeconfig
+// context in the profile and in errors; namespace "" reads all.
+func NewCluster(context, namespace, host string, client *http.Client) *Cluster {
+	return &Cluster{Context: context, Namespace: namespace, host: host, client: client}
 }
 
 // resource is one kind podlint observe lists and watches.

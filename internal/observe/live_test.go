@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -114,27 +112,11 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 }
 
-// kubeconfig points $KUBECONFIG at server under the context "test" with
-// namespace ns.
-func kubeconfig(t *testing.T, server, ns string) {
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: %q}
-users:
-- name: observer
-  user: {token: not-a-secret}
-contexts:
-- name: test
-  context: {cluster: c, user: observer, namespace: %q}
-current-context: test
-`, server, ns)
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("KUBECONFIG", p)
+// testCluster is the cluster at server as kubeconfig.Connect makes it for
+// the context "test", reading namespace ns ("" for all); the kubeconfig
+// reading itself is tested there.
+func testCluster(server, ns string) *Cluster {
+	return NewCluster("test", ns, server, &http.Client{})
 }
 
 // The live path lists every page (10 Pods in pages of 3 are 4 requests)
@@ -143,14 +125,7 @@ func TestSnapshotPaginated(t *testing.T) {
 	api := newFakeAPI(t)
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	kubeconfig(t, ts.URL, "shop")
-	c, err := Connect("", "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Context != "test" || c.Namespace != "" {
-		t.Errorf("context %q namespace %q", c.Context, c.Namespace)
-	}
+	c := testCluster(ts.URL, "")
 	b := NewBuilder()
 	if _, err := c.Snapshot(context.Background(), b); err != nil {
 		t.Fatal(err)
@@ -173,17 +148,10 @@ func TestSnapshotPaginated(t *testing.T) {
 	}
 }
 
-func TestConnectNamespace(t *testing.T) {
-	kubeconfig(t, "http://127.0.0.1:1", "shop")
-	c, err := Connect("", "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Namespace != "shop" || c.path(pods) != "/api/v1/namespaces/shop/pods" {
-		t.Errorf("namespace %q, path %s; want the context's namespace", c.Namespace, c.path(pods))
-	}
-	if _, err := Connect("nope", "", false); err == nil || !strings.Contains(err.Error(), `no context "nope"`) {
-		t.Errorf("unknown context: %v", err)
+func TestClusterNamespacePath(t *testing.T) {
+	c := testCluster("http://127.0.0.1:1", "shop")
+	if c.path(pods) != "/api/v1/namespaces/shop/pods" || c.path(eventsV1) != "/apis/events.k8s.io/v1/namespaces/shop/events" {
+		t.Errorf("paths %s, %s; want the namespace's", c.path(pods), c.path(eventsV1))
 	}
 }
 
@@ -207,18 +175,14 @@ func TestClusterErrors(t *testing.T) {
 			return context.WithDeadline(context.Background(), time.Unix(0, 0))
 		}, "timed out"},
 	} {
-		kubeconfig(t, tc.server, "")
-		c, err := Connect("", "", true)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := testCluster(tc.server, "")
 		ctx := context.Background()
 		if tc.ctx != nil {
 			var cancel context.CancelFunc
 			ctx, cancel = tc.ctx()
 			defer cancel()
 		}
-		_, err = c.Snapshot(ctx, NewBuilder())
+		_, err := c.Snapshot(ctx, NewBuilder())
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("got %v; want one line with %q", err, tc.want)
 		}
@@ -232,11 +196,7 @@ func TestWatchMergedIntoProfile(t *testing.T) {
 	api := newFakeAPI(t)
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	kubeconfig(t, ts.URL, "")
-	c, err := Connect("", "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testCluster(ts.URL, "")
 	before := snapshot(t)
 
 	terminating := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-6d4b9c-a","namespace":"shop","resourceVersion":"101","deletionTimestamp":"2026-12-01T11:00:30Z","deletionGracePeriodSeconds":30,

@@ -3,8 +3,9 @@
 // that own them) into a profile of how long each workload's containers
 // really take to start and to stop, and how they die, for `podlint check
 // --observed`. It lives outside internal/cli so that podlint-render, which
-// links internal/cli, never links it or its cluster client;
-// internal/observecli installs it into podlint (cli.SetObserver).
+// links internal/cli, never links it; internal/observecli installs it into
+// podlint (cli.SetObserver). It links no cluster client: a live cluster is
+// read by podlint-observe (child.go, internal/observe/kubeconfig).
 //
 // Like every package of podlint, it makes no API promise.
 package observe

@@ -28,6 +28,11 @@ type Request struct {
 	PreviousName string
 	// Now is the clock (time.Now).
 	Now func() time.Time
+	// Live records the live cluster the request names, when From is
+	// empty: kubeconfig.Live, which links client-go, in podlint-observe
+	// and in tests; ChildLive, which starts podlint-observe, in podlint.
+	// It returns the recording alone; Run merges it into Previous.
+	Live func(ctx context.Context, req Request) (*Profile, error)
 }
 
 // Run makes the profile of a request: the encoded profile and a one-line
@@ -41,9 +46,9 @@ func Run(ctx context.Context, req Request) ([]byte, string, error) {
 		}
 		prev = p
 	}
-	b := NewBuilder()
 	var p *Profile
 	if len(req.From) > 0 {
+		b := NewBuilder()
 		for _, name := range req.From {
 			if err := readFile(name, b); err != nil {
 				return nil, "", err
@@ -51,37 +56,12 @@ func Run(ctx context.Context, req Request) ([]byte, string, error) {
 		}
 		p = b.Profile("", ModeSnapshot, time.Time{})
 	} else {
-		c, err := Connect(req.Context, req.Namespace, req.All)
-		if err != nil {
+		if req.Live == nil {
+			return nil, "", errors.New("this executable does not read a live cluster (Request.Live is unset)")
+		}
+		var err error
+		if p, err = req.Live(ctx, req); err != nil {
 			return nil, "", err
-		}
-		lctx, cancel := context.WithTimeout(ctx, req.Timeout)
-		versions, err := c.Snapshot(lctx, b)
-		cancel()
-		if err != nil {
-			return nil, "", err
-		}
-		mode := ModeSnapshot
-		start := req.Now()
-		if req.Watch > 0 {
-			mode = ModeWatch
-			wctx, cancel := context.WithTimeout(ctx, req.Watch)
-			err := c.Watch(wctx, b, versions)
-			cancel()
-			if err != nil {
-				return nil, "", err
-			}
-		}
-		p = b.Profile(c.Context, mode, req.Now())
-		if mode == ModeWatch && len(p.Windows) > 0 {
-			// A watch saw what happened while it ran (and the snapshot
-			// before it, whose events may go back an hour).
-			end := p.Windows[0].To
-			p.Windows[0].Mode, p.Windows[0].To = ModeSnapshot, start.UTC()
-			if p.Windows[0].From.After(p.Windows[0].To) {
-				p.Windows[0].From = p.Windows[0].To
-			}
-			p.Windows = append(p.Windows, Window{Mode: ModeWatch, From: start.UTC(), To: end})
 		}
 	}
 	if prev != nil {
@@ -96,6 +76,41 @@ func Run(ctx context.Context, req Request) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return out, summary(p), nil
+}
+
+// Record lists (and with req.Watch, watches) the cluster c into a profile
+// of this recording alone.
+func Record(ctx context.Context, c *Cluster, req Request) (*Profile, error) {
+	b := NewBuilder()
+	lctx, cancel := context.WithTimeout(ctx, req.Timeout)
+	versions, err := c.Snapshot(lctx, b)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	mode := ModeSnapshot
+	start := req.Now()
+	if req.Watch > 0 {
+		mode = ModeWatch
+		wctx, cancel := context.WithTimeout(ctx, req.Watch)
+		err := c.Watch(wctx, b, versions)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
+	p := b.Profile(c.Context, mode, req.Now())
+	if mode == ModeWatch && len(p.Windows) > 0 {
+		// A watch saw what happened while it ran (and the snapshot
+		// before it, whose events may go back an hour).
+		end := p.Windows[0].To
+		p.Windows[0].Mode, p.Windows[0].To = ModeSnapshot, start.UTC()
+		if p.Windows[0].From.After(p.Windows[0].To) {
+			p.Windows[0].From = p.Windows[0].To
+		}
+		p.Windows = append(p.Windows, Window{Mode: ModeWatch, From: start.UTC(), To: end})
+	}
+	return p, nil
 }
 
 func summary(p *Profile) string {

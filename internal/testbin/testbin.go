@@ -37,8 +37,9 @@ func Dir(root, pkg string) (dir string, temporary bool, err error) {
 	return dir, true, err
 }
 
-// BuildPodlint builds podlint and the render executable it starts for
-// charts and kustomizations (cmd/podlint-render) side by side in the folder
+// BuildPodlint builds podlint and the executables it starts, for charts and
+// kustomizations (cmd/podlint-render) and for a live cluster
+// (cmd/podlint-observe), side by side in the folder
 // of the tests of package pkg, as `go install ./cmd/...` installs them, and
 // returns podlint's path; the rest is as Build.
 func BuildPodlint(root, pkg string) (path string, temporary bool, out []byte, err error) {
@@ -46,7 +47,7 @@ func BuildPodlint(root, pkg string) (path string, temporary bool, out []byte, er
 	if err != nil {
 		return "", false, nil, err
 	}
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/podlint", "./cmd/podlint-render")
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/podlint", "./cmd/podlint-render", "./cmd/podlint-observe")
 	cmd.Dir = root
 	out, err = cmd.CombinedOutput()
 	name := "podlint"
