@@ -124,7 +124,7 @@ values file, exact or approximate.`,
 				errTexts = append(errTexts, e.Error())
 			}
 			opts := report.Options{
-				Color: s.Color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity),
+				Color: s.Color, SrcRoot: srcRoot, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity, hasFormat(specs, "sarif")),
 				Category: c.String("category"),
 				Width:    s.Width, Brief: c.Bool("brief"), Show: s.Show, FailOn: s.FailOn, Errors: errTexts,
 			}

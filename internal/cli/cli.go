@@ -459,11 +459,16 @@ func sources(s *settings.Settings, c *ucli.Context, env *runEnv) ([]manifest.Sou
 	return srcs, hints, errs
 }
 
-func ruleInfos(sev map[*rules.Rule]finding.Severity) []finding.RuleInfo {
+// ruleInfos lists the enabled rules for the report writers; withDocs adds
+// each rule's documentation, which only SARIF prints.
+func ruleInfos(sev map[*rules.Rule]finding.Severity, withDocs bool) []finding.RuleInfo {
 	var out []finding.RuleInfo
 	for _, r := range rules.All {
 		if s := sev[r]; s > finding.Off {
-			info := r.Info()
+			info := r.Brief()
+			if withDocs {
+				info = r.Info()
+			}
 			info.Severity = s
 			out = append(out, info)
 		}

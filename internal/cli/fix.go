@@ -157,7 +157,7 @@ Exit status:
 			for _, e := range errs {
 				errTexts = append(errTexts, e.Error())
 			}
-			opts := report.Options{Color: s.Color, SrcRoot: s.WorkDir, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity),
+			opts := report.Options{Color: s.Color, SrcRoot: s.WorkDir, ToolVersion: version(), Rules: ruleInfos(s.Linter.Severity, false),
 				Width: s.Width, Brief: c.Bool("brief"), Show: s.Show, FailOn: s.FailOn, Errors: errTexts}
 			switch {
 			case run.format == "json":

@@ -78,6 +78,11 @@ func defaultText(usage, text, value string) (string, string) {
 	if text != "" {
 		return usage, text
 	}
+	// Every form names "default": most usages do not, and the expression
+	// ran for every flag of every command on every start.
+	if !strings.Contains(usage, "default") {
+		return usage, value
+	}
 	if m := inlineDefault().FindStringSubmatchIndex(usage); m != nil {
 		switch {
 		case m[2] >= 0:

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/report"
+	"github.com/podlint/podlint/rules"
 )
 
 // TestSeveralReportsFromOneRun checks that one check run writing every
@@ -143,5 +145,29 @@ func TestReportFilesWrittenSafely(t *testing.T) {
 	b, err := os.ReadFile(sarif)
 	if code != ExitError || out != "" || err != nil || !strings.Contains(string(b), `"executionSuccessful": false`) || !strings.Contains(string(b), "missing.yaml") {
 		t.Errorf("config error: exit %d, stdout %q, stderr %q; SARIF (%v):\n%s", code, out, stderr, err, b)
+	}
+}
+
+// Only SARIF prints the rules' documentation: the other formats get the
+// catalog without it, so a run does not read every rule's page.
+func TestRuleDocsOnlyForSARIF(t *testing.T) {
+	sev := map[*rules.Rule]finding.Severity{}
+	for _, r := range rules.All {
+		sev[r] = r.Severity
+	}
+	brief, full := ruleInfos(sev, false), ruleInfos(sev, true)
+	if len(brief) == 0 || len(brief) != len(full) {
+		t.Fatalf("catalog sizes: %d without docs, %d with", len(brief), len(full))
+	}
+	for i := range brief {
+		if brief[i].Doc != "" {
+			t.Errorf("%s: doc read for a format that prints none", brief[i].ID)
+		}
+		if full[i].Doc == "" {
+			t.Errorf("%s: no doc for SARIF", full[i].ID)
+		}
+		if b, f := brief[i], full[i]; b.ID != f.ID || b.Title != f.Title || b.HelpURI != f.HelpURI || b.Severity != f.Severity {
+			t.Errorf("%s: the catalogs differ beyond the doc", b.ID)
+		}
 	}
 }
