@@ -173,7 +173,7 @@ func (s *scheduler) work() {
 		if j.batch < 0 {
 			r.findings, r.sum, r.part, r.err = s.lint.source(s.srcs[j.src], s.opt.VerifyFixes)
 		} else {
-			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to, s.lint.verifier(s.opt.VerifyFixes, r.split, r.data))
+			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to, s.lint.verifier(s.opt.VerifyFixes, r.split, r.data, nil))
 		}
 		s.done <- j
 	}

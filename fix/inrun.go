@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/podlint/podlint/analyzer"
+	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/manifest"
 )
@@ -42,14 +43,37 @@ func NewInRun() *InRun {
 	return &InRun{handled: map[string]bool{}, left: map[string]bool{}, json: map[string]bool{}}
 }
 
-// Document verifies the fixes of one loaded document (see InRun).
+// Document verifies the fixes of one loaded document (see InRun). A fix
+// that changes the document's share of the cross-object view is judged at
+// the end of the file, which tells where that share matters.
 func (v *InRun) Document(d *analyzer.FixDoc) {
-	left := false
 	c := &docCheck{d: d, json: v.isJSON(d.Path, d.Data)}
-	for _, f := range d.Findings {
+	verdicts := make([][]verdict, len(d.Findings))
+	atEnd := false
+	for i, f := range d.Findings {
+		verdicts[i] = make([]verdict, len(f.Fixes))
+		for k := range f.Fixes {
+			verdicts[i][k] = c.verify(f, &f.Fixes[k])
+			atEnd = atEnd || verdicts[i][k].shared != nil
+		}
+	}
+	if !atEnd {
+		v.apply(d.Path, d.Findings, verdicts, nil)
+		return
+	}
+	// Only the verdicts wait, not the document's parse.
+	path := d.Path
+	d.AtFileEnd(func(file *crossobject.Relevance, found []*finding.Finding) { v.apply(path, found, verdicts, file) })
+}
+
+// apply keeps in the findings of a document of path the fixes that passed;
+// file is where the file's objects make workloads matter (nil: unknown).
+func (v *InRun) apply(path string, found []*finding.Finding, verdicts [][]verdict, file *crossobject.Relevance) {
+	left := false
+	for i, f := range found {
 		kept := f.Fixes[:0:0]
 		for k := range f.Fixes {
-			decided, err := c.verify(f, &f.Fixes[k])
+			decided, err := verdicts[i][k].resolve(file)
 			if decided {
 				v.decided.Add(1)
 			} else {
@@ -66,9 +90,9 @@ func (v *InRun) Document(d *analyzer.FixDoc) {
 		f.Fixes = kept
 	}
 	v.mu.Lock()
-	v.handled[d.Path] = true
+	v.handled[path] = true
 	if left {
-		v.left[d.Path] = true
+		v.left[path] = true
 	}
 	v.mu.Unlock()
 }
@@ -112,17 +136,53 @@ type docCheck struct {
 // errUndecided is not an error: the fix is left to the whole file.
 var errUndecided = errors.New("left to the whole file")
 
-// verify checks fix x of f as VerifyAll would. decided is false when only
-// the whole file can tell; the fix is then kept for Finish.
-func (c *docCheck) verify(f *finding.Finding, x *finding.Fix) (decided bool, err error) {
-	err = c.check(f, x)
-	if err == errUndecided {
-		return false, nil
-	}
-	return true, err
+// verdict is what the document tells of one fix.
+type verdict struct {
+	err    error // errUndecided: only the whole file can tell
+	shared *sharedChange
 }
 
-func (c *docCheck) check(f *finding.Finding, x *finding.Fix) error {
+// sharedChange is a fix that changes the document's share of the
+// cross-object view. Its verdict (err) holds when the share changed only
+// in summaries no cross-object rule reads: workloads of namespaces in
+// which nothing of the file, before the fix or after it, selects them (as
+// checker.inDocument); otherwise only the whole file can tell.
+type sharedChange struct {
+	before, after analyzer.Share
+}
+
+// resolve returns the verdict once the file's relevance is known (nil:
+// unknown, the fix is left to the whole file). decided is false when only
+// the whole file can tell; the fix is then kept for Finish.
+func (x verdict) resolve(file *crossobject.Relevance) (decided bool, err error) {
+	if s := x.shared; s != nil {
+		if file == nil {
+			return false, nil
+		}
+		var fixed crossobject.Relevance
+		s.after.AddRelevance(&fixed)
+		if !s.after.EqualIn(s.before, func(ns string) bool { return file.Has(ns) || fixed.Has(ns) }) {
+			return false, nil
+		}
+	}
+	if x.err == errUndecided {
+		return false, nil
+	}
+	return true, x.err
+}
+
+// verify checks fix x of f as VerifyAll would.
+func (c *docCheck) verify(f *finding.Finding, x *finding.Fix) verdict {
+	var shared *sharedChange
+	err := c.check(f, x, &shared)
+	if err == errUndecided {
+		shared = nil
+	}
+	return verdict{err, shared}
+}
+
+// check is verify; a fix that changes the document's share sets *shared.
+func (c *docCheck) check(f *finding.Finding, x *finding.Fix, shared **sharedChange) error {
 	d := c.d
 	if len(x.Edits) == 0 {
 		return errors.New("the fix has no edits")
@@ -189,8 +249,11 @@ func (c *docCheck) check(f *finding.Finding, x *finding.Fix) error {
 			break
 		}
 	}
-	if mine == nil || !share.Equal(before.share) {
+	if mine == nil {
 		return errUndecided
+	}
+	if !share.Equal(before.share) {
+		*shared = &sharedChange{before.share, share}
 	}
 	whole, err := judge(d.Linter(), mine, before.findings, after, 1)
 	if whole {
