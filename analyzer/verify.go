@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
@@ -41,6 +42,7 @@ type fileEnd struct {
 	// whole is set when the documents are the whole file, linted in one
 	// go (Linter.source); a file linted in batches is not.
 	whole bool
+	mu    sync.Mutex // a file's batches register on several workers
 	later []atEnd
 }
 
@@ -52,18 +54,30 @@ type atEnd struct {
 	f  func(file *crossobject.Relevance, found []*finding.Finding)
 }
 
-// run makes the calls left for the end of the file, whose findings and
-// share of the cross-object view b holds.
+// run makes the calls left for the end of a file linted whole, whose
+// findings and share of the cross-object view b holds.
 func (e *fileEnd) run(b *batch) {
 	if e == nil || len(e.later) == 0 {
 		return
 	}
+	e.call([]*crossobject.Part{&b.part}, b.findings)
+}
+
+// call makes the calls left for the end of the file, whose share of the
+// cross-object view is parts and whose findings are findings (nil for a
+// file linted in batches: they left with their batches).
+func (e *fileEnd) call(parts []*crossobject.Part, findings []finding.Finding) {
 	var rel crossobject.Relevance
-	rel.Add(&b.part)
+	for _, p := range parts {
+		rel.Add(p)
+	}
 	for _, c := range e.later {
-		found := make([]*finding.Finding, len(c.at))
-		for j, k := range c.at {
-			found[j] = &b.findings[k]
+		var found []*finding.Finding
+		if findings != nil {
+			found = make([]*finding.Finding, len(c.at))
+			for j, k := range c.at {
+				found[j] = &findings[k]
+			}
 		}
 		c.f(&rel, found)
 	}
@@ -73,16 +87,25 @@ func (e *fileEnd) run(b *batch) {
 // AtFileEnd has f called once every document of the file is linted, with
 // the namespaces in which the file's objects make workloads matter to the
 // cross-object rules (what judging a fix that changes the document's share
-// needs) and d.Findings where they are then, before the file's findings
-// are assembled, so that f may still drop their fixes. For a file linted in
-// batches, whose batches go to different workers, f is called at once
-// with nil.
+// needs). For a file linted whole, f gets d.Findings where they are then,
+// before the file's findings are assembled, so that it may still drop
+// their fixes. A file linted in batches leaves the worker batch by batch:
+// f is called, with found nil, by the run's merge once the last batch is
+// merged, and what it decides is for the caller to apply after the run.
+// Without a file (a document linted alone) f is called at once with nil.
 func (d *FixDoc) AtFileEnd(f func(file *crossobject.Relevance, found []*finding.Finding)) {
-	if d.end == nil || !d.end.whole {
+	e := d.end
+	if e == nil {
 		f(nil, d.Findings)
 		return
 	}
-	d.end.later = append(d.end.later, atEnd{d.at, f})
+	var at []int
+	if e.whole {
+		at = d.at
+	}
+	e.mu.Lock()
+	e.later = append(e.later, atEnd{at, f})
+	e.mu.Unlock()
 }
 
 // Linter is the run's Linter.

@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -23,13 +24,33 @@ import (
 // worker that holds the document.
 type InRun struct {
 	mu sync.Mutex
-	// handled are the files whose documents went through Document; left
-	// are those of them with a fix that only the whole file can verify.
-	handled, left map[string]bool
-	json          map[string]bool // IsJSON of the files with fixes
+	// handled are the files whose documents went through Document.
+	handled map[string]bool
+	// left are the findings with a fix that only the whole file can
+	// verify.
+	left map[findingKey]bool
+	// dropped are the fixes of findings of files linted in batches that
+	// failed at the end of the file, when the findings had left the
+	// workers: Finish drops them (by index in the finding's fixes).
+	dropped map[findingKey][]int
+	json    map[string]bool // IsJSON of the files with fixes
 	// decided and undecided count the fixes Document judged and those it
 	// left to Finish.
 	decided, undecided atomic.Int64
+}
+
+// findingKey identifies a finding of the run in its result.
+type findingKey struct {
+	file, rule, path, container, object, message string
+	line, column                                 int
+}
+
+func keyIn(f *finding.Finding) findingKey {
+	k := findingKey{file: f.File, rule: f.RuleID, path: f.Path, container: f.Container, message: f.Message, line: f.Line, column: f.Column}
+	if f.Object != nil {
+		k.object = f.Object.String()
+	}
+	return k
 }
 
 // Counts returns how many fixes the workers judged and how many they left
@@ -40,47 +61,29 @@ func (v *InRun) Counts() (decided, left int) {
 
 // NewInRun returns an InRun for one run.
 func NewInRun() *InRun {
-	return &InRun{handled: map[string]bool{}, left: map[string]bool{}, json: map[string]bool{}}
+	return &InRun{handled: map[string]bool{}, left: map[findingKey]bool{}, dropped: map[findingKey][]int{}, json: map[string]bool{}}
 }
 
 // Document verifies the fixes of one loaded document (see InRun). A fix
 // that changes the document's share of the cross-object view is judged at
-// the end of the file, which tells where that share matters.
+// the end of the file, which tells where that share matters; the others
+// at once.
 func (v *InRun) Document(d *analyzer.FixDoc) {
 	c := &docCheck{d: d, json: v.isJSON(d.Path, d.Data)}
-	verdicts := make([][]verdict, len(d.Findings))
-	atEnd := false
+	var waiting []waitingFix
+	v.mu.Lock()
+	v.handled[d.Path] = true
+	v.mu.Unlock()
 	for i, f := range d.Findings {
-		verdicts[i] = make([]verdict, len(f.Fixes))
-		for k := range f.Fixes {
-			verdicts[i][k] = c.verify(f, &f.Fixes[k])
-			atEnd = atEnd || verdicts[i][k].shared != nil
-		}
-	}
-	if !atEnd {
-		v.apply(d.Path, d.Findings, verdicts, nil)
-		return
-	}
-	// Only the verdicts wait, not the document's parse.
-	path := d.Path
-	d.AtFileEnd(func(file *crossobject.Relevance, found []*finding.Finding) { v.apply(path, found, verdicts, file) })
-}
-
-// apply keeps in the findings of a document of path the fixes that passed;
-// file is where the file's objects make workloads matter (nil: unknown).
-func (v *InRun) apply(path string, found []*finding.Finding, verdicts [][]verdict, file *crossobject.Relevance) {
-	left := false
-	for i, f := range found {
 		kept := f.Fixes[:0:0]
 		for k := range f.Fixes {
-			decided, err := verdicts[i][k].resolve(file)
-			if decided {
-				v.decided.Add(1)
-			} else {
-				v.undecided.Add(1)
-				left = true
+			x := c.verify(f, &f.Fixes[k])
+			if x.shared != nil {
+				waiting = append(waiting, waitingFix{i, len(kept), keyIn(f), x})
+				kept = append(kept, f.Fixes[k])
+				continue
 			}
-			if err == nil {
+			if decided, err := x.resolve(nil); v.count(f, decided, err) {
 				kept = append(kept, f.Fixes[k])
 			}
 		}
@@ -89,12 +92,75 @@ func (v *InRun) apply(path string, found []*finding.Finding, verdicts [][]verdic
 		}
 		f.Fixes = kept
 	}
-	v.mu.Lock()
-	v.handled[path] = true
-	if left {
-		v.left[path] = true
+	if len(waiting) == 0 {
+		return
 	}
+	// Only the verdicts wait, not the document's parse.
+	d.AtFileEnd(func(file *crossobject.Relevance, found []*finding.Finding) { v.atFileEnd(waiting, file, found) })
+}
+
+// waitingFix is a fix whose verdict waits for the end of the file: the
+// fix at index fix of the fixes kept in finding index of the document.
+type waitingFix struct {
+	finding, fix int
+	key          findingKey
+	verdict      verdict
+}
+
+// count counts a fix of f decided (or left to the whole file) and reports
+// whether the report keeps it.
+func (v *InRun) count(f *finding.Finding, decided bool, err error) (keep bool) {
+	if decided {
+		v.decided.Add(1)
+		return err == nil
+	}
+	v.undecided.Add(1)
+	v.mu.Lock()
+	v.left[keyIn(f)] = true
 	v.mu.Unlock()
+	return true
+}
+
+// atFileEnd judges the waiting fixes of a document once the file's
+// relevance is known: in the document's findings (found) while the file's
+// worker holds them, else (a file linted in batches) for Finish to apply.
+func (v *InRun) atFileEnd(waiting []waitingFix, file *crossobject.Relevance, found []*finding.Finding) {
+	drop := map[int][]int{} // fix indices to drop, by finding
+	for _, w := range waiting {
+		decided, err := w.verdict.resolve(file)
+		if decided {
+			v.decided.Add(1)
+			if err != nil {
+				drop[w.finding] = append(drop[w.finding], w.fix)
+			}
+			continue
+		}
+		v.undecided.Add(1)
+		v.mu.Lock()
+		v.left[w.key] = true
+		v.mu.Unlock()
+	}
+	for i, fixes := range drop {
+		if found != nil {
+			found[i].Fixes = without(found[i].Fixes, fixes)
+			continue
+		}
+		key := waiting[slices.IndexFunc(waiting, func(w waitingFix) bool { return w.finding == i })].key
+		v.mu.Lock()
+		v.dropped[key] = append(v.dropped[key], fixes...)
+		v.mu.Unlock()
+	}
+}
+
+// without returns fixes without those at the indices drop.
+func without(fixes []finding.Fix, drop []int) []finding.Fix {
+	var out []finding.Fix
+	for k := range fixes {
+		if !slices.Contains(drop, k) {
+			out = append(out, fixes[k])
+		}
+	}
+	return out
 }
 
 func (v *InRun) isJSON(path string, data []byte) bool {
@@ -113,11 +179,42 @@ func (v *InRun) isJSON(path string, data []byte) bool {
 // kustomizations) and of files with a fix it left to the whole file. read
 // is VerifyResult's.
 func (v *InRun) Finish(cfg *analyzer.Linter, res *finding.Result, read func(path string) ([]byte, error)) (dropped int) {
-	return verifyResult(cfg, res, read, func(f *finding.Finding) bool {
+	if len(v.dropped) > 0 {
+		// The fixes that failed at the end of a file linted in batches.
+		// Two findings of one key cannot be told apart: both are left to
+		// the whole file.
+		seen := map[findingKey]int{}
+		for i := range res.Len() {
+			if f := res.At(i); len(f.Fixes) > 0 {
+				if k := keyIn(&f); v.dropped[k] != nil {
+					seen[k]++
+				}
+			}
+		}
+		for i := range res.Len() {
+			f := res.At(i)
+			k := keyIn(&f)
+			if len(f.Fixes) == 0 || v.dropped[k] == nil {
+				continue
+			}
+			if seen[k] > 1 {
+				if !v.left[k] {
+					v.left[k] = true
+					n := int64(len(v.dropped[k]))
+					v.decided.Add(-n)
+					v.undecided.Add(n)
+				}
+				continue
+			}
+			dropped += len(v.dropped[k])
+			res.SetFixes(i, without(f.Fixes, v.dropped[k]))
+		}
+	}
+	return dropped + verifyResult(cfg, res, read, func(f *finding.Finding) bool {
 		if r := cfg.Rules.ByName(f.RuleName); r == nil || r.CrossObject != nil {
 			return true
 		}
-		return !v.handled[f.File] || v.left[f.File]
+		return !v.handled[f.File] || v.left[keyIn(f)]
 	})
 }
 

@@ -131,8 +131,8 @@ func inRunIsVerifyResult(t *testing.T, cfg *analyzer.Linter, opt analyzer.Option
 // cross-object view. Only a Service, budget, autoscaler, claim or
 // PodMonitor in the workload's namespace reads that summary, so the fix is
 // decided in the run, once the end of the file shows there is none there,
-// and left to the whole file where there is one; also where the file is
-// linted in batches, whose ends no worker sees.
+// and left to the whole file where there is one, also in a file linted in
+// batches, whose end no worker sees.
 func TestInRunSharedChangeAtFileEnd(t *testing.T) {
 	const slow = `apiVersion: apps/v1
 kind: Deployment
@@ -158,6 +158,7 @@ spec:
 		return "---\napiVersion: v1\nkind: Service\nmetadata: {name: slow, namespace: " + ns + "}\nspec:\n  selector: {app: slow}\n  ports: [{port: 80}]\n"
 	}
 	cfg := config()
+	batches := analyzer.Options{SplitBytes: 100, BatchBytes: 100}
 	for _, c := range []struct {
 		name, data string
 		opt        analyzer.Options
@@ -169,10 +170,20 @@ spec:
 		// The documents after it add their findings to the file's, which
 		// moves them: the failed fix is dropped all the same.
 		{"failing, documents after it", slower + "---\n" + strings.Repeat(deployment("x", true)+"---\n", 4) + slow, analyzer.Options{}, 0},
-		{"in batches", slow + service("other") + "---\n" + slow, analyzer.Options{SplitBytes: 100, BatchBytes: 100}, 2},
+		// A file linted in batches: judged once the run's merge has every
+		// batch, and applied by Finish.
+		{"in batches", slow + service("other") + "---\n" + slow, batches, 0},
+		{"in batches, service in its namespace", slow + "---\n" + deployment("x", true) + service("shop"), batches, 1},
+		{"failing, in batches", slower + "---\n" + strings.Repeat(deployment("x", true)+"---\n", 2) + slow, batches, 0},
+		// Two findings that Finish cannot tell apart (the same file twice)
+		// are left to the whole file.
+		{"failing, in batches, twice", slower + "---\n" + slow, batches, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srcs := []manifest.Source{{Path: "slow.yaml", Data: []byte(c.data)}}
+			if strings.HasSuffix(c.name, "twice") {
+				srcs = append(srcs, srcs[0])
+			}
 			dropped, decided, left := inRunIsVerifyResult(t, cfg, c.opt, srcs)
 			if strings.HasPrefix(c.name, "failing") && dropped == 0 {
 				t.Error("VerifyResult dropped no fix: the case tests nothing")
