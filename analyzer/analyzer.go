@@ -84,7 +84,13 @@ func (l *Linter) source(src manifest.Source, verify func(*FixDoc)) ([]finding.Fi
 		return nil, finding.Summary{Skipped: 1}, nil, nil
 	}
 	sp := manifest.SplitFile(src.Path, data, l.Limits)
-	f, s, part := l.assemble(sp, data, src.Explicit, []*batch{l.lintDocs(sp, 0, sp.Docs(), l.verifier(verify, sp, data))})
+	var end *fileEnd
+	if verify != nil {
+		end = &fileEnd{whole: true}
+	}
+	b := l.lintDocs(sp, 0, sp.Docs(), l.verifier(verify, sp, data, end))
+	end.run(b)
+	f, s, part := l.assemble(sp, data, src.Explicit, []*batch{b})
 	return f, s, part, nil
 }
 

@@ -170,6 +170,9 @@ type pending struct {
 	arrived []bool
 	merged  int
 	asm     *assembly
+	// end is what fix verification left for the end of the file
+	// (FixDoc.AtFileEnd), which the merge reaches
+	end *fileEnd
 }
 
 // work lints jobs until there are none.
@@ -179,7 +182,7 @@ func (s *scheduler) work() {
 		if j.batch < 0 {
 			r.findings, r.sum, r.part, r.err = s.lint.source(s.srcs[j.src], s.opt.VerifyFixes)
 		} else {
-			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to, s.lint.verifier(s.opt.VerifyFixes, r.split, r.data))
+			r.batches[j.batch] = s.lint.lintDocs(r.split, j.from, j.to, s.lint.verifier(s.opt.VerifyFixes, r.split, r.data, r.end))
 		}
 		s.done <- j
 	}
@@ -214,6 +217,9 @@ func (s *scheduler) feed() {
 		}
 		s.held(int64(len(data)))
 		r.data, r.split = data, manifest.SplitFile(src.Path, data, l.Limits)
+		if s.opt.VerifyFixes != nil {
+			r.end = &fileEnd{}
+		}
 		ranges := batches(r.split, s.opt.batchBytes())
 		r.batches, r.arrived = make([]*batch, len(ranges)), make([]bool, len(ranges))
 		for k, rg := range ranges {
@@ -277,6 +283,9 @@ func (m *merger) source(k int) bool {
 		}
 		m.addFindings(r.asm.finish())
 		r.sum = r.asm.sum
+		if r.end != nil && len(r.end.later) > 0 {
+			r.end.call(r.part.parts, nil)
+		}
 	} else {
 		if !m.complete[k] {
 			return false

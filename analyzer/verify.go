@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/podlint/podlint/crossobject"
 	"github.com/podlint/podlint/finding"
@@ -31,6 +32,80 @@ type FixDoc struct {
 	lint    *Linter
 	found   []finding.Finding  // every finding of the document, as the run found it
 	objects []*manifest.Object // its loaded objects
+	end     *fileEnd
+	at      []int // the index of each of Findings among the batch's findings
+}
+
+// fileEnd gathers what the verifier of a file's documents left for the
+// end of the file (FixDoc.AtFileEnd).
+type fileEnd struct {
+	// whole is set when the documents are the whole file, linted in one
+	// go (Linter.source); a file linted in batches is not.
+	whole bool
+	mu    sync.Mutex // a file's batches register on several workers
+	later []atEnd
+}
+
+// atEnd is a call left for the end of the file, with the indices in the
+// file's findings of those it is about: the findings move as the
+// following documents append theirs.
+type atEnd struct {
+	at []int
+	f  func(file *crossobject.Relevance, found []*finding.Finding)
+}
+
+// run makes the calls left for the end of a file linted whole, whose
+// findings and share of the cross-object view b holds.
+func (e *fileEnd) run(b *batch) {
+	if e == nil || len(e.later) == 0 {
+		return
+	}
+	e.call([]*crossobject.Part{&b.part}, b.findings)
+}
+
+// call makes the calls left for the end of the file, whose share of the
+// cross-object view is parts and whose findings are findings (nil for a
+// file linted in batches: they left with their batches).
+func (e *fileEnd) call(parts []*crossobject.Part, findings []finding.Finding) {
+	var rel crossobject.Relevance
+	for _, p := range parts {
+		rel.Add(p)
+	}
+	for _, c := range e.later {
+		var found []*finding.Finding
+		if findings != nil {
+			found = make([]*finding.Finding, len(c.at))
+			for j, k := range c.at {
+				found[j] = &findings[k]
+			}
+		}
+		c.f(&rel, found)
+	}
+	e.later = nil
+}
+
+// AtFileEnd has f called once every document of the file is linted, with
+// the namespaces in which the file's objects make workloads matter to the
+// cross-object rules (what judging a fix that changes the document's share
+// needs). For a file linted whole, f gets d.Findings where they are then,
+// before the file's findings are assembled, so that it may still drop
+// their fixes. A file linted in batches leaves the worker batch by batch:
+// f is called, with found nil, by the run's merge once the last batch is
+// merged, and what it decides is for the caller to apply after the run.
+// Without a file (a document linted alone) f is called at once with nil.
+func (d *FixDoc) AtFileEnd(f func(file *crossobject.Relevance, found []*finding.Finding)) {
+	e := d.end
+	if e == nil {
+		f(nil, d.Findings)
+		return
+	}
+	var at []int
+	if e.whole {
+		at = d.at
+	}
+	e.mu.Lock()
+	e.later = append(e.later, atEnd{at, f})
+	e.mu.Unlock()
 }
 
 // Linter is the run's Linter.
@@ -84,23 +159,28 @@ func (d *FixDoc) Lint(edited []byte) (findings []finding.Finding, share Share, d
 
 // verifier returns what lintDocs calls for each loaded document of a run
 // whose fixes verify calls for (Options.VerifyFixes): a FixDoc of each
-// document whose findings carry fixes. data is the file as read.
-func (l *Linter) verifier(verify func(*FixDoc), sp *manifest.Split, data []byte) func(int, *manifest.Result, []finding.Finding) {
+// document whose findings carry fixes. data is the file as read; end
+// gathers what the FixDocs leave for the end of the file.
+func (l *Linter) verifier(verify func(*FixDoc), sp *manifest.Split, data []byte, end *fileEnd) func(int, *manifest.Result, []finding.Finding) {
 	if verify == nil {
 		return nil
 	}
+	offset := 0 // of the document's findings among the batch's
 	return func(i int, res *manifest.Result, found []finding.Finding) {
 		var fixed []*finding.Finding
+		var at []int
 		for k := range found {
 			if len(found[k].Fixes) > 0 && found[k].RuleID != "" {
 				fixed = append(fixed, &found[k])
+				at = append(at, offset+k)
 			}
 		}
+		offset += len(found)
 		if len(fixed) == 0 {
 			return
 		}
 		d := &FixDoc{Path: sp.File.Path, Data: data, Line: sp.DocLine(i), Index: i, Findings: fixed,
-			lint: l, found: found, objects: res.Objects}
+			lint: l, found: found, objects: res.Objects, end: end, at: at}
 		d.Start, d.End = sp.DocRange(i)
 		if len(res.Objects) > 0 {
 			d.Doc = res.Objects[0].Doc

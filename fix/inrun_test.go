@@ -12,6 +12,7 @@ import (
 	"github.com/podlint/podlint/finding"
 	"github.com/podlint/podlint/fix"
 	"github.com/podlint/podlint/internal/alloctest"
+	"github.com/podlint/podlint/internal/testcorpus"
 	"github.com/podlint/podlint/manifest"
 )
 
@@ -71,6 +72,31 @@ func TestInRunIsVerifyResult(t *testing.T) {
 		srcs = append(srcs, manifest.Source{Path: p, Explicit: true})
 	}
 	srcs = append(srcs, manifest.Source{Path: "<stdin>", Data: []byte(cases["stream.yaml"] + "---\n" + cases["served.yaml"])})
+	cfg := analyzer.Default()
+	for _, opt := range []analyzer.Options{{}, {SplitBytes: 512, BatchBytes: 600}} {
+		t.Run(fmt.Sprintf("split=%d", opt.SplitBytes), func(t *testing.T) {
+			dropped, decided, left := inRunIsVerifyResult(t, cfg, opt, srcs)
+			if dropped == 0 {
+				t.Fatal("VerifyResult dropped no fix: the cases test nothing")
+			}
+			t.Logf("%d fixes decided in the run, %d left to the whole file", decided, left)
+			// 30 and 14 until PL705 read the liveness delay and the startup
+			// probe: PL103's fix changes both, so the cross-object view may
+			// change, and its 6 fixes were left to the whole file (24 and
+			// 20) until such a fix waited for the end of the file.
+			if decided <= left || left == 0 {
+				t.Errorf("%d fixes decided in the run, %d left to the whole file: want most decided, some left", decided, left)
+			}
+		})
+	}
+}
+
+// inRunIsVerifyResult runs srcs with opt twice, once with VerifyResult
+// after the run and once with InRun, and fails unless both keep the same
+// fixes. It returns how many fixes VerifyResult dropped, and how many InRun
+// decided in the run and left to the whole file.
+func inRunIsVerifyResult(t *testing.T, cfg *analyzer.Linter, opt analyzer.Options, srcs []manifest.Source) (dropped, decided, left int) {
+	t.Helper()
 	read := func(path string) ([]byte, error) {
 		for _, s := range srcs {
 			if s.Path == path && s.Data != nil {
@@ -79,37 +105,128 @@ func TestInRunIsVerifyResult(t *testing.T) {
 		}
 		return os.ReadFile(path)
 	}
-	cfg := analyzer.Default()
-	for _, opt := range []analyzer.Options{{}, {SplitBytes: 512, BatchBytes: 600}} {
-		t.Run(fmt.Sprintf("split=%d", opt.SplitBytes), func(t *testing.T) {
-			res, errs := analyzer.Run(cfg, opt, srcs)
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			before := report(t, res)
-			dropped := fix.VerifyResult(cfg, res, read)
-			want := report(t, res)
-			if dropped == 0 || before == want {
-				t.Fatal("VerifyResult dropped no fix: the cases test nothing")
-			}
+	res, errs := analyzer.Run(cfg, opt, srcs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	dropped = fix.VerifyResult(cfg, res, read)
+	want := report(t, res)
 
-			v := fix.NewInRun()
-			opt.VerifyFixes = v.Document
-			res, errs = analyzer.Run(cfg, opt, srcs)
-			if len(errs) > 0 {
-				t.Fatal(errs)
+	v := fix.NewInRun()
+	opt.VerifyFixes = v.Document
+	res, errs = analyzer.Run(cfg, opt, srcs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	v.Finish(cfg, res, read)
+	if got := report(t, res); got != want {
+		t.Errorf("fixes verified in the run differ from VerifyResult's:\n got %s\nwant %s", got, want)
+	}
+	decided, left = v.Counts()
+	return dropped, decided, left
+}
+
+// TestInRunSharedChangeAtFileEnd: PL103's fix (a startupProbe in place of
+// the liveness probe's delay) changes the workload's summary in the
+// cross-object view. Only a Service, budget, autoscaler, claim or
+// PodMonitor in the workload's namespace reads that summary, so the fix is
+// decided in the run, once the end of the file shows there is none there,
+// and left to the whole file where there is one, also in a file linted in
+// batches, whose end no worker sees.
+func TestInRunSharedChangeAtFileEnd(t *testing.T) {
+	const slow = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: slow, namespace: shop}
+spec:
+  selector: {matchLabels: {app: slow}}
+  template:
+    metadata: {labels: {app: slow}}
+    spec:
+      containers:
+        - name: app
+          image: example/app:1
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            initialDelaySeconds: 120
+`
+	// The same with a readiness probe that waits as long: the startup
+	// probe then makes the rollout need more than the progress deadline
+	// (PL501 at its failureThreshold), so the fix fails.
+	slower := strings.Replace(strings.Replace(slow, "name: slow,", "name: slower,", 1), "            initialDelaySeconds: 120\n",
+		"            initialDelaySeconds: 600\n          readinessProbe:\n            httpGet: {path: /ready, port: 8080}\n            initialDelaySeconds: 600\n", 1)
+	service := func(ns string) string {
+		return "---\napiVersion: v1\nkind: Service\nmetadata: {name: slow, namespace: " + ns + "}\nspec:\n  selector: {app: slow}\n  ports: [{port: 80}]\n"
+	}
+	cfg := analyzer.Default()
+	batches := analyzer.Options{SplitBytes: 100, BatchBytes: 100}
+	for _, c := range []struct {
+		name, data string
+		opt        analyzer.Options
+		left       int
+	}{
+		{"alone", slow, analyzer.Options{}, 0},
+		{"service elsewhere", service("other") + "---\n" + slow, analyzer.Options{}, 0},
+		{"service in its namespace, after it", slow + service("shop"), analyzer.Options{}, 1},
+		// The documents after it add their findings to the file's, which
+		// moves them: the failed fix is dropped all the same.
+		{"failing, documents after it", slower + "---\n" + strings.Repeat(deployment("x", true)+"---\n", 4) + slow, analyzer.Options{}, 0},
+		// A file linted in batches: judged once the run's merge has every
+		// batch, and applied by Finish.
+		{"in batches", slow + service("other") + "---\n" + slow, batches, 0},
+		{"in batches, service in its namespace", slow + "---\n" + deployment("x", true) + service("shop"), batches, 1},
+		{"failing, in batches", slower + "---\n" + strings.Repeat(deployment("x", true)+"---\n", 2) + slow, batches, 0},
+		// Two findings that Finish cannot tell apart (the same file twice)
+		// are left to the whole file.
+		{"failing, in batches, twice", slower + "---\n" + slow, batches, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srcs := []manifest.Source{{Path: "slow.yaml", Data: []byte(c.data)}}
+			if strings.HasSuffix(c.name, "twice") {
+				srcs = append(srcs, srcs[0])
 			}
-			v.Finish(cfg, res, read)
-			if got := report(t, res); got != want {
-				t.Errorf("fixes verified in the run differ from VerifyResult's:\n got %s\nwant %s", got, want)
+			dropped, decided, left := inRunIsVerifyResult(t, cfg, c.opt, srcs)
+			if strings.HasPrefix(c.name, "failing") && dropped == 0 {
+				t.Error("VerifyResult dropped no fix: the case tests nothing")
 			}
-			decided, left := v.Counts()
-			t.Logf("%d fixes decided in the run, %d left to the whole file", decided, left)
-			// 30 and 14 until PL705 read the liveness delay and the startup
-			// probe: PL103's fix changes both, so the cross-object view may
-			// change, and its 6 fixes are left to the whole file.
-			if decided <= left || left == 0 {
-				t.Errorf("%d fixes decided in the run, %d left to the whole file: want most decided, some left", decided, left)
+			if decided+left == 0 {
+				t.Fatal("no fix to verify: PL103 found nothing")
+			}
+			if left != c.left {
+				t.Errorf("%d fixes decided in the run, %d left to the whole file; want %d left", decided, left, c.left)
+			}
+		})
+	}
+}
+
+// TestInRunIsVerifyResultOnCorpus: InRun keeps the fixes VerifyResult
+// keeps on the sample corpus of real manifests and the examples, whole and
+// in batches. Most are decided in the run; those left to the whole file
+// are PL103's in files whose Service shares the workload's namespace.
+func TestInRunIsVerifyResultOnCorpus(t *testing.T) {
+	sample, err := testcorpus.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcs []manifest.Source
+	for _, dir := range []string{sample, filepath.Join("..", "testdata", "examples")} {
+		files, err := testcorpus.Files(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			srcs = append(srcs, manifest.Source{Path: f, Explicit: true})
+		}
+	}
+	cfg := analyzer.Default()
+	for _, opt := range []analyzer.Options{{}, {SplitBytes: 4096, BatchBytes: 4096}} {
+		t.Run(fmt.Sprintf("split=%d", opt.SplitBytes), func(t *testing.T) {
+			_, decided, left := inRunIsVerifyResult(t, cfg, opt, srcs)
+			t.Logf("%d files: %d fixes decided in the run, %d left to the whole file", len(srcs), decided, left)
+			if decided < 20 {
+				t.Errorf("%d fixes decided in the run; the corpus and examples have at least 20", decided)
+			}
+			if decided <= left {
+				t.Errorf("%d fixes decided in the run, %d left to the whole file: want most decided", decided, left)
 			}
 		})
 	}
