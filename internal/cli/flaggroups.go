@@ -2,9 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -62,13 +60,6 @@ func grouped(flags []ucli.Flag) []ucli.Flag {
 	return flags
 }
 
-// inlineDefault is a default written into a flag's usage in one of the
-// forms flags once used: "… (default 5s)", "…; default 1.37", "…;
-// unknown by default".
-var inlineDefault = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:\s*\(default ([^()]*(?:\([^()]*\)[^()]*)*)\)|;\s*default (\S+)|;?\s*unknown by default)\s*$`)
-})
-
 // defaultText gives every flag's default one style, urfave/cli's
 // "(default: X)" at the end of the line, unquoted: a default stated in the
 // usage moves there, "unknown by default" becomes "(default: unknown)",
@@ -78,21 +69,87 @@ func defaultText(usage, text, value string) (string, string) {
 	if text != "" {
 		return usage, text
 	}
-	// Every form names "default": most usages do not, and the expression
-	// ran for every flag of every command on every start.
-	if !strings.Contains(usage, "default") {
-		return usage, value
-	}
-	if m := inlineDefault().FindStringSubmatchIndex(usage); m != nil {
-		switch {
-		case m[2] >= 0:
-			text = usage[m[2]:m[3]]
-		case m[4] >= 0:
-			text = usage[m[4]:m[5]]
-		default:
-			text = "unknown"
-		}
-		return strings.TrimSpace(usage[:m[0]]), text
+	if at, stated, ok := inlineDefault(usage); ok {
+		return strings.TrimSpace(usage[:at]), stated
 	}
 	return usage, value
+}
+
+// inlineDefault finds a default written at the end of a flag's usage in
+// one of the forms flags once used, "… (default 5s)", "…; default 1.37"
+// and "…; unknown by default", as the expression
+//
+//	(?:\s*\(default ([^()]*(?:\([^()]*\)[^()]*)*)\)|;\s*default (\S+)|;?\s*unknown by default)\s*$
+//
+// matches them (TestInlineDefaultIsTheExpression holds it to that): at is
+// where the match starts, stated the default. Matching the expression
+// took a quarter of the instructions of a run on one small file: every
+// flag of every command is built on every start.
+func inlineDefault(usage string) (at int, stated string, ok bool) {
+	u := strings.TrimRight(usage, asciiSpace)
+	at = len(usage) + 1
+	// "(default X)": X may hold parentheses one level deep.
+	if strings.HasSuffix(u, ")") {
+		depth, open := 0, -1
+		for i := len(u) - 1; i >= 0 && open < 0; i-- {
+			switch u[i] {
+			case ')':
+				depth++
+			case '(':
+				depth--
+				if depth == 0 {
+					open = i
+				}
+			}
+		}
+		if open >= 0 && strings.HasPrefix(u[open:], "(default ") {
+			inner := u[open+len("(default ") : len(u)-1]
+			if balancedOnce(inner) {
+				at, stated, ok = len(strings.TrimRight(u[:open], asciiSpace)), inner, true
+			}
+		}
+	}
+	// "; default X": X is one word.
+	if i := strings.LastIndexAny(u, asciiSpace); i >= 0 && i < len(u)-1 {
+		word, before := u[i+1:], u[:i+1]
+		if strings.HasSuffix(before, "default ") {
+			lead := strings.TrimRight(before[:len(before)-len("default ")], asciiSpace)
+			if strings.HasSuffix(lead, ";") && len(lead)-1 < at {
+				at, stated, ok = len(lead)-1, word, true
+			}
+		}
+	}
+	// "unknown by default", after an optional ';' and spaces.
+	if lead, found := strings.CutSuffix(u, "unknown by default"); found {
+		start := len(strings.TrimRight(lead, asciiSpace))
+		if start > 0 && lead[start-1] == ';' {
+			start--
+		}
+		if start < at {
+			at, stated, ok = start, "unknown", true
+		}
+	}
+	return at, stated, ok
+}
+
+// asciiSpace is what \s matches in Go's regular expressions.
+const asciiSpace = " \t\n\f\r"
+
+// balancedOnce reports whether s holds no parenthesis except pairs one
+// level deep: [^()]*(?:\([^()]*\)[^()]*)*.
+func balancedOnce(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			if depth++; depth > 1 {
+				return false
+			}
+		case ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
