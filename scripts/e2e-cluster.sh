@@ -30,8 +30,8 @@
 # (--root-ca-file, without which no Pod gets its kube-root-ca.crt ConfigMap
 # and all stay ContainerCreating), the scheduler and a kubelet registered
 # with a system:node client certificate; binds the read-only ClusterRole
-# podlint-observer to a second user; runs the scenarios of e2e/cluster, all
-# at once in namespaces of their own; writes the table; and tears down:
+# podlint-observer to a second user; runs the scenarios of e2e/cluster,
+# BATCH at a time in namespaces of their own; writes the table; and tears down:
 # kubelet, scheduler and controller-manager before the apiserver (which
 # otherwise waits 60 s for its clients), then etcd and containerd. The
 # host's sysctls, netfilter tables, links, routes, mounts, cgroups,

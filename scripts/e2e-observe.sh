@@ -43,7 +43,8 @@ holder=$(cat "$state/netns.pid")
 pki=$state/pki
 
 bin=$(mktemp -d /tmp/podlint-e2e-observe-bin.XXXXXX)
-(cd "$repo" && go build -o "$bin/podlint" ./cmd/podlint)
+# podlint observe reads the cluster with the podlint-observe beside it.
+(cd "$repo" && go build -o "$bin/" ./cmd/podlint ./cmd/podlint-observe)
 (cd "$repo/e2e/cluster" && go build -o "$bin/e2e-cluster" .)
 
 log "running; output in $out"
