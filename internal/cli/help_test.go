@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -99,5 +101,53 @@ func TestHelpDefaultsOneStyle(t *testing.T) {
 		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
 			t.Errorf("podlint --help: %q among the global options", line)
 		}
+	}
+}
+
+// skipFlagActions hides the flags from urfave/cli's search for flag
+// actions, which is only right while no podlint flag has one.
+func TestNoFlagHasAnAction(t *testing.T) {
+	app := newApp(&runEnv{stdout: io.Discard, stderr: io.Discard})
+	n := 0
+	for _, cmd := range app.Commands {
+		for _, f := range cmd.Flags {
+			n++
+			v := reflect.ValueOf(f)
+			if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+				t.Errorf("podlint %s: flag %v is not a urfave/cli flag struct", cmd.Name, f.Names())
+				continue
+			}
+			if a := v.Elem().FieldByName("Action"); !a.IsValid() || !a.IsNil() {
+				t.Errorf("podlint %s --%s has an Action (or a flag type without one): skipFlagActions would skip it", cmd.Name, f.Names()[0])
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d flags seen", n)
+	}
+}
+
+// The flags are back when the command runs: IsSet of a flag given by an
+// alias, which walks them, still sees it there, and the Action finds them
+// on its command; urfave/cli's search for flag actions ran on none.
+func TestFlagsAreBackInAction(t *testing.T) {
+	var seen int
+	var outputSet bool
+	cmd := &ucli.Command{Name: "c",
+		Flags: []ucli.Flag{&ucli.StringFlag{Name: "output", Aliases: []string{"o"}}, &ucli.BoolFlag{Name: "quiet"}},
+		Action: func(c *ucli.Context) error {
+			seen, outputSet = len(c.Command.Flags), c.IsSet("output")
+			return nil
+		}}
+	skipFlagActions(cmd)
+	app := &ucli.App{Name: "x", Commands: []*ucli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard}
+	if err := app.Run([]string{"x", "c", "-o", "f"}); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 2 || !outputSet {
+		t.Errorf("in Action: %d flags on the command, IsSet(output) %v; want 2, true", seen, outputSet)
+	}
+	if len(cmd.Flags) != 2 {
+		t.Errorf("after the run the command has %d flags, want 2", len(cmd.Flags))
 	}
 }
